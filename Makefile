@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: MIT
+# pmuscope build. `make` builds the CLI, the library (static + shared) and the
+# demo workloads; `make run` and `make check` are the README's two commands.
+
+BUILD     ?= build
+CC        ?= gcc
+SAN       ?=
+Q         ?= @
+
+CFLAGS_WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral \
+               -Wmissing-prototypes -Wstrict-prototypes -Wvla
+CFLAGS    ?= -O2 -g
+ALL_CFLAGS := -std=gnu11 $(CFLAGS) $(CFLAGS_WARN) -fPIC -fvisibility=hidden \
+              -D_GNU_SOURCE -Iinclude -Ilib -MMD -MP
+LDLIBS    := -lm
+
+ifneq ($(SAN),)
+ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS    += -fsanitize=address,undefined
+endif
+
+LIB_SRCS  := $(sort $(wildcard lib/*/*.c))
+CLI_SRCS  := $(sort $(wildcard cli/*.c))
+UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
+DEMO_SRCS := $(sort $(wildcard demo/*.c))
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
+UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
+DEMO_BINS := $(DEMO_SRCS:demo/%.c=$(BUILD)/demo/%)
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+
+.PHONY: all deps run check lib cli unit-bin demo fuzz-bin clean \
+        test-layers test-unit test-cli test-kernel test-fuzz test-san bench
+
+all: $(BUILD)/pmuscope $(BUILD)/libpmuscope.a $(BUILD)/libpmuscope.so demo
+
+deps:
+	$(Q)sh scripts/install-deps.sh
+
+run: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)sh scripts/run-demo.sh $(BUILD)
+
+check: deps
+	$(Q)$(MAKE) --no-print-directory all unit-bin fuzz-bin
+	$(Q)$(MAKE) --no-print-directory BUILD=build-san SAN=1 build-san/pmuscope unit-bin demo
+	$(Q)sh tests/run-all.sh
+
+lib: $(BUILD)/libpmuscope.a $(BUILD)/libpmuscope.so
+cli: $(BUILD)/pmuscope
+demo: $(DEMO_BINS)
+unit-bin: $(BUILD)/tests/unit-tests
+fuzz-bin: $(FUZZ_BINS)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/libpmuscope.a: $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# Only PMS_API symbols are exported (-fvisibility=hidden, version script).
+$(BUILD)/libpmuscope.so: $(LIB_OBJS) lib/libpmuscope.map
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -shared $(LDFLAGS) -Wl,--version-script=lib/libpmuscope.map \
+		-Wl,-soname,libpmuscope.so.0 -o $@ $(LIB_OBJS) $(LDLIBS)
+
+$(BUILD)/pmuscope: $(CLI_OBJS) $(BUILD)/libpmuscope.a
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libpmuscope.a $(LDLIBS)
+
+$(BUILD)/tests/unit-tests: $(UNIT_OBJS) $(BUILD)/libpmuscope.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(BUILD)/libpmuscope.a -lcriterion $(LDLIBS)
+
+# Demo and test workloads: plain C with frame pointers, no library.
+$(BUILD)/demo/%: demo/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -fno-inline $(CFLAGS_WARN) $(LDFLAGS) -o $@ $< -lpthread -lm
+
+# libFuzzer targets: clang, the library compiled with fuzzer instrumentation.
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Ilib
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
+	@mkdir -p $(dir $@)
+	$(Q)clang $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRCS) -lm
+
+test-layers:
+	$(Q)sh scripts/check-layers.sh
+test-unit: unit-bin
+	$(Q)sh tests/unit/run.sh $(BUILD)
+test-cli: all
+	$(Q)sh tests/cli/run.sh $(BUILD)
+test-kernel: all
+	$(Q)sh tests/kernel/run.sh $(BUILD)
+test-fuzz: fuzz-bin
+	$(Q)sh tests/fuzz/run.sh $(BUILD)
+bench: all
+	$(Q)sh bench/run.sh $(BUILD)
+
+clean:
+	rm -rf build build-san
+
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)

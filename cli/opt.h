@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Table-driven option parsing. One table per command drives parsing, -h and
+ * usage errors. Supports -abc bundles, -oVAL, -o VAL, --long=VAL, --long VAL,
+ * --no-<bool>, and "--". Parsing stops at the first non-option when
+ * OPT_STOP_AT_NON_OPTION is given (stat/record: the workload follows).
+ */
+#ifndef PMS_CLI_OPT_H
+#define PMS_CLI_OPT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum opt_type {
+	OPT_T_END,
+	OPT_T_BOOL,     /* bool *; --no-x sets false */
+	OPT_T_COUNT,    /* int *; each occurrence adds one (-v -v) */
+	OPT_T_INT,      /* int * */
+	OPT_T_U64,      /* uint64_t * */
+	OPT_T_DOUBLE,   /* double * */
+	OPT_T_STRING,   /* const char ** (points into argv) */
+	OPT_T_CALLBACK, /* cb(opt, arg) with arg NULL for flags without value */
+	OPT_T_GROUP,    /* a heading in -h output */
+};
+
+struct opt;
+typedef int (*opt_cb)(const struct opt *opt, const char *arg);
+
+struct opt {
+	enum opt_type type;
+	char short_name;
+	const char *long_name;
+	void *value;
+	const char *argh;   /* name of the value in help: "<events>" */
+	const char *help;
+	opt_cb cb;
+	int flags;
+};
+
+#define OPT_NOARG 1  /* callback takes no value */
+
+#define OPT_END() { .type = OPT_T_END }
+#define OPT_GROUP(h) { .type = OPT_T_GROUP, .help = (h) }
+#define OPT_BOOL(s, l, v, h) { .type = OPT_T_BOOL, .short_name = (s), .long_name = (l), .value = (v), .help = (h) }
+#define OPT_COUNT(s, l, v, h) { .type = OPT_T_COUNT, .short_name = (s), .long_name = (l), .value = (v), .help = (h) }
+#define OPT_INT(s, l, v, a, h) { .type = OPT_T_INT, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
+#define OPT_U64(s, l, v, a, h) { .type = OPT_T_U64, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
+#define OPT_DOUBLE(s, l, v, a, h) { .type = OPT_T_DOUBLE, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
+#define OPT_STRING(s, l, v, a, h) { .type = OPT_T_STRING, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
+#define OPT_CALLBACK(s, l, a, h, f) { .type = OPT_T_CALLBACK, .short_name = (s), .long_name = (l), .argh = (a), .help = (h), .cb = (f) }
+#define OPT_CALLBACK_NOARG(s, l, h, f) { .type = OPT_T_CALLBACK, .short_name = (s), .long_name = (l), .help = (h), .cb = (f), .flags = OPT_NOARG }
+
+#define OPT_STOP_AT_NON_OPTION 1
+
+struct pms_cmd;
+/*
+ * Parse argv[1..*argc-1]; returns the index of the first argument that is
+ * not an option (*argc if none). Positionals are moved behind the options;
+ * a "--" is removed (and *argc decremented). -h/--help prints usage to stdout and exits 0; a bad
+ * option prints the error plus usage to stderr and exits 129. A callback
+ * returning nonzero is a usage error too (it should print its own reason).
+ */
+int opt_parse(const struct pms_cmd *cmd, int *argc, char **argv, int flags);
+void opt_print_usage(const struct pms_cmd *cmd, FILE *f);
+
+#endif

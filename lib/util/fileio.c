@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+// Readers for the small text files of sysfs, procfs and tracefs.
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/fileio.h"
+
+int pms_file__read_str(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	size_t len = 0;
+	int fd, err = 0;
+
+	if (!size)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (len + 1 < size) {
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		buf[--len] = '\0';
+	return err;
+}
+
+int pms_file__read_all(const char *path, char **out, size_t *lenp)
+{
+	size_t len = 0, cap = 4096;
+	char *buf, *p;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(cap);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		if (len + 1 >= cap) {
+			p = realloc(buf, cap * 2);
+			if (!p)
+				goto oom;
+			buf = p;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - 1 - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			n = -errno;
+			free(buf);
+			close(fd);
+			return (int)n;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*out = buf;
+	if (lenp)
+		*lenp = len;
+	return 0;
+oom:
+	free(buf);
+	close(fd);
+	return -ENOMEM;
+}
+
+int pms_str__to_u64(const char *s, uint64_t *val)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return -EINVAL;
+	while (*end == '\n' || *end == ' ')
+		end++;
+	if (*end)
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
+int pms_file__read_u64(const char *path, uint64_t *val)
+{
+	char buf[64];
+	int err = pms_file__read_str(path, buf, sizeof(buf));
+
+	if (err)
+		return err;
+	return pms_str__to_u64(buf, val);
+}
+
+int pms_file__read_int(const char *path, int *val)
+{
+	char buf[64], *end;
+	long v;
+	int err = pms_file__read_str(path, buf, sizeof(buf));
+
+	if (err)
+		return err;
+	errno = 0;
+	v = strtol(buf, &end, 0);
+	if (errno || end == buf || *end || v < INT_MIN || v > INT_MAX)
+		return -EINVAL;
+	*val = (int)v;
+	return 0;
+}

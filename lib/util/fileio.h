@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Small-file readers for sysfs/procfs/tracefs. All return 0 or -errno and
+ * never print. Trailing newlines are stripped from strings.
+ */
+#ifndef PMS_UTIL_FILEIO_H
+#define PMS_UTIL_FILEIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Read at most size-1 bytes into buf, NUL-terminate, strip trailing '\n'. */
+int pms_file__read_str(const char *path, char *buf, size_t size);
+/* Whole file into a malloc()ed buffer (caller frees *out); *len optional. */
+int pms_file__read_all(const char *path, char **out, size_t *len);
+/* Parse a decimal or 0x-prefixed integer file. -EINVAL if malformed. */
+int pms_file__read_u64(const char *path, uint64_t *val);
+int pms_file__read_int(const char *path, int *val);
+/* Strict integer parsing of a whole string (base 0: 0x.. hex, decimal). */
+int pms_str__to_u64(const char *s, uint64_t *val);
+
+#endif

@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Enforces the dependency rule of docs/architecture.md by grepping includes:
+#   util <- event <- perf_event <- ring <- data <- aggregate <- export
+#   symbol uses only util; lib/bpf may use util, event, perf_event, ring;
+#   lib/ never includes cli/; public headers include only libc/uapi headers.
+# Also rejects banned unsafe libc calls anywhere in lib/ and cli/.
+set -u
+cd "$(dirname "$0")/.."
+. tests/lib/suite.sh
+suite_begin layers
+
+allowed() { # allowed <layer> -> space separated layers it may include
+	case $1 in
+	util) echo "util" ;;
+	event) echo "util event" ;;
+	perf_event) echo "util event perf_event" ;;
+	ring) echo "util event perf_event ring" ;;
+	data) echo "util event perf_event ring data" ;;
+	aggregate) echo "util event perf_event ring data aggregate symbol" ;;
+	export) echo "util event perf_event ring data aggregate symbol export" ;;
+	symbol) echo "util symbol" ;;
+	bpf) echo "util event perf_event ring bpf" ;;
+	*) echo "" ;;
+	esac
+}
+
+for dir in lib/*/; do
+	layer=$(basename "$dir")
+	ok=$(allowed "$layer")
+	if [ -z "$ok" ]; then
+		fail "lib/$layer" "unknown layer (add it to scripts/check-layers.sh and docs/architecture.md)"
+		continue
+	fi
+	bad=""
+	for f in "$dir"*.[ch]; do
+		[ -e "$f" ] || continue
+		for inc in $(sed -nE 's/^[[:space:]]*#[[:space:]]*include[[:space:]]+"([^"]+)".*/\1/p' "$f"); do
+			case $inc in
+			*/*) dep=${inc%%/*} ;;
+			*) continue ;; # same-directory include
+			esac
+			case " $ok " in
+			*" $dep "*) ;;
+			*) bad="$bad $f->$inc" ;;
+			esac
+		done
+	done
+	if [ -n "$bad" ]; then fail "lib/$layer" "forbidden includes:$bad"; else pass "lib/$layer"; fi
+done
+
+bad=$(grep -rlE '#[[:space:]]*include[[:space:]]+"(\.\./)*cli/' lib include 2>/dev/null)
+if [ -n "$bad" ]; then fail "lib-not-cli" "$bad"; else pass "lib-not-cli"; fi
+
+bad=$(grep -nE '#[[:space:]]*include[[:space:]]+"' include/pmuscope/*.h | grep -v 'pmuscope/' || true)
+bad2=$(grep -nE '#[[:space:]]*include[[:space:]]+<' include/pmuscope/*.h | grep -vE '<(linux/[a-z_]+|std[a-z]+|stddef|stdint|stdbool|stdarg|stdio|sys/types|time|unistd|pmuscope/[a-z_]+)\.h>' || true)
+if [ -n "$bad$bad2" ]; then fail "public-headers" "$bad $bad2"; else pass "public-headers"; fi
+
+bad=$(grep -nE '(^|[^_a-z])(strcpy|strcat|sprintf|vsprintf|gets|atoi)[[:space:]]*\(' lib/*/*.c cli/*.c 2>/dev/null || true)
+if [ -n "$bad" ]; then fail "banned-functions" "$bad"; else pass "banned-functions"; fi
+
+suite_end

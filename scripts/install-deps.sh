@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Installs every Debian package that building and testing pmuscope needs.
+# Idempotent: packages already present are not touched, apt is not even
+# updated when nothing is missing. Called by `make deps` (and so by `make run`
+# and `make check`); nothing else in the tree may assume a hand-installed tool.
+set -eu
+
+# Why each package is here is documented in README.md ("Dependencies").
+PACKAGES="
+gcc make pkg-config libc6-dev linux-libc-dev
+libcriterion-dev
+clang llvm libclang-rt-14-dev
+linux-perf
+util-linux
+jq
+python3
+"
+
+missing=""
+for p in $PACKAGES; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+
+if [ -z "$missing" ]; then
+	exit 0
+fi
+
+if [ "$(id -u)" != 0 ]; then
+	echo "install-deps: missing Debian packages:$missing" >&2
+	echo "install-deps: run as root (or: sudo apt-get install$missing)" >&2
+	exit 1
+fi
+
+echo "install-deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
