@@ -141,14 +141,15 @@ static void print_main_usage(FILE *f)
 static int run_help(int argc, char **argv)
 {
 	const struct pms_cmd *c;
+	int i = opt_parse(&cmd_help, &argc, argv, 0);
 
-	if (argc < 2) {
+	if (i >= argc) {
 		print_main_usage(stdout);
 		return 0;
 	}
-	c = find_cmd(argv[1]);
+	c = find_cmd(argv[i]);
 	if (!c) {
-		error("no such command '%s'", argv[1]);
+		error("no such command '%s'", argv[i]);
 		return EXIT_USAGE;
 	}
 	opt_print_usage(c, stdout);

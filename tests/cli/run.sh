@@ -10,7 +10,7 @@
 set -u
 build=${1:-build}
 suite=cli
-[ "$build" = build ] || suite=cli-san
+case $build in *san*) suite=cli-san ;; esac
 cd "$(dirname "$0")/../.."
 top=$(pwd)
 . tests/lib/suite.sh

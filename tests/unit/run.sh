@@ -5,7 +5,7 @@
 set -u
 build=${1:-build}
 suite=unit
-[ "$build" = build ] || suite=unit-san
+case $build in *san*) suite=unit-san ;; esac
 cd "$(dirname "$0")/../.."
 bin=$build/tests/unit-tests
 if [ ! -x "$bin" ]; then

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of lib/util: strings, cpu lists, suggestions, file readers, roots.
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/cpulist.h"
+#include "util/fileio.h"
+#include "util/strbuf.h"
+#include "util/strsim.h"
+#include "util/sysfs.h"
+
+Test(util_strbuf, appends_and_formats)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	cr_assert_str_eq(strbuf_str(&sb), "");
+	strbuf_adds(&sb, "cycles");
+	strbuf_addch(&sb, ':');
+	strbuf_addf(&sb, "%s/%d", "u", 42);
+	cr_assert_str_eq(strbuf_str(&sb), "cycles:u/42");
+	cr_assert_eq(sb.len, strlen("cycles:u/42"));
+	strbuf_reset(&sb);
+	cr_assert_str_eq(strbuf_str(&sb), "");
+	for (int i = 0; i < 1000; i++)
+		strbuf_addf(&sb, "%04d", i);
+	cr_assert_eq(sb.len, 4000);
+	cr_assert(!strncmp(sb.buf + 3996, "0999", 4));
+	char *s = strbuf_detach(&sb);
+	cr_assert_eq(strlen(s), 4000);
+	cr_assert_null(sb.buf);
+	free(s);
+	strbuf_release(&sb);
+}
+
+Test(util_strbuf, detach_empty_gives_empty_string)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *s = strbuf_detach(&sb);
+
+	cr_assert_not_null(s);
+	cr_assert_str_eq(s, "");
+	free(s);
+}
+
+static void check_list(const char *s, const int *want, size_t n)
+{
+	struct pms_cpulist l;
+
+	cr_assert_eq(pms_cpulist__parse(s, &l, NULL), 0, "parse '%s'", s);
+	cr_assert_eq(l.nr, n, "'%s': %zu cpus, want %zu", s, l.nr, n);
+	for (size_t i = 0; i < n; i++)
+		cr_assert_eq(l.cpus[i], want[i], "'%s'[%zu]", s, i);
+	pms_cpulist__release(&l);
+}
+
+Test(util_cpulist, kernel_and_user_forms)
+{
+	check_list("0", (int[]){ 0 }, 1);
+	check_list("0-3\n", (int[]){ 0, 1, 2, 3 }, 4);
+	check_list("0-1,8,10-11", (int[]){ 0, 1, 8, 10, 11 }, 5);
+	check_list("3,1,2,1", (int[]){ 1, 2, 3 }, 3);
+}
+
+Test(util_cpulist, rejects_garbage_with_position)
+{
+	struct pms_cpulist l;
+	size_t pos = 99;
+
+	cr_assert_eq(pms_cpulist__parse("0-3,x", &l, &pos), -EINVAL);
+	cr_assert_eq(pos, 4);
+	cr_assert_eq(pms_cpulist__parse("3-1", &l, &pos), -EINVAL);
+	cr_assert_eq(pms_cpulist__parse("", &l, &pos), -EINVAL);
+	cr_assert_eq(pms_cpulist__parse("1,,2", &l, &pos), -EINVAL);
+	cr_assert_eq(pms_cpulist__parse("-1", &l, &pos), -EINVAL);
+	cr_assert_eq(pms_cpulist__parse("99999999", &l, &pos), -EINVAL);
+	cr_assert_null(l.cpus);
+}
+
+Test(util_cpulist, contains)
+{
+	struct pms_cpulist l;
+
+	cr_assert_eq(pms_cpulist__parse("0-1,8", &l, NULL), 0);
+	cr_assert(pms_cpulist__contains(&l, 8));
+	cr_assert(!pms_cpulist__contains(&l, 2));
+	pms_cpulist__release(&l);
+}
+
+Test(util_strsim, distances)
+{
+	cr_assert_eq(pms_str__edit_distance("cache-misses", "cache-misses"), 0);
+	cr_assert_eq(pms_str__edit_distance("cache-mises", "cache-misses"), 1);
+	cr_assert_eq(pms_str__edit_distance("cyclse", "cycles"), 1, "transposition counts once");
+	cr_assert_eq(pms_str__edit_distance("CYCLES", "cycles"), 0, "case-insensitive");
+	cr_assert_eq(pms_str__edit_distance("", "abc"), 3);
+}
+
+Test(util_strsim, suggestions)
+{
+	static const char *const names[] = { "cycles", "instructions", "cache-misses", "cache-references",
+					     "task-clock", "cpu-clock" };
+	size_t n = sizeof(names) / sizeof(names[0]);
+
+	cr_assert_str_eq(pms_str__suggest("cache-mises", names, n), "cache-misses");
+	cr_assert_str_eq(pms_str__suggest("instrucions", names, n), "instructions");
+	cr_assert_str_eq(pms_str__suggest("task-clok", names, n), "task-clock");
+	cr_assert_str_eq(pms_str__suggest("cache-ref", names, n), "cache-references", "prefix");
+	cr_assert_null(pms_str__suggest("zzzzzzzzzz", names, n));
+	cr_assert_null(pms_str__suggest("", names, n));
+}
+
+static char tmpdir[] = "/tmp/pms-unit-XXXXXX";
+
+static void write_file(const char *name, const char *content)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(content, f);
+	fclose(f);
+}
+
+static void mk_tmp(void)
+{
+	cr_assert_not_null(mkdtemp(tmpdir));
+}
+
+Test(util_fileio, reads_numbers_and_strings, .init = mk_tmp)
+{
+	char path[512], buf[16];
+	uint64_t v;
+	int i;
+
+	write_file("hex", "0x1b7\n");
+	write_file("dec", "42\n");
+	write_file("neg", "-1\n");
+	write_file("bad", "12abc\n");
+	write_file("long", "0123456789abcdefghijklmnop\n");
+	snprintf(path, sizeof(path), "%s/hex", tmpdir);
+	cr_assert_eq(pms_file__read_u64(path, &v), 0);
+	cr_assert_eq(v, 0x1b7);
+	snprintf(path, sizeof(path), "%s/dec", tmpdir);
+	cr_assert_eq(pms_file__read_u64(path, &v), 0);
+	cr_assert_eq(v, 42);
+	snprintf(path, sizeof(path), "%s/neg", tmpdir);
+	cr_assert_eq(pms_file__read_u64(path, &v), -EINVAL, "u64 rejects negatives");
+	cr_assert_eq(pms_file__read_int(path, &i), 0);
+	cr_assert_eq(i, -1);
+	snprintf(path, sizeof(path), "%s/bad", tmpdir);
+	cr_assert_eq(pms_file__read_u64(path, &v), -EINVAL);
+	snprintf(path, sizeof(path), "%s/long", tmpdir);
+	cr_assert_eq(pms_file__read_str(path, buf, sizeof(buf)), 0);
+	cr_assert_eq(strlen(buf), sizeof(buf) - 1, "truncated to the buffer");
+	snprintf(path, sizeof(path), "%s/missing", tmpdir);
+	cr_assert_eq(pms_file__read_u64(path, &v), -ENOENT);
+	cr_assert_eq(pms_file__read_str(tmpdir, buf, sizeof(buf)), -EISDIR);
+}
+
+Test(util_fileio, read_all_grows, .init = mk_tmp)
+{
+	char path[512], *data = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/big", tmpdir);
+	f = fopen(path, "w");
+	for (int i = 0; i < 10000; i++)
+		fprintf(f, "line %d\n", i);
+	fclose(f);
+	cr_assert_eq(pms_file__read_all(path, &data, &len), 0);
+	cr_assert_eq(len, strlen(data));
+	cr_assert(strstr(data, "line 9999\n"));
+	free(data);
+}
+
+Test(util_sysfs, roots_follow_environment)
+{
+	char buf[256];
+
+	setenv("PMS_SYSFS_ROOT", "/fixture/sys", 1);
+	setenv("PMS_PROCFS_ROOT", "/fixture/proc", 1);
+	setenv("PMS_TRACEFS_ROOT", "/fixture/tracing", 1);
+	cr_assert_eq(pms_pmu_dir__path(buf, sizeof(buf), "%s/type", "cpu"), 0);
+	cr_assert_str_eq(buf, "/fixture/sys/bus/event_source/devices/cpu/type");
+	cr_assert_eq(pms_procfs__path(buf, sizeof(buf), "sys/kernel/%s", "perf_event_paranoid"), 0);
+	cr_assert_str_eq(buf, "/fixture/proc/sys/kernel/perf_event_paranoid");
+	cr_assert_str_eq(pms_tracefs_root(), "/fixture/tracing");
+	cr_assert_eq(pms_tracefs__mount(), -EPERM, "never mounts over a fixture");
+	cr_assert_eq(pms_sysfs__path(buf, 8, "%s", "devices/system/cpu/online"), -ENAMETOOLONG);
+	unsetenv("PMS_SYSFS_ROOT");
+	cr_assert_eq(pms_sysfs__path(buf, sizeof(buf), "x"), 0);
+	cr_assert_str_eq(buf, "/sys/x");
+}
