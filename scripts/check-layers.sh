@@ -59,4 +59,18 @@ if [ -n "$bad$bad2" ]; then fail "public-headers" "$bad $bad2"; else pass "publi
 bad=$(grep -nE '(^|[^_a-z])(strcpy|strcat|sprintf|vsprintf|gets|atoi)[[:space:]]*\(' lib/*/*.c cli/*.c 2>/dev/null || true)
 if [ -n "$bad" ]; then fail "banned-functions" "$bad"; else pass "banned-functions"; fi
 
+# The public headers must stand alone in strict C99 and in C++.
+tmp=$(mktemp -d)
+for h in include/pmuscope/*.h; do
+	printf '#include <pmuscope/%s>\n#include <pmuscope/%s>\nint main(void) { return 0; }\n' \
+		"$(basename "$h")" "$(basename "$h")" >"$tmp/t.c"
+	if cc -std=c99 -pedantic -Wall -Wextra -Werror -Iinclude -c "$tmp/t.c" -o "$tmp/t.o" 2>"$tmp/err" &&
+		{ ! command -v c++ >/dev/null || c++ -x c++ -std=c++11 -pedantic -Wall -Werror -Iinclude -c "$tmp/t.c" -o "$tmp/t.o" 2>"$tmp/err"; }; then
+		pass "header $(basename "$h") compiles alone (C99, C++11)"
+	else
+		fail "header $(basename "$h")" "$(cat "$tmp/err")"
+	fi
+done
+rm -rf "$tmp"
+
 suite_end
