@@ -15,6 +15,8 @@ linux-perf
 util-linux
 jq
 python3
+libpfm4-dev
+qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross cpio
 "
 
 missing=""
