@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+// Kernel perf knobs, effective capabilities and open/mmap/BPF capability probes.
+#include <errno.h>
+#include <linux/bpf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "perf_event/caps.h"
+#include "perf_event/sys.h"
+#include "util/fileio.h"
+#include "util/sysfs.h"
+
+static int read_sysctl(const char *name)
+{
+	char path[4096];
+	int v;
+
+	if (pms_procfs__path(path, sizeof(path), "sys/kernel/%s", name))
+		return -1;
+	return pms_file__read_int(path, &v) ? -1 : v;
+}
+
+static void read_rdpmc(struct pms_knobs *k)
+{
+	/* core PMU names: "cpu" (x86), "cpu_core"/"cpu_atom" (hybrid) */
+	static const char *const pmus[] = { "cpu", "cpu_core", "cpu_atom" };
+	char path[4096];
+	int v;
+
+	k->rdpmc = -1;
+	k->rdpmc_pmu[0] = '\0';
+	for (size_t i = 0; i < sizeof(pmus) / sizeof(pmus[0]); i++) {
+		if (pms_pmu_dir__path(path, sizeof(path), "%s/rdpmc", pmus[i]))
+			continue;
+		if (pms_file__read_int(path, &v) == 0) {
+			k->rdpmc = v;
+			snprintf(k->rdpmc_pmu, sizeof(k->rdpmc_pmu), "%s", pmus[i]);
+			return;
+		}
+	}
+}
+
+void pms_knobs__read(struct pms_knobs *k)
+{
+	char path[4096];
+	struct stat st;
+
+	memset(k, 0, sizeof(*k));
+	k->paranoid = read_sysctl("perf_event_paranoid");
+	k->max_sample_rate = read_sysctl("perf_event_max_sample_rate");
+	k->cpu_time_max_percent = read_sysctl("perf_cpu_time_max_percent");
+	k->mlock_kb = read_sysctl("perf_event_mlock_kb");
+	k->max_stack = read_sysctl("perf_event_max_stack");
+	k->unprivileged_bpf_disabled = read_sysctl("unprivileged_bpf_disabled");
+	k->perf_user_access = read_sysctl("perf_user_access");
+	read_rdpmc(k);
+	k->btf = pms_sysfs__path(path, sizeof(path), "kernel/btf/vmlinux") == 0 && stat(path, &st) == 0;
+	k->tracefs = pms_tracefs_root() != NULL;
+}
+
+const char *pms_paranoid__describe(int level)
+{
+	if (level < -1)
+		return "unknown level";
+	switch (level) {
+	case -1:
+		return "no restrictions: unprivileged users may profile anything, including kernel and CPU-wide";
+	case 0:
+		return "unprivileged users may profile their own processes and CPU-wide, user and kernel (no raw tracepoint data)";
+	case 1:
+		return "unprivileged users may profile their own processes, user and kernel; no CPU-wide events";
+	case 2:
+		return "unprivileged users may profile their own processes in user space only (exclude_kernel)";
+	default:
+		return "perf_event_open is denied to unprivileged users (Debian/Android level >= 3)";
+	}
+}
+
+bool pms_caps__has(int cap)
+{
+	char path[4096], *buf = NULL, *p;
+	unsigned long long eff;
+	bool has = false;
+
+	if (cap < 0 || cap > 63 || pms_procfs__path(path, sizeof(path), "self/status"))
+		return false;
+	if (pms_file__read_all(path, &buf, NULL))
+		return false;
+	p = strstr(buf, "\nCapEff:");
+	if (p) {
+		errno = 0;
+		eff = strtoull(p + 8, NULL, 16);
+		has = !errno && ((eff >> cap) & 1);
+	}
+	free(buf);
+	return has;
+}
+
+static int open_self(uint32_t type, uint64_t config)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config = config;
+	attr.disabled = 1;
+	attr.exclude_kernel = 1; /* allowed at paranoid 2 */
+	attr.exclude_hv = 1;
+	return pms_sys__perf_event_open(&attr, 0, -1, -1, 0);
+}
+
+int pms_caps__probe_hw_cycles(void)
+{
+	int fd = open_self(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+int pms_caps__probe_bpf(void)
+{
+	/* r0 = 0; exit: the smallest program the verifier accepts */
+	struct bpf_insn insns[2] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr attr;
+	long fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.insns = (uint64_t)(uintptr_t)insns;
+	attr.insn_cnt = 2;
+	attr.license = (uint64_t)(uintptr_t)"GPL";
+	fd = syscall(SYS_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
+	if (fd < 0)
+		return -errno;
+	close((int)fd);
+	return 0;
+}
+
+static int mmap_probe_one(uint32_t type, uint64_t config, struct pms_mmap_caps *out)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct perf_event_mmap_page *pg;
+	volatile unsigned long spin = 0;
+	int fd = open_self(type, config);
+	void *map;
+
+	if (fd < 0)
+		return fd;
+	map = mmap(NULL, (size_t)page, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	pg = map;
+	/* the kernel fills the page when the event is scheduled in */
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (int i = 0; i < 100000; i++)
+		spin += (unsigned long)i;
+	out->cap_user_rdpmc = pg->cap_user_rdpmc;
+	out->cap_user_time = pg->cap_user_time;
+	out->cap_user_time_zero = pg->cap_user_time_zero;
+	out->cap_user_time_short = pg->cap_user_time_short;
+	out->pmc_width = pg->pmc_width;
+	out->index = pg->index;
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	munmap(map, (size_t)page);
+	close(fd);
+	return 0;
+}
+
+int pms_caps__probe_mmap(struct pms_mmap_caps *out)
+{
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = mmap_probe_one(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, out);
+	if (!err) {
+		snprintf(out->event, sizeof(out->event), "cycles");
+		return 0;
+	}
+	err = mmap_probe_one(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, out);
+	if (!err)
+		snprintf(out->event, sizeof(out->event), "task-clock");
+	return err;
+}
