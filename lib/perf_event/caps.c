@@ -61,7 +61,9 @@ void pms_knobs__read(struct pms_knobs *k)
 	k->perf_user_access = read_sysctl("perf_user_access");
 	read_rdpmc(k);
 	k->btf = pms_sysfs__path(path, sizeof(path), "kernel/btf/vmlinux") == 0 && stat(path, &st) == 0;
-	k->tracefs = pms_tracefs_root() != NULL;
+	/* $PMS_TRACEFS_ROOT is returned even when it does not exist */
+	k->tracefs = pms_tracefs_root() && snprintf(path, sizeof(path), "%s/events", pms_tracefs_root()) > 0 &&
+		     stat(path, &st) == 0;
 }
 
 const char *pms_paranoid__describe(int level)

@@ -82,6 +82,10 @@ int pms_cpuid(uint32_t leaf, uint32_t subleaf, struct pms_cpuid_regs *out)
 {
 	const char *file = cpuid_file();
 
+	if (file && !strcmp(file, "none")) {
+		memset(out, 0, sizeof(*out));
+		return -EOPNOTSUPP;
+	}
 	if (file)
 		return cpuid_from_file(file, leaf, subleaf, out);
 	return cpuid_native(leaf, subleaf, out);
@@ -89,10 +93,14 @@ int pms_cpuid(uint32_t leaf, uint32_t subleaf, struct pms_cpuid_regs *out)
 
 bool pms_cpuid__available(void)
 {
+	const char *file = cpuid_file();
+
+	if (file)
+		return strcmp(file, "none") != 0;
 #if defined(__x86_64__) || defined(__i386__)
 	return true;
 #else
-	return cpuid_file() != NULL;
+	return false;
 #endif
 }
 

@@ -7,7 +7,8 @@
  * Invariants: when $PMS_CPUID_FILE is set every query is answered from that
  * file and never from the CPU, on any architecture (fixture tests); a leaf
  * the file does not list reads as all zeros, as CPUID does beyond the
- * maximum leaf on AMD. Without the file, non-x86 builds return -EOPNOTSUPP.
+ * maximum leaf on AMD. Without the file, non-x86 builds return -EOPNOTSUPP;
+ * PMS_CPUID_FILE=none simulates that on x86 (arm64 fixture tests).
  * Nothing is cached: the file is re-read on each query (it is tiny and tests
  * switch it between cases).
  *

@@ -163,3 +163,15 @@ Test(cpuid_native, vendor_string_is_printable)
 	cr_assert(info.max_leaf >= 1);
 }
 #endif
+
+Test(cpuid_file, none_simulates_a_cpu_without_cpuid)
+{
+	struct pms_cpuid_regs r;
+	struct pms_cpuid_info info;
+
+	setenv("PMS_CPUID_FILE", "none", 1);
+	cr_assert_not(pms_cpuid__available());
+	cr_assert_eq(pms_cpuid(0, 0, &r), -EOPNOTSUPP);
+	cr_assert_eq(pms_cpuid__read_info(&info), -EOPNOTSUPP);
+	unsetenv("PMS_CPUID_FILE");
+}
