@@ -16,14 +16,28 @@
 #include "util/fileio.h"
 #include "util/sysfs.h"
 
+/* Signed: perf_event_paranoid is -1 on opened-up machines. */
+static int read_knob(const char *path)
+{
+	char buf[64], *end;
+	long v;
+
+	if (pms_file__read_str(path, buf, sizeof(buf)))
+		return PMS_KNOB_ABSENT;
+	errno = 0;
+	v = strtol(buf, &end, 10);
+	if (errno || end == buf || *end || v < -2147483647L || v > 2147483647L)
+		return PMS_KNOB_ABSENT;
+	return (int)v;
+}
+
 static int read_sysctl(const char *name)
 {
 	char path[4096];
-	int v;
 
 	if (pms_procfs__path(path, sizeof(path), "sys/kernel/%s", name))
-		return -1;
-	return pms_file__read_int(path, &v) ? -1 : v;
+		return PMS_KNOB_ABSENT;
+	return read_knob(path);
 }
 
 static void read_rdpmc(struct pms_knobs *k)
@@ -33,12 +47,13 @@ static void read_rdpmc(struct pms_knobs *k)
 	char path[4096];
 	int v;
 
-	k->rdpmc = -1;
+	k->rdpmc = PMS_KNOB_ABSENT;
 	k->rdpmc_pmu[0] = '\0';
 	for (size_t i = 0; i < sizeof(pmus) / sizeof(pmus[0]); i++) {
 		if (pms_pmu_dir__path(path, sizeof(path), "%s/rdpmc", pmus[i]))
 			continue;
-		if (pms_file__read_int(path, &v) == 0) {
+		v = read_knob(path);
+		if (v != PMS_KNOB_ABSENT) {
 			k->rdpmc = v;
 			snprintf(k->rdpmc_pmu, sizeof(k->rdpmc_pmu), "%s", pmus[i]);
 			return;

@@ -5,7 +5,8 @@
  * effective capabilities, and what an opened event's mmap page advertises.
  *
  * Invariants: every file is read through util/sysfs.h roots (fixture trees
- * work); a knob that is absent reads as -1, never as 0; probes open real
+ * work); a knob that is absent reads as PMS_KNOB_ABSENT (paranoid may
+ * legitimately be -1), never as 0; probes open real
  * events/programs and close them before returning.
  */
 #ifndef PMS_PERF_EVENT_CAPS_H
@@ -13,6 +14,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#define PMS_KNOB_ABSENT (-2147483647 - 1) /* INT_MIN */
 
 struct pms_knobs {
 	int paranoid;                 /* kernel/perf_event_paranoid */
@@ -28,7 +31,7 @@ struct pms_knobs {
 	bool tracefs;                 /* tracefs mounted (util/sysfs.h) */
 };
 
-/* Fill *k; absent knobs are -1. Never fails. */
+/* Fill *k; absent or unparsable knobs are PMS_KNOB_ABSENT. Never fails. */
 void pms_knobs__read(struct pms_knobs *k);
 /* What an unprivileged user may do at this paranoid level, in words. */
 const char *pms_paranoid__describe(int level);
