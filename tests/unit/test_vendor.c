@@ -274,3 +274,21 @@ Test(vendor_decode, intel_arch_event_list)
 	cr_assert_eq(ev, 0xa4);
 	cr_assert_null(pms_intel__arch_event(8, &ev, &um));
 }
+
+Test(vendor_select, detect_arm64_from_cpuinfo_without_cpuid)
+{
+	enum pms_uarch u = PMS_UARCH_INTEL;
+
+	setenv("PMS_CPUID_FILE", "none", 1);
+	setenv("PMS_PROCFS_ROOT", "tests/fixtures/procfs/arm64", 1);
+	setenv("PMS_SYSFS_ROOT", "/nonexistent", 1);
+	cr_assert_eq(pms_uarch__detect(&u), 0);
+	cr_assert_eq(u, PMS_UARCH_ARMV8);
+	/* an x86 procfs without "CPU implementer" and no CPUID: cannot tell */
+	setenv("PMS_PROCFS_ROOT", "tests/fixtures/procfs/vm", 1);
+	cr_assert_eq(pms_uarch__detect(&u), -ENODEV);
+	cr_assert_eq(u, PMS_UARCH_NONE);
+	unsetenv("PMS_CPUID_FILE");
+	unsetenv("PMS_PROCFS_ROOT");
+	unsetenv("PMS_SYSFS_ROOT");
+}
