@@ -31,7 +31,7 @@ UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
 DEMO_BINS := $(DEMO_SRCS:demo/%.c=$(BUILD)/demo/%)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 
-.PHONY: all deps run check lib cli unit-bin demo fuzz-bin clean \
+.PHONY: all deps run check lib cli unit-bin demo fuzz-bin clean aarch64 \
         test-layers test-unit test-cli test-kernel test-fuzz test-san bench
 
 all: $(BUILD)/pmuscope $(BUILD)/libpmuscope.a $(BUILD)/libpmuscope.so demo
@@ -60,7 +60,7 @@ $(BUILD)/obj/%.o: %.c
 
 $(BUILD)/libpmuscope.a: $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 # Only PMS_API symbols are exported (-fvisibility=hidden, version script).
 $(BUILD)/libpmuscope.so: $(LIB_OBJS) lib/libpmuscope.map
@@ -86,6 +86,11 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRCS) -lm
 
+# Static aarch64 CLI for the arm64 real-PMU rig (tests/pmu-vm).
+aarch64:
+	$(Q)$(MAKE) --no-print-directory BUILD=build-aarch64 CC=aarch64-linux-gnu-gcc \
+		AR=aarch64-linux-gnu-ar LDFLAGS=-static build-aarch64/pmuscope
+
 test-layers:
 	$(Q)sh scripts/check-layers.sh
 test-unit: unit-bin
@@ -100,6 +105,6 @@ bench: all
 	$(Q)sh bench/run.sh $(BUILD)
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-aarch64
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
