@@ -214,3 +214,78 @@ int pms_caps__probe_mmap(struct pms_mmap_caps *out)
 		snprintf(out->event, sizeof(out->event), "task-clock");
 	return err;
 }
+
+/* Open a group of n identical events; fds[] receives them. 0 or -errno (nothing left open). */
+static int open_group(uint32_t type, uint64_t config, int n, int *fds)
+{
+	struct perf_event_attr attr;
+	int i;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config = config;
+	attr.exclude_kernel = 1; /* allowed at paranoid 2 */
+	attr.exclude_hv = 1;
+	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	for (i = 0; i < n; i++) {
+		attr.disabled = i == 0;
+		fds[i] = pms_sys__perf_event_open(&attr, 0, -1, i ? fds[0] : -1, 0);
+		if (fds[i] < 0) {
+			int err = fds[i];
+
+			while (i-- > 0)
+				close(fds[i]);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* Enable the group, run a little, and tell whether it was ever scheduled. */
+static bool group_ran(int leader)
+{
+	/* nr, time_enabled, time_running, then one value per member */
+	uint64_t buf[3 + 128];
+	volatile unsigned long spin = 0;
+	ssize_t got;
+
+	if (ioctl(leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP))
+		return false;
+	for (int i = 0; i < 200000; i++)
+		spin += (unsigned long)i;
+	ioctl(leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+	got = read(leader, buf, sizeof(buf));
+	return got >= (ssize_t)(3 * sizeof(uint64_t)) && buf[2] > 0;
+}
+
+int pms_caps__probe_nr_counters(uint32_t type, uint64_t config, int max, struct pms_counter_probe *out)
+{
+	int fds[128];
+
+	if (!out || max < 1 || max > 128)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	for (int n = 1; n <= max; n++) {
+		int err = open_group(type, config, n, fds);
+		bool ran;
+
+		if (err) {
+			if (n == 1)
+				out->first_err = err;
+			out->stop_err = err;
+			return 0;
+		}
+		ran = group_ran(fds[0]);
+		for (int i = n - 1; i >= 0; i--)
+			close(fds[i]);
+		if (!ran) {
+			out->stop_err = 0;
+			return 0;
+		}
+		out->nr = n;
+	}
+	out->hit_max = true;
+	return 0;
+}

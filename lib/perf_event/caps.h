@@ -65,4 +65,23 @@ struct pms_mmap_caps {
  */
 int pms_caps__probe_mmap(struct pms_mmap_caps *out);
 
+/*
+ * How many events of one kind the PMU runs at once: the kernel has no file
+ * for the number of counters, so open groups of n identical events
+ * (user-only, on this thread), n = 1, 2, ... max, until the kernel refuses
+ * the group at open (it validates that a group fits the counters) or the
+ * group never gets time_running > 0 (a counter is held elsewhere, e.g. by
+ * the NMI watchdog). Use cycles to count the cycle/fixed counter too, and
+ * an event only general-purpose counters take (branch-instructions) for
+ * those alone.
+ */
+struct pms_counter_probe {
+	int nr;                 /* largest n that opened and ran; 0 if even one did not */
+	int stop_err;           /* why n+1 failed: -errno of the open, or 0 when it opened but never ran */
+	int first_err;          /* -errno when a single event does not open (nr == 0), else 0 */
+	bool hit_max;           /* n reached max without failing */
+};
+/* 0 (see *out), or -EINVAL for bad arguments. */
+int pms_caps__probe_nr_counters(uint32_t type, uint64_t config, int max, struct pms_counter_probe *out);
+
 #endif
