@@ -7,6 +7,7 @@
 #ifndef PMS_EVENT_NAMES_H
 #define PMS_EVENT_NAMES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,5 +27,20 @@ const struct pms_event_name *pms_event_names__software(size_t *nr);
  * PERF_TYPE_HW_CACHE config. Static storage.
  */
 const struct pms_event_name *pms_event_names__cache(size_t *nr);
+
+/* Hardware or software event whose name or alias is exactly w[0..len), or NULL. */
+const struct pms_event_name *pms_event_names__find(const char *w, size_t len);
+
+/*
+ * Legacy-cache words (case-sensitive, as perf's lexer): the
+ * PERF_COUNT_HW_CACHE_* / _OP_* / _RESULT_* index of a spelling, or -1.
+ */
+int pms_event_names__cache_type(const char *w, size_t len);
+int pms_event_names__cache_op(const char *w, size_t len);
+int pms_event_names__cache_result(const char *w, size_t len);
+/* perf's validity table: e.g. iTLB and branch accept only loads. */
+bool pms_event_names__cache_op_valid(int type, int op);
+/* All spellings of cache type (what 0), op (1) or result (2) idx; NULL-terminated, first canonical. */
+const char *const *pms_event_names__cache_spellings(int what, int idx);
 
 #endif
