@@ -1,19 +1,656 @@
 // SPDX-License-Identifier: MIT
-// pmuscope info (placeholder until implemented in this session).
+// pmuscope info: this machine's performance-monitoring capabilities on one screen, CPUID checked by probes.
+#include <errno.h>
+#include <stdarg.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "cmd.h"
+#include "event/event.h"
+#include "event/pmu.h"
+#include "event/vendor.h"
+#include "list_util.h"
+#include "perf_event/caps.h"
+#include "perf_event/sys.h"
+#include "util/cpuid.h"
+#include "util/fileio.h"
+#include "util/strbuf.h"
+#include "util/sysfs.h"
+
+static bool opt_json, opt_no_probe, opt_dump_cpuid;
+
+/* Counter-probe limit: ARMv8 has at most 31 + cycle + instruction counters. */
+#define COUNTER_PROBE_MAX 40
+
+struct info {
+	int cpuid_err;
+	struct pms_cpuid_info ci;
+	/* arm64: /proc/cpuinfo of cpu0 */
+	bool have_arm;
+	unsigned arm_impl, arm_part, arm_variant, arm_rev;
+	enum pms_uarch uarch;
+	int uarch_err;
+
+	struct pms_event_ctx *ctx;
+	const struct pms_pmu *const *pmus;
+	size_t nr_pmus;
+	int pmus_err;
+	const struct pms_pmu *core;   /* the core PMU, NULL if none */
+
+	struct pms_knobs k;
+	bool root, cap_perfmon, cap_sys_admin, cap_bpf;
+	const char *tracefs;
+
+	bool probed;
+	int hw_err;                   /* hardware cycles open */
+	int cyc_err, gp_err;          /* counter probes ran? */
+	struct pms_counter_probe cyc, gp;
+	int mmap_err;
+	struct pms_mmap_caps mm;
+	int bpf_err;
+
+	char verdict[512];
+};
+
+static const char *arm_implementer(unsigned impl)
+{
+	switch (impl) {
+	case 0x41: return "Arm";
+	case 0x42: return "Broadcom";
+	case 0x43: return "Cavium";
+	case 0x46: return "Fujitsu";
+	case 0x48: return "HiSilicon";
+	case 0x4e: return "NVIDIA";
+	case 0x50: return "APM";
+	case 0x51: return "Qualcomm";
+	case 0x61: return "Apple";
+	case 0xc0: return "Ampere";
+	default: return "unknown implementer";
+	}
+}
+
+static const char *arm_part_name(unsigned impl, unsigned part)
+{
+	static const struct { unsigned part; const char *name; } arm[] = {
+		{ 0xd03, "Cortex-A53" }, { 0xd04, "Cortex-A35" }, { 0xd05, "Cortex-A55" },
+		{ 0xd07, "Cortex-A57" }, { 0xd08, "Cortex-A72" }, { 0xd09, "Cortex-A73" },
+		{ 0xd0a, "Cortex-A75" }, { 0xd0b, "Cortex-A76" }, { 0xd0c, "Neoverse N1" },
+		{ 0xd0d, "Cortex-A77" }, { 0xd40, "Neoverse V1" }, { 0xd41, "Cortex-A78" },
+		{ 0xd46, "Cortex-A510" }, { 0xd47, "Cortex-A710" }, { 0xd48, "Cortex-X2" },
+		{ 0xd49, "Neoverse N2" }, { 0xd4f, "Neoverse V2" }, { 0xd8e, "Neoverse N3" },
+	};
+
+	if (impl != 0x41)
+		return NULL;
+	for (size_t i = 0; i < sizeof(arm) / sizeof(arm[0]); i++)
+		if (arm[i].part == part)
+			return arm[i].name;
+	return NULL;
+}
+
+/* "CPU part\t: 0xd0c" -> 0xd0c from the first processor block. */
+static bool cpuinfo_field(const char *buf, const char *key, unsigned *out)
+{
+	const char *p = strstr(buf, key);
+	char *end;
+	unsigned long v;
+
+	if (!p)
+		return false;
+	p = strchr(p, ':');
+	if (!p)
+		return false;
+	v = strtoul(p + 1, &end, 0);
+	if (end == p + 1)
+		return false;
+	*out = (unsigned)v;
+	return true;
+}
+
+static void read_arm_cpu(struct info *in)
+{
+	char path[4096], *buf = NULL;
+
+	if (pms_procfs__path(path, sizeof(path), "cpuinfo") || pms_file__read_all(path, &buf, NULL))
+		return;
+	in->have_arm = cpuinfo_field(buf, "CPU implementer", &in->arm_impl);
+	if (in->have_arm) {
+		cpuinfo_field(buf, "CPU part", &in->arm_part);
+		cpuinfo_field(buf, "CPU variant", &in->arm_variant);
+		cpuinfo_field(buf, "CPU revision", &in->arm_rev);
+	}
+	free(buf);
+}
+
+static bool is_core_pmu(const struct pms_pmu *p)
+{
+	return p->type == PERF_TYPE_RAW || !strcmp(p->name, "cpu") || !strcmp(p->name, "cpu_core") ||
+	       !strncmp(p->name, "armv8", 5) || !strncmp(p->name, "armv9", 5);
+}
+
+static bool is_probe_err_priv(int err)
+{
+	return err == -EACCES || err == -EPERM;
+}
+
+static void compute_verdict(struct info *in)
+{
+	bool privileged = in->root || in->cap_perfmon || in->cap_sys_admin;
+	bool vm = in->cpuid_err == 0 && in->ci.hypervisor;
+	const char *np = in->probed ? "" : " (not probed)";
+
+	if (in->probed && in->hw_err == 0) {
+		if (in->cyc.nr > 0 && in->gp.nr > 0)
+			snprintf(in->verdict, sizeof(in->verdict),
+				 "hardware counters work: %d cycles events run at once, %d general-purpose (branches)",
+				 in->cyc.nr, in->gp.nr);
+		else if (in->cyc.nr > 0)
+			snprintf(in->verdict, sizeof(in->verdict), "hardware counters work: %d cycles events run at once",
+				 in->cyc.nr);
+		else
+			snprintf(in->verdict, sizeof(in->verdict), "hardware counters work");
+		return;
+	}
+	if (in->probed && is_probe_err_priv(in->hw_err)) {
+		snprintf(in->verdict, sizeof(in->verdict),
+			 "hardware counters present but refused to this user (perf_event_paranoid %d): "
+			 "run as root, grant CAP_PERFMON, or lower kernel.perf_event_paranoid", in->k.paranoid);
+		return;
+	}
+	if (in->probed && in->hw_err != -ENOENT) {
+		snprintf(in->verdict, sizeof(in->verdict), "hardware counters unusable: cycles fails with %s (%s)",
+			 errno_name(in->hw_err), pms_event__open_error_reason(&(struct perf_event_attr){ .type = PERF_TYPE_HARDWARE }, in->hw_err));
+		return;
+	}
+	/* ENOENT, or not probed: decide from sysfs */
+	if (in->core && !in->probed) {
+		if (!privileged && in->k.paranoid != PMS_KNOB_ABSENT && in->k.paranoid >= 3)
+			snprintf(in->verdict, sizeof(in->verdict),
+				 "hardware counters present (core PMU '%s') but perf_event_open is denied to this "
+				 "unprivileged user at perf_event_paranoid %d%s", in->core->name, in->k.paranoid, np);
+		else
+			snprintf(in->verdict, sizeof(in->verdict),
+				 "hardware counters expected: core PMU '%s' is present%s", in->core->name, np);
+		return;
+	}
+	if (in->core)
+		snprintf(in->verdict, sizeof(in->verdict),
+			 "no generic hardware events: the core PMU '%s' does not provide cycles (ENOENT): "
+			 "use its raw events or software events", in->core->name);
+	else if (vm)
+		snprintf(in->verdict, sizeof(in->verdict),
+			 "no hardware counters (virtual machine without a virtual PMU): software events will be used%s", np);
+	else
+		snprintf(in->verdict, sizeof(in->verdict),
+			 "no hardware counters (no core PMU driver for this CPU): software events will be used%s", np);
+}
+
+static void gather(struct info *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->cpuid_err = pms_cpuid__read_info(&in->ci);
+	if (in->cpuid_err)
+		read_arm_cpu(in);
+	in->uarch_err = pms_uarch__detect(&in->uarch);
+
+	in->ctx = pms_event_ctx__new();
+	if (!in->ctx) {
+		in->pmus_err = -errno;
+	} else {
+		in->pmus = pms_event_ctx__pmus(in->ctx, &in->nr_pmus);
+		if (!in->pmus) {
+			in->pmus_err = errno ? -errno : -ENOENT;
+			in->nr_pmus = 0;
+		}
+	}
+	for (size_t i = 0; i < in->nr_pmus; i++)
+		if (!in->core && is_core_pmu(in->pmus[i]))
+			in->core = in->pmus[i];
+
+	pms_knobs__read(&in->k);
+	in->cap_perfmon = pms_caps__has(PMS_CAP_PERFMON);
+	in->cap_sys_admin = pms_caps__has(PMS_CAP_SYS_ADMIN);
+	in->cap_bpf = pms_caps__has(PMS_CAP_BPF);
+	/* the fixture's CapEff decides in tests; the real uid otherwise */
+	in->root = in->cap_sys_admin && !getenv("PMS_PROCFS_ROOT") ? geteuid() == 0 : false;
+	in->tracefs = in->k.tracefs ? pms_tracefs_root() : NULL;
+
+	in->probed = !probes_disabled(opt_no_probe);
+	if (in->probed) {
+		in->hw_err = pms_caps__probe_hw_cycles();
+		if (!in->hw_err) {
+			in->cyc_err = pms_caps__probe_nr_counters(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES,
+								  COUNTER_PROBE_MAX, &in->cyc);
+			in->gp_err = pms_caps__probe_nr_counters(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
+								 COUNTER_PROBE_MAX, &in->gp);
+		}
+		in->mmap_err = pms_caps__probe_mmap(&in->mm);
+		in->bpf_err = pms_caps__probe_bpf();
+	}
+	compute_verdict(in);
+}
+
+static void format_terms(const struct pms_pmu *p, struct strbuf *sb)
+{
+	static const char *const fields[] = { "config", "config1", "config2", "config3" };
+
+	for (size_t i = 0; i < p->nr_formats; i++) {
+		const struct pms_pmu_format *f = &p->formats[i];
+
+		strbuf_addf(sb, "%s%s=%s:", i ? " " : "", f->name,
+			    f->field >= 0 && f->field < 4 ? fields[f->field] : "config?");
+		for (int r = 0; r < f->nr_ranges; r++) {
+			if (f->ranges[r].lo == f->ranges[r].hi)
+				strbuf_addf(sb, "%s%d", r ? "," : "", f->ranges[r].lo);
+			else
+				strbuf_addf(sb, "%s%d-%d", r ? "," : "", f->ranges[r].lo, f->ranges[r].hi);
+		}
+	}
+}
+
+static const char *yesno(bool b)
+{
+	return b ? "yes" : "no";
+}
+
+static void kv(const char *key, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void kv(const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("  %-28s ", key);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+static void knob_line(const char *key, int v, const char *unit, const char *words)
+{
+	if (v == PMS_KNOB_ABSENT)
+		kv(key, "absent");
+	else if (words)
+		kv(key, "%d%s  (%s)", v, unit, words);
+	else
+		kv(key, "%d%s", v, unit);
+}
+
+static const char *err_or_ok(int err)
+{
+	return err ? errno_name(err) : "ok";
+}
+
+static void counter_probe_text(const char *key, const struct pms_counter_probe *c, const char *what)
+{
+	if (c->first_err)
+		kv(key, "%s does not open: %s", what, errno_name(c->first_err));
+	else if (c->hit_max)
+		kv(key, "%d or more %s events at once", c->nr, what);
+	else if (c->stop_err)
+		kv(key, "%d %s events at once (a group of %d is refused: %s)", c->nr, what, c->nr + 1,
+		   errno_name(c->stop_err));
+	else
+		kv(key, "%d %s events at once (a group of %d never runs: counters held elsewhere)", c->nr, what,
+		   c->nr + 1);
+}
+
+static void print_text(const struct info *in)
+{
+	const struct pms_cpuid_info *ci = &in->ci;
+
+	printf("cpu:\n");
+	if (!in->cpuid_err) {
+		kv("vendor", "%s (family 0x%x, model 0x%x, stepping %u)", ci->vendor, ci->family, ci->model,
+		   ci->stepping);
+		if (ci->hypervisor)
+			kv("hypervisor", "yes (%s)", ci->hv_vendor[0] ? ci->hv_vendor : "no signature");
+		else
+			kv("hypervisor", "no");
+	} else if (in->have_arm) {
+		const char *part = arm_part_name(in->arm_impl, in->arm_part);
+
+		kv("implementer", "0x%02x (%s)", in->arm_impl, arm_implementer(in->arm_impl));
+		kv("part", "0x%03x%s%s%s, variant 0x%x, revision %u", in->arm_part, part ? " (" : "",
+		   part ? part : "", part ? ")" : "", in->arm_variant, in->arm_rev);
+	} else {
+		kv("vendor", "unknown (no CPUID: %s, no CPU implementer in cpuinfo)", errno_name(in->cpuid_err));
+	}
+	kv("event maps", "%s", in->uarch_err ? "none (unknown CPU)" : pms_uarch__name(in->uarch));
+
+	if (!in->cpuid_err && ci->has_arch_perfmon) {
+		const struct pms_cpuid_arch_perfmon *a = &ci->arch;
+
+		printf("intel CPUID.0AH:\n");
+		kv("version", "%u", a->version);
+		kv("general-purpose counters", "%u x %u bits", a->nr_gp, a->gp_width);
+		if (a->version > 1)
+			kv("fixed counters", "%u x %u bits%s", a->nr_fixed, a->fixed_width,
+			   a->anythread_deprecated ? " (AnyThread deprecated)" : "");
+		if (a->version >= 5)
+			kv("fixed-counter bitmap", "0x%08x", a->fixed_bitmap);
+		kv("architectural events", "EBX 0x%08x, vector length %u (a set bit means NOT available)", a->ebx,
+		   a->ebx_length);
+		for (unsigned i = 0; i < PMS_ARCH_EVENTS_MAX; i++) {
+			unsigned ev = 0, um = 0;
+			const char *name = pms_intel__arch_event(i, &ev, &um);
+			const char *state;
+
+			if (!name)
+				continue;
+			if (pms_cpuid__arch_event_available(a, i))
+				state = "available";
+			else if (i >= a->ebx_length)
+				state = "not available (beyond the vector length)";
+			else
+				state = "not available (EBX bit set)";
+			printf("    %u %-30s 0x%02x/0x%02x  %s\n", i, name, ev, um, state);
+		}
+	} else if (!in->cpuid_err && !strcmp(ci->vendor, "GenuineIntel")) {
+		printf("intel CPUID.0AH:\n");
+		kv("version", "0 (no architectural perfmon%s)", ci->hypervisor ? ": the hypervisor hides it" : "");
+	}
+	if (!in->cpuid_err && ci->is_amd) {
+		const struct pms_cpuid_amd_perf *m = &ci->amd;
+
+		printf("amd CPUID:\n");
+		kv("0x80000001 ECX", "0x%08x", ci->ext1_ecx);
+		kv("PerfCtrExtCore [23]", "%s", m->perfctr_core ? "yes (6 core counters)" : "no (legacy 4 counters, or hidden by a hypervisor)");
+		kv("PerfCtrExtNB [24]", "%s", yesno(m->perfctr_nb));
+		kv("PerfTsc [27]", "%s", yesno(m->perf_tsc));
+		kv("PerfCtrExtLLC [28]", "%s", yesno(m->perfctr_llc));
+		if (m->has_leaf_22) {
+			kv("0x80000022 PerfMonV2", "%s", yesno(m->perfmon_v2));
+			kv("core counters", "%u", m->nr_core);
+			kv("LBR v2", "%s, stack %u, freeze %s", yesno(m->lbr_v2), m->lbr_v2_stack, yesno(m->lbr_pmc_freeze));
+			kv("DF / UMC counters", "%u / %u (active UMC mask 0x%x)", m->nr_df, m->nr_umc, m->active_umc);
+		} else {
+			kv("0x80000022", "absent (max extended leaf 0x%08x): no PerfMonV2", ci->max_ext_leaf);
+		}
+	}
+
+	if (in->pmus_err) {
+		printf("pmus: cannot read the PMU directory: %s\n", strerror(-in->pmus_err));
+	} else {
+		printf("pmus (%zu):\n", in->nr_pmus);
+		printf("  %-20s %5s  %-10s %6s  %s\n", "name", "type", "cpus", "events", "format");
+		for (size_t i = 0; i < in->nr_pmus; i++) {
+			const struct pms_pmu *p = in->pmus[i];
+			struct strbuf sb = STRBUF_INIT;
+
+			format_terms(p, &sb);
+			printf("  %-20s %5u  %-10s %6zu  %s\n", p->name, p->type, p->cpus ? p->cpus : "-",
+			       p->nr_aliases, sb.len ? strbuf_str(&sb) : "-");
+			strbuf_release(&sb);
+		}
+	}
+
+	printf("kernel knobs:\n");
+	knob_line("perf_event_paranoid", in->k.paranoid, "",
+		  in->k.paranoid == PMS_KNOB_ABSENT ? NULL : pms_paranoid__describe(in->k.paranoid));
+	knob_line("perf_event_max_sample_rate", in->k.max_sample_rate, " Hz", NULL);
+	knob_line("perf_cpu_time_max_percent", in->k.cpu_time_max_percent, " %",
+		  in->k.cpu_time_max_percent == 0 ? "sampling-rate throttling disabled" : NULL);
+	knob_line("perf_event_mlock_kb", in->k.mlock_kb, " KiB", "ring-buffer memory per user beyond RLIMIT_MEMLOCK");
+	knob_line("perf_event_max_stack", in->k.max_stack, " frames", NULL);
+	knob_line("nmi_watchdog", in->k.nmi_watchdog, "",
+		  in->k.nmi_watchdog > 0 ? "holds one hardware counter on x86" : NULL);
+	if (in->k.rdpmc != PMS_KNOB_ABSENT) {
+		char key[96];
+
+		snprintf(key, sizeof(key), "rdpmc (%s)", in->k.rdpmc_pmu);
+		knob_line(key, in->k.rdpmc, "",
+			  in->k.rdpmc == 0 ? "user-space rdpmc disabled" :
+			  in->k.rdpmc == 1 ? "user-space rdpmc while an event is mmapped" : "user-space rdpmc always");
+	} else {
+		kv("rdpmc", "absent");
+	}
+	knob_line("perf_user_access (arm64)", in->k.perf_user_access, "",
+		  in->k.perf_user_access == 1 ? "user-space counter reads allowed" :
+		  in->k.perf_user_access == 0 ? "user-space counter reads disabled" : NULL);
+	knob_line("unprivileged_bpf_disabled", in->k.unprivileged_bpf_disabled, "",
+		  in->k.unprivileged_bpf_disabled == 0 ? "unprivileged BPF allowed" :
+		  in->k.unprivileged_bpf_disabled > 0 ? "BPF needs CAP_BPF or root" : NULL);
+
+	printf("privileges:\n");
+	kv("CAP_PERFMON", "%s", yesno(in->cap_perfmon));
+	kv("CAP_SYS_ADMIN", "%s", yesno(in->cap_sys_admin));
+	kv("CAP_BPF", "%s", yesno(in->cap_bpf));
+
+	printf("features:\n");
+	kv("BTF", "%s", in->k.btf ? "yes (/sys/kernel/btf/vmlinux)" : "no");
+	if (in->tracefs)
+		kv("tracefs", "mounted at %s", in->tracefs);
+	else
+		kv("tracefs", "not mounted (as root: mount -t tracefs nodev /sys/kernel/tracing)");
+
+	printf("probes:\n");
+	if (!in->probed) {
+		kv("(all)", "not probed");
+	} else {
+		kv("hardware cycles open", "%s", err_or_ok(in->hw_err));
+		if (in->hw_err) {
+			kv("", "%s", pms_event__open_error_reason(&(struct perf_event_attr){ .type = PERF_TYPE_HARDWARE },
+								  in->hw_err));
+		} else {
+			counter_probe_text("counters (cycles)", &in->cyc, "cycles");
+			counter_probe_text("counters (branches)", &in->gp, "branch-instructions");
+			if (!in->cpuid_err && ci->has_arch_perfmon)
+				kv("CPUID.0AH says", "%u general-purpose + %u fixed", ci->arch.nr_gp, ci->arch.nr_fixed);
+		}
+		if (in->mmap_err)
+			kv("mmap page", "%s", errno_name(in->mmap_err));
+		else
+			kv("mmap page", "%s: cap_user_rdpmc=%d cap_user_time=%d cap_user_time_zero=%d pmc_width=%u",
+			   in->mm.event, in->mm.cap_user_rdpmc, in->mm.cap_user_time, in->mm.cap_user_time_zero,
+			   in->mm.pmc_width);
+		kv("BPF socket filter", "%s", err_or_ok(in->bpf_err));
+		if (in->hw_err == -ENOENT && !in->cpuid_err && ci->has_arch_perfmon && ci->arch.nr_gp)
+			kv("note", "CPUID.0AH advertises %u counters but the kernel provides none", ci->arch.nr_gp);
+		if (in->hw_err == -ENOENT && !in->cpuid_err && ci->is_amd && ci->amd.perfctr_core)
+			kv("note", "CPUID advertises PerfCtrExtCore but the kernel provides no hardware events");
+	}
+	printf("verdict: %s\n", in->verdict);
+}
+
+static void counter_probe_json(struct jw *w, const char *key, const struct pms_counter_probe *c)
+{
+	jw_obj(w, key);
+	jw_int(w, "at_once", c->nr);
+	jw_bool(w, "hit_limit", c->hit_max);
+	jw_str(w, "open_error", c->first_err ? errno_name(c->first_err) : NULL);
+	jw_str(w, "stop", c->hit_max ? NULL : c->stop_err ? errno_name(c->stop_err) : "never ran");
+	jw_end(w);
+}
+
+static void print_json(const struct info *in)
+{
+	const struct pms_cpuid_info *ci = &in->ci;
+	struct jw w;
+
+	jw_init(&w, stdout);
+	jw_obj(&w, NULL);
+	jw_obj(&w, "cpu");
+	if (!in->cpuid_err) {
+		jw_str(&w, "vendor", ci->vendor);
+		jw_uint(&w, "family", ci->family);
+		jw_uint(&w, "model", ci->model);
+		jw_uint(&w, "stepping", ci->stepping);
+		jw_bool(&w, "hypervisor", ci->hypervisor);
+		jw_str(&w, "hypervisor_vendor", ci->hv_vendor[0] ? ci->hv_vendor : NULL);
+	} else if (in->have_arm) {
+		jw_str(&w, "vendor", arm_implementer(in->arm_impl));
+		jw_uint(&w, "implementer", in->arm_impl);
+		jw_uint(&w, "part", in->arm_part);
+		jw_str(&w, "part_name", arm_part_name(in->arm_impl, in->arm_part));
+	} else {
+		jw_null(&w, "vendor");
+	}
+	jw_str(&w, "event_maps", in->uarch_err ? NULL : pms_uarch__name(in->uarch));
+	jw_end(&w);
+
+	if (!in->cpuid_err && ci->has_arch_perfmon) {
+		const struct pms_cpuid_arch_perfmon *a = &ci->arch;
+
+		jw_obj(&w, "intel_0ah");
+		jw_uint(&w, "version", a->version);
+		jw_uint(&w, "gp_counters", a->nr_gp);
+		jw_uint(&w, "gp_width", a->gp_width);
+		jw_uint(&w, "fixed_counters", a->nr_fixed);
+		jw_uint(&w, "fixed_width", a->fixed_width);
+		jw_uint(&w, "ebx", a->ebx);
+		jw_uint(&w, "ebx_length", a->ebx_length);
+		jw_arr(&w, "arch_events");
+		for (unsigned i = 0; i < PMS_ARCH_EVENTS_MAX; i++) {
+			unsigned ev = 0, um = 0;
+			const char *name = pms_intel__arch_event(i, &ev, &um);
+
+			if (!name)
+				continue;
+			jw_obj(&w, NULL);
+			jw_uint(&w, "bit", i);
+			jw_str(&w, "name", name);
+			jw_uint(&w, "event", ev);
+			jw_uint(&w, "umask", um);
+			jw_bool(&w, "available", pms_cpuid__arch_event_available(a, i));
+			jw_end(&w);
+		}
+		jw_end(&w);
+		jw_end(&w);
+	}
+	if (!in->cpuid_err && ci->is_amd) {
+		jw_obj(&w, "amd");
+		jw_bool(&w, "perfctr_core", ci->amd.perfctr_core);
+		jw_bool(&w, "perfctr_nb", ci->amd.perfctr_nb);
+		jw_bool(&w, "perf_tsc", ci->amd.perf_tsc);
+		jw_bool(&w, "perfctr_llc", ci->amd.perfctr_llc);
+		jw_bool(&w, "has_leaf_80000022", ci->amd.has_leaf_22);
+		jw_bool(&w, "perfmon_v2", ci->amd.perfmon_v2);
+		jw_uint(&w, "core_counters", ci->amd.nr_core);
+		jw_uint(&w, "df_counters", ci->amd.nr_df);
+		jw_uint(&w, "umc_counters", ci->amd.nr_umc);
+		jw_bool(&w, "lbr_v2", ci->amd.lbr_v2);
+		jw_uint(&w, "lbr_v2_stack", ci->amd.lbr_v2_stack);
+		jw_end(&w);
+	}
+
+	jw_arr(&w, "pmus");
+	for (size_t i = 0; i < in->nr_pmus; i++) {
+		const struct pms_pmu *p = in->pmus[i];
+		struct strbuf sb = STRBUF_INIT;
+
+		format_terms(p, &sb);
+		jw_obj(&w, NULL);
+		jw_str(&w, "name", p->name);
+		jw_uint(&w, "type", p->type);
+		jw_str(&w, "cpus", p->cpus);
+		jw_uint(&w, "events", p->nr_aliases);
+		jw_str(&w, "format", strbuf_str(&sb));
+		jw_end(&w);
+		strbuf_release(&sb);
+	}
+	jw_end(&w);
+
+	jw_obj(&w, "knobs");
+	jw_knob(&w, "perf_event_paranoid", in->k.paranoid);
+	jw_knob(&w, "perf_event_max_sample_rate", in->k.max_sample_rate);
+	jw_knob(&w, "perf_cpu_time_max_percent", in->k.cpu_time_max_percent);
+	jw_knob(&w, "perf_event_mlock_kb", in->k.mlock_kb);
+	jw_knob(&w, "perf_event_max_stack", in->k.max_stack);
+	jw_knob(&w, "nmi_watchdog", in->k.nmi_watchdog);
+	jw_knob(&w, "rdpmc", in->k.rdpmc);
+	jw_knob(&w, "perf_user_access", in->k.perf_user_access);
+	jw_knob(&w, "unprivileged_bpf_disabled", in->k.unprivileged_bpf_disabled);
+	jw_end(&w);
+
+	jw_obj(&w, "privileges");
+	jw_bool(&w, "cap_perfmon", in->cap_perfmon);
+	jw_bool(&w, "cap_sys_admin", in->cap_sys_admin);
+	jw_bool(&w, "cap_bpf", in->cap_bpf);
+	jw_end(&w);
+
+	jw_obj(&w, "features");
+	jw_bool(&w, "btf", in->k.btf);
+	jw_str(&w, "tracefs", in->tracefs);
+	jw_end(&w);
+
+	if (in->probed) {
+		jw_obj(&w, "probes");
+		jw_str(&w, "hw_cycles", err_or_ok(in->hw_err));
+		if (!in->hw_err) {
+			counter_probe_json(&w, "counters_cycles", &in->cyc);
+			counter_probe_json(&w, "counters_branches", &in->gp);
+		}
+		jw_obj(&w, "mmap_page");
+		jw_str(&w, "result", err_or_ok(in->mmap_err));
+		if (!in->mmap_err) {
+			jw_str(&w, "event", in->mm.event);
+			jw_bool(&w, "cap_user_rdpmc", in->mm.cap_user_rdpmc);
+			jw_bool(&w, "cap_user_time", in->mm.cap_user_time);
+			jw_bool(&w, "cap_user_time_zero", in->mm.cap_user_time_zero);
+			jw_uint(&w, "pmc_width", in->mm.pmc_width);
+		}
+		jw_end(&w);
+		jw_str(&w, "bpf", err_or_ok(in->bpf_err));
+		jw_end(&w);
+	} else {
+		jw_null(&w, "probes");
+	}
+	jw_str(&w, "verdict", in->verdict);
+	jw_end(&w);
+	jw_finish(&w);
+}
+
+/* This CPU's PMU leaves in PMS_CPUID_FILE format, to make new fixtures. */
+static int dump_cpuid(void)
+{
+	static const uint32_t leaves[] = { 0, 1, 0xa, 0x40000000, 0x80000000, 0x80000001, 0x80000022 };
+	struct pms_cpuid_regs r;
+	int err;
+
+	printf("# pmuscope info --dump-cpuid: leaf subleaf eax ebx ecx edx\n");
+	for (size_t i = 0; i < sizeof(leaves) / sizeof(leaves[0]); i++) {
+		err = pms_cpuid(leaves[i], 0, &r);
+		if (err) {
+			error("cannot read CPUID leaf 0x%x: %s", leaves[i],
+			      err == -EOPNOTSUPP ? "this CPU has no CPUID" : strerror(-err));
+			return EXIT_RUNTIME;
+		}
+		printf("0x%08x 0x0 0x%08x 0x%08x 0x%08x 0x%08x\n", leaves[i], r.eax, r.ebx, r.ecx, r.edx);
+	}
+	return 0;
+}
 
 static int run(int argc, char **argv)
 {
-	opt_parse(&cmd_info, &argc, argv, 0);
-	return error("'info' is not implemented yet"), EXIT_RUNTIME;
+	struct info in;
+	int i = opt_parse(&cmd_info, &argc, argv, 0);
+
+	if (i < argc)
+		usage_error(&cmd_info, "unexpected argument '%s'", argv[i]);
+	if (opt_dump_cpuid)
+		return dump_cpuid();
+	gather(&in);
+	if (opt_json)
+		print_json(&in);
+	else
+		print_text(&in);
+	pms_event_ctx__free(in.ctx);
+	return fflush(stdout) ? EXIT_RUNTIME : 0;
 }
 
-static const struct opt opts[] = { OPT_END() };
+static const struct opt opts[] = {
+	OPT_BOOL(0, "json", &opt_json, "print one JSON object"),
+	OPT_BOOL(0, "no-probe", &opt_no_probe, "do not open events to confirm (also with PMS_SYSFS_ROOT or PMS_NO_PROBE=1)"),
+	OPT_BOOL(0, "dump-cpuid", &opt_dump_cpuid, "print this CPU's PMU leaves in PMS_CPUID_FILE format"),
+	OPT_END(),
+};
 
 const struct pms_cmd cmd_info = {
 	.name = "info",
-	.summary = "info",
-	.usage = "pmuscope info",
+	.summary = "show this machine's performance-monitoring capabilities",
+	.usage = "pmuscope info [--json] [--no-probe] [--dump-cpuid]",
 	.opts = opts,
 	.run = run,
 };

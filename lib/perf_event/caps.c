@@ -74,6 +74,7 @@ void pms_knobs__read(struct pms_knobs *k)
 	k->max_stack = read_sysctl("perf_event_max_stack");
 	k->unprivileged_bpf_disabled = read_sysctl("unprivileged_bpf_disabled");
 	k->perf_user_access = read_sysctl("perf_user_access");
+	k->nmi_watchdog = read_sysctl("nmi_watchdog");
 	read_rdpmc(k);
 	k->btf = pms_sysfs__path(path, sizeof(path), "kernel/btf/vmlinux") == 0 && stat(path, &st) == 0;
 	/* $PMS_TRACEFS_ROOT is returned even when it does not exist */

@@ -25,6 +25,7 @@ struct pms_knobs {
 	int max_stack;                /* kernel/perf_event_max_stack */
 	int unprivileged_bpf_disabled;/* kernel/unprivileged_bpf_disabled */
 	int perf_user_access;         /* arm64 kernel/perf_user_access */
+	int nmi_watchdog;             /* kernel/nmi_watchdog: on x86 it holds one hardware counter */
 	int rdpmc;                    /* <pmu>/rdpmc of the first core PMU that has it */
 	char rdpmc_pmu[64];           /* which PMU rdpmc came from ("cpu", "cpu_core") */
 	bool btf;                     /* <sysfs>/kernel/btf/vmlinux exists */
