@@ -1,0 +1,39 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: MIT
+# Guest /init of the arm64 PMU rig: mounts the pseudo filesystems, runs every /checks/NN_*.sh
+# in order (each prints "PMSCHECK pass|fail|skip <name> <detail>" lines), closes with
+# "PMSCHECK done" and powers off. The host (run.sh) turns these lines into test results.
+# The cpio holds no device nodes (built without root), so the kernel found no /dev/console for
+# us: mount devtmpfs and attach to the console first.
+/bin/busybox mount -t devtmpfs devtmpfs /dev
+exec </dev/console >/dev/console 2>&1
+/bin/busybox --install -s /bin
+export PATH=/bin:/wl
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t tmpfs tmpfs /tmp
+mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+# Keep kernel messages off the console so they cannot split a result line.
+echo 1 >/proc/sys/kernel/printk
+echo "PMSBOOT uptime=$(cut -d' ' -f1 /proc/uptime)"
+echo "PMSINFO $(dmesg | grep -m1 'hw perfevents' | sed 's/^\[[^]]*\] //')"
+export PMUSCOPE=/bin/pmuscope WL=/wl CHECK_TIMEOUT=${CHECK_TIMEOUT:-90}
+cd /tmp || exit 1
+for f in /checks/[0-9]*.sh; do
+	[ -e "$f" ] || continue
+	name=$(basename "$f" .sh)
+	echo "PMSRUN $name"
+	out=/tmp/check.out
+	# A check that hangs must not eat the whole budget; a check that reports nothing fails.
+	CHECK="$name" timeout "$CHECK_TIMEOUT" sh -c ". /lib/pmu-vm/guest.sh; . $f" >"$out" 2>&1
+	rc=$?
+	# Results first (intact lines), the check's other output after as context.
+	grep '^PMSCHECK ' "$out"
+	grep -v '^PMSCHECK ' "$out" | sed "s|^|  $name: |" | tail -n 40
+	if ! grep -q '^PMSCHECK ' "$out"; then
+		echo "PMSCHECK fail $name check reported nothing (exit $rc$( [ $rc = 143 ] && echo ', timed out'))"
+	fi
+done
+echo "PMSCHECK done"
+sync
+poweroff -f

@@ -1,0 +1,204 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Real hardware-PMU tests: boots Debian's arm64 kernel under qemu-system-aarch64 (TCG, icount
+# shift=0, one vCPU: the real armv8_pmuv3 driver with 6+1 counters and exact instruction counts),
+# runs every tests/pmu-vm/checks/NN_*.sh inside the guest and reports each guest result line
+# as a test result here, closing with "pmu-vm: N passed, N failed, N skipped".
+# Usage: tests/pmu-vm/run.sh [aarch64-build-dir]   (default build-aarch64, built by `make aarch64`)
+# Environment: PMU_VM_CACHE (default tests/pmu-vm/cache: .debs, apt state, kernel image),
+#   PMU_VM_REFRESH=1 (ask the archive again even with cached .debs), PMU_VM_TIMEOUT (guest
+#   wall-clock limit, s, default 150), PMU_VM_CHECKS (glob of check files, default [0-9]*.sh),
+#   PMU_VM_KEEP=1 (keep the console log on success; it is always kept in <build>/pmu-vm/).
+# A missing tool or an unreachable archive with an empty cache is a printed SKIP with the reason.
+set -u
+cd "$(dirname "$0")/../.."
+top=$(pwd)
+. tests/lib/suite.sh
+suite_begin pmu-vm
+
+build=${1:-build-aarch64}
+here=$top/tests/pmu-vm
+cache=${PMU_VM_CACHE:-$here/cache}
+work=$top/$build/pmu-vm
+guest_timeout=${PMU_VM_TIMEOUT:-150}
+checks_glob=${PMU_VM_CHECKS:-[0-9]*.sh}
+CROSS=aarch64-linux-gnu-
+WFLAGS="-Wall -Wextra -Werror -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Wvla"
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+secs() { awk -v ms="$1" 'BEGIN { printf "%.1f", ms / 1000 }'; }
+t_start=$(now_ms)
+
+finish() {
+	echo "pmu-vm: timing: total $(secs $(($(now_ms) - t_start)))s${timing:+, $timing}"
+	suite_end
+	exit $?
+}
+
+# --- prerequisites -----------------------------------------------------------------------------
+for tool in qemu-system-aarch64 ${CROSS}gcc ${CROSS}strip cpio dpkg-deb apt-get gzip; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		skip "pmu-vm" "$tool not installed (scripts/install-deps.sh installs qemu-system-arm, gcc-aarch64-linux-gnu, libc6-dev-arm64-cross, cpio)"
+		finish
+	fi
+done
+
+# --- build pmuscope (static aarch64) and the workloads -----------------------------------------
+mkdir -p "$work" "$cache"
+if [ "$build" = build-aarch64 ]; then
+	make --no-print-directory aarch64 >"$work/build.log" 2>&1
+else
+	make --no-print-directory BUILD="$build" CC=${CROSS}gcc AR=${CROSS}ar LDFLAGS=-static \
+		"$build/pmuscope" >"$work/build.log" 2>&1
+fi
+if [ $? -ne 0 ] || [ ! -x "$build/pmuscope" ]; then
+	tail -n 20 "$work/build.log"
+	fail "build" "cross-compiling pmuscope for aarch64 failed (log: $work/build.log)"
+	finish
+fi
+root=$work/root
+rm -rf "$root"
+mkdir -p "$root/bin" "$root/wl" "$root/checks" "$root/lib/pmu-vm" "$root/proc" "$root/sys" \
+	"$root/dev" "$root/tmp"
+for src in "$here"/workloads/*.c; do
+	name=$(basename "$src" .c)
+	if ! ${CROSS}gcc -std=gnu11 -O2 -static $WFLAGS -o "$root/wl/$name" "$src" \
+		>"$work/wl-$name.log" 2>&1; then
+		cat "$work/wl-$name.log"
+		fail "build" "workload $name did not compile"
+		finish
+	fi
+done
+${CROSS}strip -o "$root/bin/pmuscope" "$build/pmuscope"
+
+# --- Debian arm64 kernel and busybox (cached .debs) --------------------------------------------
+# A private arm64-only apt state: the host's architecture list and package state are untouched.
+apt_setup() {
+	src=/etc/apt/sources.list.d/debian.sources
+	[ -r "$src" ] || src=/etc/apt/sources.list
+	mkdir -p "$cache/apt/state/lists/partial" "$cache/apt/cache/archives/partial"
+	: >"$cache/apt/state/status"
+	cat >"$cache/apt/apt.conf" <<EOF
+APT::Architecture "arm64";
+APT::Architectures { "arm64"; };
+APT::Sandbox::User "root";
+Dir::State "$cache/apt/state";
+Dir::State::status "$cache/apt/state/status";
+Dir::Cache "$cache/apt/cache";
+Dir::Etc::SourceList "$src";
+Dir::Etc::SourceParts "/nonexistent";
+EOF
+}
+newest() { ls "$cache"/$1 2>/dev/null | sort -V | tail -n 1; }
+kdeb=$(newest 'linux-image-*-arm64_*_arm64.deb')
+bdeb=$(newest 'busybox-static_*_arm64.deb')
+if [ -z "$kdeb" ] || [ -z "$bdeb" ] || [ "${PMU_VM_REFRESH:-0}" = 1 ]; then
+	t=$(now_ms)
+	apt_setup
+	why=
+	if ! APT_CONFIG=$cache/apt/apt.conf apt-get -q update >"$work/apt.log" 2>&1; then
+		why="apt-get update failed: $(grep -E '^(E|W):' "$work/apt.log" | head -n 1)"
+	else
+		kpkg=$(APT_CONFIG=$cache/apt/apt.conf apt-cache depends linux-image-arm64 2>>"$work/apt.log" |
+			awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
+		if [ -z "$kpkg" ]; then
+			why="no linux-image-arm64 dependency in the archive index"
+		elif ! (cd "$cache" && APT_CONFIG=$cache/apt/apt.conf apt-get -q download "$kpkg" \
+			busybox-static) >>"$work/apt.log" 2>&1; then
+			why="apt-get download $kpkg busybox-static failed: $(grep -E '^(E|W):' "$work/apt.log" | head -n 1)"
+		fi
+	fi
+	kdeb=$(newest 'linux-image-*-arm64_*_arm64.deb')
+	bdeb=$(newest 'busybox-static_*_arm64.deb')
+	if [ -z "$kdeb" ] || [ -z "$bdeb" ]; then
+		skip "pmu-vm" "cannot download the Debian arm64 kernel/busybox packages: ${why:-unknown}"
+		finish
+	fi
+	[ -n "$why" ] && echo "note: $why; using the cached packages"
+	timing="download $(secs $(($(now_ms) - t)))s"
+fi
+kver=$(basename "$kdeb" | sed -E 's/^linux-image-(.*)_[^_]*_arm64\.deb$/\1/')
+vmlinuz=$cache/vmlinuz-$kver
+if [ ! -s "$vmlinuz" ]; then
+	if ! dpkg-deb --fsys-tarfile "$kdeb" | tar -xO "./boot/vmlinuz-$kver" >"$vmlinuz.tmp" ||
+		[ ! -s "$vmlinuz.tmp" ]; then
+		rm -f "$vmlinuz.tmp"
+		fail "kernel" "no ./boot/vmlinuz-$kver in $kdeb"
+		finish
+	fi
+	mv "$vmlinuz.tmp" "$vmlinuz"
+fi
+if ! dpkg-deb --fsys-tarfile "$bdeb" | tar -xO ./bin/busybox >"$root/bin/busybox" ||
+	[ ! -s "$root/bin/busybox" ]; then
+	fail "busybox" "no ./bin/busybox in $bdeb"
+	finish
+fi
+chmod 755 "$root/bin/busybox"
+
+# --- initramfs ---------------------------------------------------------------------------------
+cp "$here/lib/init.sh" "$root/init"
+cp "$here/lib/guest.sh" "$root/lib/pmu-vm/guest.sh"
+nchecks=0
+for c in "$here"/checks/$checks_glob; do
+	[ -e "$c" ] || continue
+	cp "$c" "$root/checks/"
+	nchecks=$((nchecks + 1))
+done
+chmod 755 "$root/init"
+initrd=$work/initrd.cpio.gz
+(cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) >"$initrd"
+
+# --- boot --------------------------------------------------------------------------------------
+# Flags from shared/reference/qemu-arm64-pmu.md: icount shift=0 + one vCPU = exact, repeatable
+# counts and the inst_retired event; pauth=off boots ~6x faster; -nic none avoids the
+# efi-virtio.rom error; -no-reboot + panic=-1 make a guest crash end the run.
+log=$work/console.log
+t_boot=$(now_ms)
+qemu-system-aarch64 -M virt -cpu max,pauth=off -m 1G -smp 1 -icount shift=0 \
+	-nographic -no-reboot -nic none -kernel "$vmlinuz" -initrd "$initrd" \
+	-append 'console=ttyAMA0 quiet panic=-1' </dev/null >"$log" 2>&1 &
+qpid=$!
+boot_ms= timed_out=
+while kill -0 "$qpid" 2>/dev/null; do
+	if [ -z "$boot_ms" ] && grep -aq '^PMSBOOT' "$log"; then
+		boot_ms=$(($(now_ms) - t_boot))
+	fi
+	if [ $(($(now_ms) - t_boot)) -gt $((guest_timeout * 1000)) ]; then
+		timed_out=1
+		kill "$qpid" 2>/dev/null
+		break
+	fi
+	sleep 0.2
+done
+wait "$qpid" 2>/dev/null
+qrc=$?
+run_ms=$(($(now_ms) - t_boot))
+boot_s=never
+[ -n "$boot_ms" ] && boot_s="$(secs "$boot_ms")s"
+timing="${timing:+$timing, }boot to init $boot_s, guest run $(secs $run_ms)s ($nchecks check files)"
+
+# --- results -----------------------------------------------------------------------------------
+tr -d '\r' <"$log" >"$log.txt"
+grep -a '^PMSINFO ' "$log.txt" | sed 's/^PMSINFO /guest: /'
+grep -a '^PMSBOOT ' "$log.txt" | sed 's/^PMSBOOT /guest: /'
+grep -aE '^PMSCHECK (pass|fail|skip) ' "$log.txt" >"$work/results.txt"
+while read -r _ st name detail; do
+	case $st in
+	pass) pass "$name${detail:+: $detail}" ;;
+	fail) fail "$name" "$detail" ;;
+	skip) skip "$name" "$detail" ;;
+	esac
+done <"$work/results.txt"
+if ! grep -aq '^PMSCHECK done' "$log.txt"; then
+	echo "--- last console lines ($log):"
+	tail -n 25 "$log.txt"
+	if [ -n "$timed_out" ]; then
+		fail "guest" "no 'PMSCHECK done': guest killed after ${guest_timeout}s"
+	else
+		fail "guest" "no 'PMSCHECK done': guest crashed or stopped (qemu exit $qrc)"
+	fi
+elif [ "$NFAIL" -ne 0 ]; then
+	echo "--- check output (console log: $log)"
+	grep -a '^  [0-9]' "$log.txt" | tail -n 60
+fi
+finish
