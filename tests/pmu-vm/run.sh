@@ -8,7 +8,8 @@
 # Environment: PMU_VM_CACHE (default tests/pmu-vm/cache: .debs, apt state, kernel image),
 #   PMU_VM_REFRESH=1 (ask the archive again even with cached .debs), PMU_VM_TIMEOUT (guest
 #   wall-clock limit, s, default 150), PMU_VM_CHECKS (glob of check files, default [0-9]*.sh),
-#   PMU_VM_KEEP=1 (keep the console log on success; it is always kept in <build>/pmu-vm/).
+#   PMU_VM_EXTRA_CHECKS (a directory of more NN_*.sh guest checks, e.g. for exploring);
+#   PMU_VM_SOURCES (apt sources file, default the host's); the console log is kept in <build>/pmu-vm/.
 # A missing tool or an unreachable archive with an empty cache is a printed SKIP with the reason.
 set -u
 cd "$(dirname "$0")/../.."
@@ -74,7 +75,7 @@ ${CROSS}strip -o "$root/bin/pmuscope" "$build/pmuscope"
 # --- Debian arm64 kernel and busybox (cached .debs) --------------------------------------------
 # A private arm64-only apt state: the host's architecture list and package state are untouched.
 apt_setup() {
-	src=/etc/apt/sources.list.d/debian.sources
+	src=${PMU_VM_SOURCES:-/etc/apt/sources.list.d/debian.sources}
 	[ -r "$src" ] || src=/etc/apt/sources.list
 	mkdir -p "$cache/apt/state/lists/partial" "$cache/apt/cache/archives/partial"
 	: >"$cache/apt/state/status"
@@ -102,7 +103,7 @@ if [ -z "$kdeb" ] || [ -z "$bdeb" ] || [ "${PMU_VM_REFRESH:-0}" = 1 ]; then
 		kpkg=$(APT_CONFIG=$cache/apt/apt.conf apt-cache depends linux-image-arm64 2>>"$work/apt.log" |
 			awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
 		if [ -z "$kpkg" ]; then
-			why="no linux-image-arm64 dependency in the archive index"
+			why="no linux-image-arm64 in the arm64 index ($(grep -E '^(E|W|Err):' "$work/apt.log" | head -n 1))"
 		elif ! (cd "$cache" && APT_CONFIG=$cache/apt/apt.conf apt-get -q download "$kpkg" \
 			busybox-static) >>"$work/apt.log" 2>&1; then
 			why="apt-get download $kpkg busybox-static failed: $(grep -E '^(E|W):' "$work/apt.log" | head -n 1)"
@@ -139,7 +140,7 @@ chmod 755 "$root/bin/busybox"
 cp "$here/lib/init.sh" "$root/init"
 cp "$here/lib/guest.sh" "$root/lib/pmu-vm/guest.sh"
 nchecks=0
-for c in "$here"/checks/$checks_glob; do
+for c in "$here"/checks/$checks_glob ${PMU_VM_EXTRA_CHECKS:+"$PMU_VM_EXTRA_CHECKS"/*.sh}; do
 	[ -e "$c" ] || continue
 	cp "$c" "$root/checks/"
 	nchecks=$((nchecks + 1))

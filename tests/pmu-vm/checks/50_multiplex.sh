@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: MIT
+# Check 5: 12 instruction events on 6 general counters (inst_retired cannot use the cycle
+# counter) are multiplexed: each runs < 100% of the time, and each scaled estimate is within 5%
+# of the exact count of the same run measured alone.
+N=20000000
+exact=$(stat_value instructions:u $N)
+if [ -z "$exact" ]; then
+	fail multiplex "instructions:u alone failed: $(excerpt stat.out)"
+else
+	set --
+	for i in 1 2 3; do
+		set -- "$@" -e instructions:u -e r8:u -e armv8_pmuv3/event=0x8/u -e armv8_pmuv3/inst_retired/u
+	done
+	"$PMUSCOPE" stat -x, "$@" -- "$WL/loop" $N >mux.out 2>&1
+	rc=$?
+	csv_rows mux.out >mux.rows
+	n=$(wc -l <mux.rows)
+	if [ $rc -ne 0 ] || [ "$n" -ne 12 ]; then
+		fail multiplex "exit $rc, $n rows: $(excerpt mux.out 400)"
+	else
+		pcts=$(awk '{ printf "%s ", $4 }' mux.rows)
+		if awk '$4 !~ /^[0-9.]+$/ || $4 >= 100 || $4 <= 0 { bad = 1 } END { exit bad }' mux.rows; then
+			pass multiplex-running "12 events, running %: $pcts"
+		else
+			fail multiplex-running "want every event 0 < running < 100%: $pcts"
+		fi
+		err=$(awk -v x="$exact" '{ e = ($1 - x) / x * 100; if (e < 0) e = -e; if (e > m) m = e }
+			END { printf "%.3f", m }' mux.rows)
+		if awk -v e="$err" 'BEGIN { exit !(e < 5) }' &&
+			awk '$1 !~ /^[0-9]+(\.[0-9]+)?$/ { bad = 1 } END { exit bad }' mux.rows; then
+			pass multiplex-scaled "exact $exact, scaled $(awk '{ printf "%s ", $1 }' mux.rows), max error $err%"
+		else
+			fail multiplex-scaled "exact $exact, scaled $(awk '{ printf "%s ", $1 }' mux.rows), max error $err% (limit 5%)"
+		fi
+	fi
+fi
