@@ -1,0 +1,652 @@
+// SPDX-License-Identifier: MIT
+// Counting over cpus x threads: perf stat's attrs, open with fallbacks, group reads, scaling, metrics.
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "perf_event/caps.h"
+#include "perf_event/counter.h"
+#include "perf_event/sys.h"
+#include "util/print.h"
+
+#define GROUP_BITS (PERF_FORMAT_ID | PERF_FORMAT_GROUP)
+
+static size_t nr_slots(const struct pms_counters *cs)
+{
+	return cs->nr_cpus * cs->nr_threads;
+}
+
+static bool is_clock(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_CPU_CLOCK || a->config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+/* perf stat's tool bits; see the header's invariants. */
+static void set_tool_bits(struct perf_event_attr *a, bool leader, bool in_group,
+			  const struct pms_counter_opts *o)
+{
+	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	if (in_group)
+		a->read_format |= GROUP_BITS;
+	a->sample_type = PERF_SAMPLE_IDENTIFIER;
+	a->sample_period = 0;
+	a->freq = 0;
+	a->inherit = o && o->no_inherit ? 0 : 1;
+	a->disabled = leader ? 1 : 0;
+	a->enable_on_exec = leader && o && o->enable_on_exec ? 1 : 0;
+}
+
+struct pms_counters *pms_counters__new(const struct pms_evlist *list, const int *cpus, size_t nr_cpus,
+				       const pid_t *threads, size_t nr_threads,
+				       const struct pms_counter_opts *opts)
+{
+	static const int any_cpu = -1;
+	static const pid_t any_thread = -1;
+	struct pms_counters *cs;
+	size_t n;
+
+	if (!list || (nr_cpus && !cpus) || (nr_threads && !threads)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!nr_cpus) {
+		cpus = &any_cpu;
+		nr_cpus = 1;
+	}
+	if (!nr_threads) {
+		threads = &any_thread;
+		nr_threads = 1;
+	}
+	cs = calloc(1, sizeof(*cs));
+	if (!cs)
+		return NULL;
+	cs->cpus = malloc(nr_cpus * sizeof(*cs->cpus));
+	cs->threads = malloc(nr_threads * sizeof(*cs->threads));
+	cs->c = calloc(list->nr ? list->nr : 1, sizeof(*cs->c));
+	if (!cs->cpus || !cs->threads || !cs->c)
+		goto fail;
+	memcpy(cs->cpus, cpus, nr_cpus * sizeof(*cpus));
+	memcpy(cs->threads, threads, nr_threads * sizeof(*threads));
+	cs->nr_cpus = nr_cpus;
+	cs->nr_threads = nr_threads;
+	n = nr_slots(cs);
+	for (size_t i = 0; i < list->nr; i++) {
+		const struct pms_evsel *ev = &list->entries[i];
+		struct pms_counter *c = &cs->c[i];
+		int leader = ev->leader_idx;
+
+		cs->nr++;
+		if (leader < 0 || (size_t)leader > i)
+			leader = (int)i;
+		c->attr = ev->attr;
+		c->name = strdup(ev->name ? ev->name : "?");
+		c->leader = leader;
+		c->nr_members = leader == (int)i ? (ev->nr_members > 0 ? ev->nr_members : 1) : 0;
+		c->weak_group = list->entries[leader].weak_group;
+		c->fds = malloc(n * sizeof(*c->fds));
+		c->ids = calloc(n, sizeof(*c->ids));
+		c->counts = calloc(n, sizeof(*c->counts));
+		c->prev = calloc(n, sizeof(*c->prev));
+		if (!c->name || !c->fds || !c->ids || !c->counts || !c->prev)
+			goto fail;
+		for (size_t s = 0; s < n; s++)
+			c->fds[s] = -1;
+		if (is_clock(&c->attr)) {
+			snprintf(c->unit, sizeof(c->unit), "msec");
+			c->scale = 1e-6;
+		} else {
+			snprintf(c->unit, sizeof(c->unit), "%s", ev->unit);
+			c->scale = ev->scale > 0 ? ev->scale : 1.0;
+		}
+		set_tool_bits(&c->attr, leader == (int)i, list->entries[leader].nr_members > 1, opts);
+	}
+	return cs;
+fail:
+	pms_counters__free(cs);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void pms_counters__close(struct pms_counters *cs)
+{
+	if (!cs)
+		return;
+	for (size_t i = 0; i < cs->nr; i++) {
+		struct pms_counter *c = &cs->c[i];
+
+		for (size_t s = 0; c->fds && s < nr_slots(cs); s++) {
+			if (c->fds[s] >= 0)
+				close(c->fds[s]);
+			c->fds[s] = -1;
+		}
+	}
+	cs->opened = false;
+}
+
+void pms_counters__free(struct pms_counters *cs)
+{
+	if (!cs)
+		return;
+	pms_counters__close(cs);
+	for (size_t i = 0; i < cs->nr; i++) {
+		free(cs->c[i].name);
+		free(cs->c[i].fds);
+		free(cs->c[i].ids);
+		free(cs->c[i].counts);
+		free(cs->c[i].prev);
+	}
+	free(cs->c);
+	free(cs->cpus);
+	free(cs->threads);
+	free(cs);
+}
+
+/* Errors after which no count of this run can be trusted or obtained. */
+static bool is_fatal(int err)
+{
+	switch (-err) {
+	case EACCES:
+	case EPERM:
+	case EMFILE:
+	case ENFILE:
+	case ENOMEM:
+	case EFAULT:
+	case EBADF:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void close_counter(struct pms_counters *cs, struct pms_counter *c)
+{
+	for (size_t s = 0; s < nr_slots(cs); s++) {
+		if (c->fds[s] >= 0)
+			close(c->fds[s]);
+		c->fds[s] = -1;
+		c->ids[s] = 0;
+	}
+}
+
+static void mark_unsupported(struct pms_counter *c, int err, const char *reason)
+{
+	c->state = PMS_COUNTER_UNSUPPORTED;
+	c->open_err = err;
+	snprintf(c->reason, sizeof(c->reason), "%s", reason);
+}
+
+/* Break weak group `l` into single events that are opened on their own. */
+static void split_weak_group(struct pms_counters *cs, int l, const struct pms_counter_opts *o)
+{
+	int nr = cs->c[l].nr_members;
+
+	for (int j = l; j < l + nr && (size_t)j < cs->nr; j++) {
+		struct pms_counter *c = &cs->c[j];
+
+		close_counter(cs, c);
+		c->leader = j;
+		c->nr_members = 1;
+		c->weak_split = true;
+		c->state = PMS_COUNTER_OK;
+		c->open_err = 0;
+		c->reason[0] = '\0';
+		set_tool_bits(&c->attr, true, false, o);
+		/* keep a :u fallback applied earlier */
+	}
+	pr_debug("weak group '%s' failed to open as a group, opening its events separately\n", cs->c[l].name);
+}
+
+static int open_one(struct pms_counters *cs, struct pms_counter *c, size_t ci, size_t ti, int group_fd,
+		    const struct pms_counter_opts *o)
+{
+	int fd = pms_sys__perf_event_open(&c->attr, cs->threads[ti], cs->cpus[ci], group_fd, 0);
+
+	if (o && o->on_open)
+		o->on_open(o->on_open_arg, &c->attr, cs->threads[ti], cs->cpus[ci], group_fd,
+			   PERF_FLAG_FD_CLOEXEC, fd);
+	return fd;
+}
+
+/* perf's fallback for paranoid > 1: count user space only ("name:u"). */
+static bool fallback_user_only(struct pms_counter *c)
+{
+	char *n;
+	size_t len;
+
+	if (c->attr.exclude_kernel)
+		return false;
+	c->attr.exclude_kernel = 1;
+	c->attr.exclude_hv = 1;
+	len = strlen(c->name) + 3;
+	n = malloc(len);
+	if (n) {
+		snprintf(n, len, "%s%s", c->name, strchr(c->name, ':') ? "u" : ":u");
+		if (strchr(c->name, '/') && c->name[strlen(c->name) - 1] == '/')
+			snprintf(n, len, "%su", c->name);
+		free(c->name);
+		c->name = n;
+	}
+	pr_debug("no permission for kernel counting, falling back to '%s'\n", c->name);
+	return true;
+}
+
+static void fill_error(struct pms_counter_error *e, const struct pms_counters *cs, int idx, size_t ci,
+		       size_t ti, int err)
+{
+	if (!e)
+		return;
+	e->err = err;
+	e->idx = idx;
+	e->cpu = cs->cpus[ci];
+	e->tid = cs->threads[ti];
+	snprintf(e->msg, sizeof(e->msg), "%s", pms_event__open_error_reason(&cs->c[idx].attr, err));
+}
+
+int pms_counters__open(struct pms_counters *cs, const struct pms_counter_opts *o,
+		       struct pms_counter_error *err)
+{
+	if (!cs)
+		return -EINVAL;
+	if (err)
+		memset(err, 0, sizeof(*err));
+	for (size_t i = 0; i < cs->nr; i++) {
+		struct pms_counter *c = &cs->c[i];
+		struct pms_counter *l = &cs->c[c->leader];
+		bool member = c->leader != (int)i;
+		bool restart = false;
+		size_t opened = 0;
+		int last_err = 0;
+
+		if (c->state == PMS_COUNTER_UNSUPPORTED)
+			continue;
+		if (member && l->state == PMS_COUNTER_UNSUPPORTED) {
+			char why[192];
+
+			snprintf(why, sizeof(why), "its group leader '%s' did not open", l->name);
+			mark_unsupported(c, l->open_err, why);
+			continue;
+		}
+		for (size_t ci = 0; ci < cs->nr_cpus && !restart; ci++) {
+			for (size_t ti = 0; ti < cs->nr_threads; ti++) {
+				size_t s = ci * cs->nr_threads + ti;
+				int gfd = member ? l->fds[s] : -1;
+				int fd;
+
+				if (member && gfd < 0)
+					continue; /* leader's thread vanished */
+				fd = open_one(cs, c, ci, ti, gfd, o);
+				if (fd < 0 && (fd == -EACCES || fd == -EPERM) && fallback_user_only(c)) {
+					close_counter(cs, c);
+					opened = 0;
+					ci = 0;
+					ti = (size_t)-1;
+					continue; /* reopen every slot with the new attr */
+				}
+				if (fd >= 0) {
+					c->fds[s] = fd;
+					if (ioctl(fd, PERF_EVENT_IOC_ID, &c->ids[s]) < 0)
+						c->ids[s] = 0;
+					opened++;
+					continue;
+				}
+				last_err = fd;
+				if (fd == -ESRCH)
+					continue; /* that thread exited: skip its slot */
+				if (is_fatal(fd)) {
+					fill_error(err, cs, (int)i, ci, ti, fd);
+					pms_counters__close(cs);
+					return fd;
+				}
+				if (member && c->weak_group && !c->weak_split) {
+					split_weak_group(cs, c->leader, o);
+					i = (size_t)c->leader - 1; /* for-loop increments */
+					restart = true;
+					break;
+				}
+				close_counter(cs, c);
+				mark_unsupported(c, fd, pms_event__open_error_reason(&c->attr, fd));
+				ci = cs->nr_cpus; /* done with this counter */
+				break;
+			}
+		}
+		if (restart)
+			continue;
+		if (c->state == PMS_COUNTER_OK && !opened) {
+			size_t ci = 0, ti = 0;
+
+			if (last_err == -ESRCH) {
+				fill_error(err, cs, (int)i, ci, ti, last_err);
+				if (err)
+					snprintf(err->msg, sizeof(err->msg), "no such process or thread");
+				pms_counters__close(cs);
+				return -ESRCH;
+			}
+			if (!last_err)
+				last_err = -ENOENT;
+			mark_unsupported(c, last_err, member ? "no slot of its group leader opened"
+							    : pms_event__open_error_reason(&c->attr, last_err));
+		}
+	}
+	cs->opened = true;
+	return 0;
+}
+
+static int ioctl_leaders(struct pms_counters *cs, unsigned long req)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < cs->nr; i++) {
+		struct pms_counter *c = &cs->c[i];
+
+		if (c->leader != (int)i || c->state != PMS_COUNTER_OK)
+			continue;
+		for (size_t s = 0; s < nr_slots(cs); s++)
+			if (c->fds[s] >= 0 && ioctl(c->fds[s], req, 0) < 0 && !ret)
+				ret = -errno;
+	}
+	return ret;
+}
+
+int pms_counters__enable(struct pms_counters *cs)
+{
+	return cs ? ioctl_leaders(cs, PERF_EVENT_IOC_ENABLE) : -EINVAL;
+}
+
+int pms_counters__disable(struct pms_counters *cs)
+{
+	return cs ? ioctl_leaders(cs, PERF_EVENT_IOC_DISABLE) : -EINVAL;
+}
+
+int pms_group_read__decode(const uint64_t *buf, size_t buf_words, const uint64_t *ids, size_t nr,
+			   struct pms_count *out)
+{
+	uint64_t n;
+
+	if (!buf || buf_words < 3)
+		return -EINVAL;
+	n = buf[0];
+	if (n > (buf_words - 3) / 2)
+		return -EINVAL;
+	for (size_t j = 0; j < nr; j++) {
+		for (uint64_t k = 0; k < n; k++) {
+			if (ids[j] && buf[3 + 2 * k + 1] == ids[j]) {
+				out[j].val = buf[3 + 2 * k];
+				out[j].ena = buf[1];
+				out[j].run = buf[2];
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+static int read_group(struct pms_counters *cs, int l, size_t s, uint64_t *buf, size_t words)
+{
+	struct pms_counter *lc = &cs->c[l];
+	int nr = lc->nr_members;
+	uint64_t ids[64];
+	struct pms_count vals[64];
+	ssize_t got;
+	int k = 0;
+
+	if (nr > 64)
+		return -E2BIG;
+	got = read(lc->fds[s], buf, words * sizeof(*buf));
+	if (got < 0)
+		return -errno;
+	for (int j = l; j < l + nr && (size_t)j < cs->nr; j++, k++) {
+		ids[k] = cs->c[j].fds[s] >= 0 ? cs->c[j].ids[s] : 0;
+		vals[k] = cs->c[j].counts[s];
+	}
+	if (pms_group_read__decode(buf, (size_t)got / sizeof(*buf), ids, (size_t)k, vals))
+		return -EIO;
+	k = 0;
+	for (int j = l; j < l + nr && (size_t)j < cs->nr; j++, k++)
+		if (cs->c[j].fds[s] >= 0)
+			cs->c[j].counts[s] = vals[k];
+	return 0;
+}
+
+int pms_counters__read(struct pms_counters *cs)
+{
+	uint64_t buf[3 + 2 * 64];
+	int ret = 0;
+
+	if (!cs)
+		return -EINVAL;
+	for (size_t i = 0; i < cs->nr; i++)
+		memcpy(cs->c[i].prev, cs->c[i].counts, nr_slots(cs) * sizeof(struct pms_count));
+	for (size_t i = 0; i < cs->nr && !ret; i++) {
+		struct pms_counter *c = &cs->c[i];
+
+		if (c->leader != (int)i || c->state != PMS_COUNTER_OK)
+			continue;
+		for (size_t s = 0; s < nr_slots(cs) && !ret; s++) {
+			if (c->fds[s] < 0)
+				continue;
+			if (c->attr.read_format & PERF_FORMAT_GROUP) {
+				ret = read_group(cs, (int)i, s, buf, 3 + 2 * (size_t)(c->nr_members > 64 ? 64 : c->nr_members));
+			} else {
+				ssize_t got = read(c->fds[s], buf, 3 * sizeof(*buf));
+
+				if (got != 3 * sizeof(*buf)) {
+					ret = got < 0 ? -errno : -EIO;
+					break;
+				}
+				c->counts[s].val = buf[0];
+				c->counts[s].ena = buf[1];
+				c->counts[s].run = buf[2];
+			}
+		}
+	}
+	if (ret) /* nothing partial: keep the previous complete reading */
+		for (size_t i = 0; i < cs->nr; i++)
+			memcpy(cs->c[i].counts, cs->c[i].prev, nr_slots(cs) * sizeof(struct pms_count));
+	return ret;
+}
+
+struct pms_count pms_counter__sum(const struct pms_counter *c, const struct pms_counters *cs,
+				  int cpu_idx, int thread_idx, bool delta)
+{
+	struct pms_count acc = { 0, 0, 0 };
+
+	for (size_t ci = 0; ci < cs->nr_cpus; ci++) {
+		if (cpu_idx >= 0 && (size_t)cpu_idx != ci)
+			continue;
+		for (size_t ti = 0; ti < cs->nr_threads; ti++) {
+			size_t s = ci * cs->nr_threads + ti;
+			struct pms_count v;
+
+			if (thread_idx >= 0 && (size_t)thread_idx != ti)
+				continue;
+			v = delta ? pms_count__delta(&c->counts[s], &c->prev[s]) : c->counts[s];
+			pms_count__add(&acc, &v);
+		}
+	}
+	return acc;
+}
+
+bool pms_counter__never_scheduled(const struct pms_count *leader_sum)
+{
+	return leader_sum->ena > 0 && leader_sum->run == 0;
+}
+
+void pms_count__add(struct pms_count *acc, const struct pms_count *c)
+{
+	acc->val += c->val;
+	acc->ena += c->ena;
+	acc->run += c->run;
+}
+
+struct pms_count pms_count__delta(const struct pms_count *a, const struct pms_count *b)
+{
+	struct pms_count d;
+
+	d.val = a->val > b->val ? a->val - b->val : 0;
+	d.ena = a->ena > b->ena ? a->ena - b->ena : 0;
+	d.run = a->run > b->run ? a->run - b->run : 0;
+	return d;
+}
+
+bool pms_count__scaled(const struct pms_count *c, bool no_scale, double *out)
+{
+	if (c->run == 0) {
+		*out = 0;
+		return false;
+	}
+	if (no_scale || c->run >= c->ena)
+		*out = (double)c->val;
+	else
+		*out = floor((double)c->val * (double)c->ena / (double)c->run + 0.5);
+	return true;
+}
+
+double pms_count__running_pct(const struct pms_count *c)
+{
+	if (!c->ena)
+		return 100.0;
+	if (c->run >= c->ena)
+		return 100.0;
+	return 100.0 * (double)c->run / (double)c->ena;
+}
+
+void pms_stats__update(struct pms_stats *s, double v)
+{
+	double delta;
+
+	s->n += 1;
+	delta = v - s->mean;
+	s->mean += delta / s->n;
+	s->m2 += delta * (v - s->mean);
+}
+
+double pms_stats__stddev_mean(const struct pms_stats *s)
+{
+	if (s->n < 2)
+		return 0.0;
+	return sqrt(s->m2 / (s->n - 1) / s->n);
+}
+
+double pms_stats__rel_pct(const struct pms_stats *s)
+{
+	if (s->mean == 0)
+		return 0.0;
+	return 100.0 * pms_stats__stddev_mean(s) / s->mean;
+}
+
+enum pms_metric_kind pms_attr__metric_kind(const struct perf_event_attr *a)
+{
+	uint64_t cfg = a->config & 0xffffffffULL; /* hybrid PMUs put the PMU type in the high half */
+
+	if (is_clock(a))
+		return PMS_MK_CLOCK;
+	if (a->type != PERF_TYPE_HARDWARE)
+		return PMS_MK_OTHER;
+	switch (cfg) {
+	case PERF_COUNT_HW_CPU_CYCLES:
+		return PMS_MK_CYCLES;
+	case PERF_COUNT_HW_INSTRUCTIONS:
+		return PMS_MK_INSTRUCTIONS;
+	case PERF_COUNT_HW_BRANCH_INSTRUCTIONS:
+		return PMS_MK_BRANCHES;
+	case PERF_COUNT_HW_BRANCH_MISSES:
+		return PMS_MK_BRANCH_MISSES;
+	case PERF_COUNT_HW_CACHE_REFERENCES:
+		return PMS_MK_CACHE_REFS;
+	case PERF_COUNT_HW_CACHE_MISSES:
+		return PMS_MK_CACHE_MISSES;
+	default:
+		return PMS_MK_OTHER;
+	}
+}
+
+void pms_metric_ctx__add(struct pms_metric_ctx *m, enum pms_metric_kind k, double v)
+{
+	switch (k) {
+	case PMS_MK_CLOCK:
+		/* perf averages the clock events it has (task-clock and cpu-clock) */
+		m->clock_ns = (m->clock_ns * m->nr_clock + v) / (m->nr_clock + 1);
+		m->nr_clock++;
+		break;
+	case PMS_MK_CYCLES:
+		m->cycles += v;
+		m->has_cycles = true;
+		break;
+	case PMS_MK_INSTRUCTIONS:
+		m->instructions += v;
+		m->has_instructions = true;
+		break;
+	case PMS_MK_BRANCHES:
+		m->branches += v;
+		m->has_branches = true;
+		break;
+	case PMS_MK_CACHE_REFS:
+		m->cache_refs += v;
+		m->has_cache_refs = true;
+		break;
+	default:
+		break;
+	}
+}
+
+static void set_metric(struct pms_metric *out, double v, const char *fmt, const char *unit)
+{
+	out->valid = true;
+	out->value = v;
+	out->fmt = fmt;
+	snprintf(out->unit, sizeof(out->unit), "%s", unit);
+}
+
+void pms_metric__compute(const struct pms_metric_ctx *m, enum pms_metric_kind k, double v,
+			 struct pms_metric *out)
+{
+	memset(out, 0, sizeof(*out));
+	switch (k) {
+	case PMS_MK_CLOCK:
+		if (m->elapsed_ns > 0)
+			set_metric(out, v / m->elapsed_ns, "%8.3f", "CPUs utilized");
+		return;
+	case PMS_MK_CYCLES:
+		if (m->nr_clock && m->clock_ns > 0)
+			set_metric(out, v / m->clock_ns, "%8.3f", "GHz");
+		return;
+	case PMS_MK_INSTRUCTIONS:
+		if (m->has_cycles && m->cycles > 0)
+			set_metric(out, v / m->cycles, "%7.2f ", "insn per cycle");
+		return;
+	case PMS_MK_BRANCH_MISSES:
+		if (m->has_branches && m->branches > 0)
+			set_metric(out, 100.0 * v / m->branches, "%7.2f%%", "of all branches");
+		return;
+	case PMS_MK_CACHE_MISSES:
+		if (m->has_cache_refs && m->cache_refs > 0)
+			set_metric(out, 100.0 * v / m->cache_refs, "%7.2f%%", "of all cache refs");
+		return;
+	default:
+		break;
+	}
+	if (m->nr_clock) {
+		double rate = m->clock_ns > 0 ? 1e9 * v / m->clock_ns : 0;
+		const char *prefix = "";
+
+		if (rate > 1e9) {
+			rate /= 1e9;
+			prefix = "G";
+		} else if (rate > 1e6) {
+			rate /= 1e6;
+			prefix = "M";
+		} else if (rate > 1e3) {
+			rate /= 1e3;
+			prefix = "K";
+		}
+		char unit[16];
+
+		snprintf(unit, sizeof(unit), "%s/sec", prefix);
+		set_metric(out, rate, "%8.3f", unit);
+	}
+}

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Counting: an event list opened over a target (cpus x threads), read with
+ * group reads, scaled for multiplexing and aggregated; plus the small pure
+ * helpers `stat` builds on (scaling, running statistics, derived metrics).
+ *
+ * Invariants:
+ *  - a counter set has nr_cpus x nr_threads slots per event; cpus is {-1}
+ *    for per-thread targets and threads is {-1} for CPU-wide ones, so every
+ *    slot is one perf_event_open(pid=threads[t], cpu=cpus[c]);
+ *  - tool bits are perf stat's exactly: read_format TOTAL_TIME_ENABLED|
+ *    TOTAL_TIME_RUNNING (|ID|GROUP in groups of more than one),
+ *    sample_type IDENTIFIER, disabled=1 on leaders (+enable_on_exec for a
+ *    forked workload), inherit unless asked not to;
+ *  - an event that cannot open here (ENOENT, EOPNOTSUPP, EINVAL, ...) is
+ *    kept with open_err/reason and never read; errors that make the whole
+ *    measurement meaningless (EACCES/EPERM, EMFILE, ESRCH, ...) fail the
+ *    open and close everything;
+ *  - counts are cumulative since open; `prev` holds the previous read so
+ *    interval deltas need no extra state in the caller.
+ * The library never prints: open attempts are reported through a callback.
+ */
+#ifndef PMS_PERF_EVENT_COUNTER_H
+#define PMS_PERF_EVENT_COUNTER_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "event/event.h"
+
+/* One counter reading: value, time enabled and time running (ns). */
+struct pms_count {
+	uint64_t val;
+	uint64_t ena;
+	uint64_t run;
+};
+
+enum pms_counter_state {
+	PMS_COUNTER_OK,            /* opened (may still read as not counted) */
+	PMS_COUNTER_UNSUPPORTED,   /* did not open here; see open_err/reason */
+};
+
+struct pms_counter {
+	struct perf_event_attr attr; /* exactly as passed to the kernel */
+	char *name;                  /* display name (owned) */
+	char unit[32];               /* "msec" for the clocks, sysfs unit, or "" */
+	double scale;                /* display value = count * scale (1e-6 for clocks) */
+	int leader;                  /* index of the group leader (own index if leader) */
+	int nr_members;              /* leaders: group size incl. itself; else 0 */
+	bool weak_group;
+	bool weak_split;             /* a weak group that was broken up */
+	enum pms_counter_state state;
+	int open_err;                /* -errno of the failed open, 0 if it opened */
+	char reason[192];            /* why it did not open, for messages */
+	int *fds;                    /* [nr_cpus * nr_threads], -1 when not open */
+	uint64_t *ids;               /* kernel event ids, parallel to fds */
+	struct pms_count *counts;    /* latest cumulative reading per slot */
+	struct pms_count *prev;      /* the reading before that (zeros at first) */
+};
+
+/* Called for every perf_event_open attempt (for -vv); ret is fd or -errno. */
+typedef void (*pms_counter_open_cb)(void *arg, const struct perf_event_attr *attr, pid_t pid,
+				    int cpu, int group_fd, unsigned long flags, int ret);
+
+struct pms_counter_opts {
+	bool no_inherit;         /* children/threads created later are not counted */
+	bool enable_on_exec;     /* forked workload: leaders start at its exec */
+	pms_counter_open_cb on_open;
+	void *on_open_arg;
+};
+
+struct pms_counters {
+	struct pms_counter *c;
+	size_t nr;
+	int *cpus;               /* {-1} for per-thread targets */
+	size_t nr_cpus;
+	pid_t *threads;          /* {-1} for CPU-wide targets */
+	size_t nr_threads;
+	bool opened;
+};
+
+/* Where a fatal open error happened (for the CLI's message). */
+struct pms_counter_error {
+	int err;                 /* -errno */
+	int idx;                 /* counter index */
+	int cpu;
+	pid_t tid;
+	char msg[256];
+};
+
+/*
+ * Build the counters for `list` over cpus x threads (arrays are copied;
+ * pass NULL/0 for {-1}). Copies each evsel's attr and adds the tool bits.
+ * NULL + errno (EINVAL, ENOMEM).
+ */
+struct pms_counters *pms_counters__new(const struct pms_evlist *list, const int *cpus, size_t nr_cpus,
+				       const pid_t *threads, size_t nr_threads,
+				       const struct pms_counter_opts *opts);
+void pms_counters__free(struct pms_counters *cs);
+
+/*
+ * Open every counter on every slot. Per-event failures are recorded in the
+ * counter (state UNSUPPORTED) and do not fail the call. Returns 0, or -errno
+ * for a fatal error with *err (optional) filled; then nothing stays open.
+ * Weak groups (W) that fail are closed and reopened as single events.
+ */
+int pms_counters__open(struct pms_counters *cs, const struct pms_counter_opts *opts,
+		       struct pms_counter_error *err);
+void pms_counters__close(struct pms_counters *cs);
+
+/* ioctl ENABLE/DISABLE on every open leader (members follow). 0 or -errno. */
+int pms_counters__enable(struct pms_counters *cs);
+int pms_counters__disable(struct pms_counters *cs);
+
+/*
+ * Read every open counter: prev <- counts, counts <- kernel (group reads
+ * for groups). 0 or -errno (nothing partial: on error counts are restored).
+ */
+int pms_counters__read(struct pms_counters *cs);
+
+/*
+ * Sum of one counter's slots: cpu_idx/thread_idx select one slot row or
+ * column, -1 sums over all. delta: counts - prev instead of counts.
+ */
+struct pms_count pms_counter__sum(const struct pms_counter *c, const struct pms_counters *cs,
+				  int cpu_idx, int thread_idx, bool delta);
+
+/* Leader of a group whose time_running stayed 0 while enabled > 0? */
+bool pms_counter__never_scheduled(const struct pms_count *leader_sum);
+
+/* ---- pure helpers ---- */
+
+void pms_count__add(struct pms_count *acc, const struct pms_count *c);
+/* a - b per field, clamped at 0 (a counter cannot run backwards). */
+struct pms_count pms_count__delta(const struct pms_count *a, const struct pms_count *b);
+/*
+ * Multiplexing scale: val * ena / run, rounded. Returns false when the
+ * event never ran (run == 0): the count is unknown, not zero. With
+ * no_scale the raw value is returned.
+ */
+bool pms_count__scaled(const struct pms_count *c, bool no_scale, double *out);
+/* Percentage of enabled time the counter ran, 100 when ena == 0. */
+double pms_count__running_pct(const struct pms_count *c);
+
+/*
+ * Decode a PERF_FORMAT_GROUP|ID|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING read
+ * buffer: for each of ids[0..nr), find its value; missing ids keep their
+ * count untouched. 0 or -EINVAL for a malformed buffer.
+ */
+int pms_group_read__decode(const uint64_t *buf, size_t buf_words, const uint64_t *ids, size_t nr,
+			   struct pms_count *out);
+
+/* Running mean and variance (Welford), as perf's stat.c. */
+struct pms_stats {
+	double n;
+	double mean;
+	double m2;
+};
+void pms_stats__update(struct pms_stats *s, double v);
+/* Standard error of the mean (0 for n < 2), what perf shows as "+-". */
+double pms_stats__stddev_mean(const struct pms_stats *s);
+/* 100 * stddev / mean, 0 when mean == 0. */
+double pms_stats__rel_pct(const struct pms_stats *s);
+
+/* Kinds of events derived metrics are computed from. */
+enum pms_metric_kind {
+	PMS_MK_OTHER,
+	PMS_MK_CLOCK,          /* task-clock, cpu-clock: value in ns */
+	PMS_MK_CYCLES,
+	PMS_MK_INSTRUCTIONS,
+	PMS_MK_BRANCHES,
+	PMS_MK_BRANCH_MISSES,
+	PMS_MK_CACHE_REFS,
+	PMS_MK_CACHE_MISSES,
+};
+enum pms_metric_kind pms_attr__metric_kind(const struct perf_event_attr *attr);
+
+/* The inputs available for one aggregation unit (all, one CPU, one thread). */
+struct pms_metric_ctx {
+	double elapsed_ns;     /* wall time of the measurement (or interval) */
+	double clock_ns;       /* mean of the clock events' values; valid if nr_clock */
+	int nr_clock;
+	double cycles, instructions, branches, cache_refs;
+	bool has_cycles, has_instructions, has_branches, has_cache_refs;
+};
+/* Feed one counted (scaled) value into the context. */
+void pms_metric_ctx__add(struct pms_metric_ctx *m, enum pms_metric_kind k, double value);
+
+struct pms_metric {
+	bool valid;
+	double value;
+	const char *fmt;       /* perf's printf format for the value ("%8.3f", "%7.2f%%") */
+	char unit[32];         /* "CPUs utilized", "GHz", "insn per cycle", "of all branches", "K/sec" */
+};
+/* Derived metric for a counted event of kind k with scaled value v. */
+void pms_metric__compute(const struct pms_metric_ctx *m, enum pms_metric_kind k, double v,
+			 struct pms_metric *out);
+
+#endif

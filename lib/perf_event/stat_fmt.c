@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+// stat rows as perf-style text, CSV and JSON.
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "perf_event/stat_fmt.h"
+
+#define VALUE_WIDTH 18
+#define UNIT_WIDTH 4
+#define NAME_WIDTH 32
+#define NAME_WIDTH_UNCOUNTED 25
+#define METRIC_LEN 35
+
+const char *pms_stat_row__state_str(enum pms_stat_row_state s)
+{
+	switch (s) {
+	case PMS_ROW_NOT_COUNTED:
+		return "<not counted>";
+	case PMS_ROW_NOT_SUPPORTED:
+		return "<not supported>";
+	default:
+		return "counted";
+	}
+}
+
+/* perf shows fractions only for events with a fractional scale (msec clocks). */
+static bool fractional(double scale)
+{
+	return floor(scale) != scale;
+}
+
+static void trim_trailing(struct strbuf *out, size_t from)
+{
+	while (out->len > from && out->buf && out->buf[out->len - 1] == ' ')
+		out->buf[--out->len] = '\0';
+}
+
+void pms_stat_row__human(const struct pms_stat_row *r, struct strbuf *out)
+{
+	size_t start = out->len;
+	const char *unit = r->unit ? r->unit : "";
+
+	if (r->state == PMS_ROW_COUNTED) {
+		strbuf_addf(out, fractional(r->scale) ? "%*.2f" : "%*.0f", VALUE_WIDTH, r->value * r->scale);
+		strbuf_addf(out, " %-*s %-*s", UNIT_WIDTH, unit, NAME_WIDTH, r->name);
+		if (r->metric.valid) {
+			char num[64];
+			int n;
+
+			snprintf(num, sizeof(num), r->metric.fmt, r->metric.value);
+			n = 3 + (int)strlen(num);
+			strbuf_addf(out, " # %s %-*s", num, METRIC_LEN - n - 1 > 0 ? METRIC_LEN - n - 1 : 0,
+				    r->metric.unit);
+		} else {
+			strbuf_addf(out, "%-*s", METRIC_LEN, "");
+		}
+	} else {
+		strbuf_addf(out, "%*s %-*s %-*s%-*s", VALUE_WIDTH, pms_stat_row__state_str(r->state), UNIT_WIDTH,
+			    unit, NAME_WIDTH_UNCOUNTED, r->name, METRIC_LEN, "");
+	}
+	if (r->has_noise && r->noise_pct != 0)
+		strbuf_addf(out, "  ( +-%6.2f%% )", r->noise_pct);
+	if (r->state != PMS_ROW_NOT_SUPPORTED && r->run != r->ena)
+		strbuf_addf(out, "  (%.2f%%)", r->ena ? 100.0 * (double)r->run / (double)r->ena : 0.0);
+	trim_trailing(out, start);
+}
+
+void pms_csv__field(struct strbuf *out, const char *s, const char *sep)
+{
+	if (!s)
+		s = "";
+	if ((sep && *sep && strstr(s, sep)) || strpbrk(s, "\"\n")) {
+		strbuf_addch(out, '"');
+		for (; *s; s++) {
+			if (*s == '"')
+				strbuf_addch(out, '"');
+			strbuf_addch(out, *s);
+		}
+		strbuf_addch(out, '"');
+	} else {
+		strbuf_adds(out, s);
+	}
+}
+
+/* perf's CSV metric: the formatted number without padding or '%'. */
+static void metric_number(const struct pms_metric *m, char *buf, size_t size)
+{
+	char tmp[64];
+	const char *p = tmp;
+	size_t n = 0;
+
+	snprintf(tmp, sizeof(tmp), m->fmt, m->value);
+	while (*p == ' ')
+		p++;
+	while (n + 1 < size && (isdigit((unsigned char)p[n]) || p[n] == '.' || p[n] == '-'))
+		n++;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+}
+
+void pms_stat_row__csv(const struct pms_stat_row *r, const char *sep, struct strbuf *out)
+{
+	char num[64];
+
+	if (r->state == PMS_ROW_COUNTED)
+		snprintf(num, sizeof(num), fractional(r->scale) ? "%.2f" : "%.0f", r->value * r->scale);
+	else
+		snprintf(num, sizeof(num), "%s", pms_stat_row__state_str(r->state));
+	pms_csv__field(out, num, sep);
+	strbuf_adds(out, sep);
+	pms_csv__field(out, r->unit, sep);
+	strbuf_adds(out, sep);
+	pms_csv__field(out, r->name, sep);
+	if (r->has_noise)
+		strbuf_addf(out, "%s%.2f%%", sep, r->noise_pct);
+	strbuf_addf(out, "%s%llu%s%.2f", sep, (unsigned long long)r->run, sep,
+		    r->ena && r->run != r->ena ? 100.0 * (double)r->run / (double)r->ena : 100.0);
+	strbuf_adds(out, sep);
+	if (r->state == PMS_ROW_COUNTED && r->metric.valid) {
+		metric_number(&r->metric, num, sizeof(num));
+		strbuf_adds(out, num);
+		strbuf_adds(out, sep);
+		pms_csv__field(out, r->metric.unit, sep);
+	} else {
+		strbuf_adds(out, sep);
+	}
+}
+
+void pms_json__str(struct strbuf *out, const char *s)
+{
+	if (!s) {
+		strbuf_adds(out, "null");
+		return;
+	}
+	strbuf_addch(out, '"');
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\') {
+			strbuf_addch(out, '\\');
+			strbuf_addch(out, (char)ch);
+		} else if (ch == '\n') {
+			strbuf_adds(out, "\\n");
+		} else if (ch == '\t') {
+			strbuf_adds(out, "\\t");
+		} else if (ch < 0x20) {
+			strbuf_addf(out, "\\u%04x", ch);
+		} else {
+			strbuf_addch(out, (char)ch);
+		}
+	}
+	strbuf_addch(out, '"');
+}
+
+void pms_json__num(struct strbuf *out, double v)
+{
+	if (!isfinite(v))
+		strbuf_adds(out, "null");
+	else if (v == floor(v) && fabs(v) < 9007199254740992.0)
+		strbuf_addf(out, "%.0f", v);
+	else
+		strbuf_addf(out, "%.9g", v);
+}
+
+void pms_stat_row__json(const struct pms_stat_row *r, const char *extra, struct strbuf *out)
+{
+	strbuf_adds(out, "{\"event\":");
+	pms_json__str(out, r->name);
+	strbuf_adds(out, ",\"status\":");
+	pms_json__str(out, r->state == PMS_ROW_COUNTED ? "counted"
+			   : r->state == PMS_ROW_NOT_COUNTED ? "not counted" : "not supported");
+	strbuf_adds(out, ",\"counter_value\":");
+	if (r->state == PMS_ROW_COUNTED)
+		pms_json__num(out, r->value * r->scale);
+	else
+		strbuf_adds(out, "null");
+	strbuf_adds(out, ",\"raw_count\":");
+	if (r->state == PMS_ROW_COUNTED)
+		pms_json__num(out, r->value);
+	else
+		strbuf_adds(out, "null");
+	strbuf_adds(out, ",\"unit\":");
+	pms_json__str(out, r->unit ? r->unit : "");
+	strbuf_addf(out, ",\"time_enabled_ns\":%llu,\"time_running_ns\":%llu,\"percent_running\":",
+		    (unsigned long long)r->ena, (unsigned long long)r->run);
+	if (r->state == PMS_ROW_NOT_SUPPORTED)
+		strbuf_adds(out, "null");
+	else
+		pms_json__num(out, r->ena ? floor(10000.0 * (double)r->run / (double)r->ena + 0.5) / 100.0 : 100.0);
+	if (r->has_noise) {
+		strbuf_adds(out, ",\"stddev_pct\":");
+		pms_json__num(out, floor(r->noise_pct * 100.0 + 0.5) / 100.0);
+	}
+	strbuf_adds(out, ",\"metric\":");
+	if (r->state == PMS_ROW_COUNTED && r->metric.valid) {
+		strbuf_adds(out, "{\"value\":");
+		pms_json__num(out, r->metric.value);
+		strbuf_adds(out, ",\"unit\":");
+		pms_json__str(out, r->metric.unit);
+		strbuf_addch(out, '}');
+	} else {
+		strbuf_adds(out, "null");
+	}
+	if (r->state == PMS_ROW_NOT_SUPPORTED && r->reason) {
+		strbuf_adds(out, ",\"reason\":");
+		pms_json__str(out, r->reason);
+	}
+	if (extra && *extra) {
+		strbuf_addch(out, ',');
+		strbuf_adds(out, extra);
+	}
+	strbuf_addch(out, '}');
+}
+
+int pms_stat__elapsed_precision(double sd)
+{
+	if (sd <= 0)
+		return 9;
+	if (sd > 1)
+		return 2;
+	return (int)lround(ceil(-log10(sd))) + 2;
+}
