@@ -8,7 +8,7 @@
 # Environment: PMU_VM_CACHE (default tests/pmu-vm/cache: .debs, apt state, kernel image),
 #   PMU_VM_REFRESH=1 (ask the archive again even with cached .debs), PMU_VM_TIMEOUT (guest
 #   wall-clock limit, s, default 150), PMU_VM_CHECKS (glob of check files, default [0-9]*.sh),
-#   PMU_VM_EXTRA_CHECKS (a directory of more NN_*.sh guest checks, e.g. for exploring);
+#   PMU_VM_EXTRA_CHECKS (a directory of more NN_*.sh guest checks and *.c workloads, for exploring);
 #   PMU_VM_SOURCES (apt sources file, default the host's); the console log is kept in <build>/pmu-vm/.
 # A missing tool or an unreachable archive with an empty cache is a printed SKIP with the reason.
 set -u
@@ -61,7 +61,8 @@ root=$work/root
 rm -rf "$root"
 mkdir -p "$root/bin" "$root/wl" "$root/checks" "$root/lib/pmu-vm" "$root/proc" "$root/sys" \
 	"$root/dev" "$root/tmp"
-for src in "$here"/workloads/*.c; do
+for src in "$here"/workloads/*.c ${PMU_VM_EXTRA_CHECKS:+"$PMU_VM_EXTRA_CHECKS"/*.c}; do
+	[ -e "$src" ] || continue
 	name=$(basename "$src" .c)
 	if ! ${CROSS}gcc -std=gnu11 -O2 -static $WFLAGS -o "$root/wl/$name" "$src" \
 		>"$work/wl-$name.log" 2>&1; then
