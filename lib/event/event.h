@@ -43,6 +43,13 @@ struct pms_evsel {
 	double scale;      /* multiply counts by this (sysfs events/<alias>.scale); 1.0 if none */
 	char unit[32];     /* sysfs events/<alias>.unit, "" if none */
 	char *pmu_cpus;    /* the PMU's "cpumask"/"cpus" file (uncore: where to open), NULL if none */
+	/*
+	 * period=/freq= terms were given: attr.sample_period / sample_freq+freq
+	 * hold them. `record` keeps them instead of its -c/-F defaults; `stat`
+	 * clears both fields, as perf stat ignores these terms.
+	 */
+	bool period_set;
+	bool freq_set;
 };
 
 struct pms_evlist {
