@@ -3,28 +3,26 @@
 # (list only shows what opens; --all marks the rest, so absence or a reason is a failure).
 "$PMUSCOPE" list >list.out 2>list.err
 rc=$?
-if [ $rc -ne 0 ]; then
-	fail list "exit $rc: $(excerpt list.err)"
-else
-	# name-regex label; each must be on a line of its own in perf's layout, without a reason.
-	for spec in 'cpu-cycles OR cycles|\[Hardware event\]' 'instructions|\[Hardware event\]' \
-		'armv8_pmuv3/cpu_cycles/|\[Kernel PMU event\]' \
-		'armv8_pmuv3/inst_retired/|\[Kernel PMU event\]'; do
-		name=${spec%%|*} label=${spec#*|}
-		short=$(echo "$name" | sed 's/.* OR //; s|/$||; s|.*/||')
-		if grep -qE "^ +$name +$label *\$" list.out; then
-			pass "list-$short" "listed: $(grep -E "^ +$name +$label" list.out | sed 's/  */ /g')"
-		else
-			fail "list-$short" "no supported '$name $label' line; near: $(grep -F "${name%% *}" list.out | head -n 2 | tr '\n' '|')"
-		fi
-	done
-fi
+# name-regex label; each must be on a line of its own in perf's layout, without a reason.
+for spec in 'cpu-cycles OR cycles|\[Hardware event\]' 'instructions|\[Hardware event\]' \
+	'armv8_pmuv3/cpu_cycles/|\[Kernel PMU event\]' \
+	'armv8_pmuv3/inst_retired/|\[Kernel PMU event\]'; do
+	name=${spec%%|*} label=${spec#*|}
+	short=$(echo "$name" | sed 's/.* OR //; s|/$||; s|.*/||')
+	if [ $rc -ne 0 ]; then
+		fail "list-$short" "list exit $rc: $(excerpt list.err)"
+	elif grep -qE "^ +$name +$label *\$" list.out; then
+		pass "list-$short" "listed: $(grep -E "^ +$name +$label" list.out | sed 's/  */ /g')"
+	else
+		fail "list-$short" "no supported '$name $label' line; near: $(grep -F "${name%% *}" list.out | head -n 2 | tr '\n' '|')"
+	fi
+done
 # --json: the same events with "supported": true.
 if "$PMUSCOPE" list --json >list.json 2>list.err; then
 	bad=
 	for name in cpu-cycles instructions armv8_pmuv3/cpu_cycles/ armv8_pmuv3/inst_retired/; do
 		# One JSON object per line after splitting at '}', then look for name + supported.
-		tr -d '\n' <list.json | tr '}' '\n' | grep -F "\"name\": \"$name\"" |
+		tr -d '\n' <list.json | tr '}' '\n' | grep -E "\"name\": *\"$name\"" |
 			grep -qE '"supported": *true' || bad="$bad $name"
 	done
 	if [ -z "$bad" ]; then

@@ -5,6 +5,7 @@ N=100000
 a=$(stat_value instructions:u $N)
 if [ -z "$a" ]; then
 	fail exact-count "stat -x, -e instructions:u -- loop $N: $(excerpt stat.out)"
+	fail exact-repeatable "no count"
 else
 	b=$(stat_value instructions:u $((2 * N)))
 	if [ -z "$b" ]; then

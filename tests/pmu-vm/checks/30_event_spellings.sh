@@ -4,7 +4,9 @@
 N=100000
 ref=$(stat_value instructions:u $N)
 if [ -z "$ref" ]; then
-	fail spelling "instructions:u failed: $(excerpt stat.out)"
+	for ev in r8:u armv8_pmuv3/event=0x8/u armv8_pmuv3/inst_retired/u together; do
+		fail "spelling-$ev" "instructions:u failed: $(excerpt stat.out)"
+	done
 else
 	for ev in r8:u armv8_pmuv3/event=0x8/u armv8_pmuv3/inst_retired/u; do
 		v=$(stat_value "$ev" $N)

@@ -20,6 +20,7 @@ csv_rows gk.out >gk.rows
 if [ $rc -ne 0 ] || [ "$(wc -l <gk.rows)" -ne 2 ] ||
 	! awk '$1 !~ /^[0-9]+$/ || $1 == 0 { bad = 1 } END { exit bad }' gk.rows; then
 	fail group-all "{cycles,instructions}: exit $rc, rows: $(tr '\n' '|' <gk.rows) $(excerpt gk.out)"
+	fail user-excludes-kernel "no {cycles,instructions} counts to compare with"
 else
 	pass group-all "{cycles,instructions}: $(tr '\n' '|' <gk.rows)"
 	iu=$(awk 'NR == 2 { print $1 }' gu.rows) ik=$(awk 'NR == 2 { print $1 }' gk.rows)

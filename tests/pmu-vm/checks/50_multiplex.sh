@@ -5,7 +5,8 @@
 N=20000000
 exact=$(stat_value instructions:u $N)
 if [ -z "$exact" ]; then
-	fail multiplex "instructions:u alone failed: $(excerpt stat.out)"
+	fail multiplex-running "instructions:u alone failed: $(excerpt stat.out)"
+	fail multiplex-scaled "no exact count to compare with"
 else
 	set --
 	for i in 1 2 3; do
@@ -16,7 +17,8 @@ else
 	csv_rows mux.out >mux.rows
 	n=$(wc -l <mux.rows)
 	if [ $rc -ne 0 ] || [ "$n" -ne 12 ]; then
-		fail multiplex "exit $rc, $n rows: $(excerpt mux.out 400)"
+		fail multiplex-running "exit $rc, $n rows: $(excerpt mux.out 400)"
+		fail multiplex-scaled "no 12 rows"
 	else
 		pcts=$(awk '{ printf "%s ", $4 }' mux.rows)
 		if awk '$4 !~ /^[0-9.]+$/ || $4 >= 100 || $4 <= 0 { bad = 1 } END { exit bad }' mux.rows; then
