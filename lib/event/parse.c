@@ -1281,7 +1281,7 @@ static int parse_event(struct pstate *ps)
 			err = scan_mods(ps, &mstart, &mlen);
 			if (err)
 				return err;
-			has_mods = true;
+			has_mods = mlen > 0; /* perf accepts "cpu-clock:" and changes nothing */
 		} else if (!is_terminator(s[ps->pos])) {
 			return set_err(ps, -EINVAL, ps->pos, "unexpected '%c' after event '%.*s'", s[ps->pos],
 				       (int)(ps->pos - start), s + start);
@@ -1342,7 +1342,7 @@ static int parse_group(struct pstate *ps)
 		if (err)
 			return err;
 		/* perf's group modifiers start from each event's own state */
-		for (i = first; i < ps->tmp.nr; i++) {
+		for (i = first; mlen && i < ps->tmp.nr; i++) {
 			struct mods m;
 
 			mods_from_evsel(&m, &ps->tmp.entries[i], ps->exclude_GH[i]);
