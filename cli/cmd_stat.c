@@ -1,19 +1,855 @@
 // SPDX-License-Identifier: MIT
-// pmuscope stat (placeholder until implemented in this session).
+// pmuscope stat: count events for a command, processes, threads or CPUs (perf stat's model).
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
 #include "cmd.h"
+#include "event/attr_print.h"
+#include "event/event.h"
+#include "perf_event/caps.h"
+#include "perf_event/counter.h"
+#include "stat_print.h"
+#include "util/cpulist.h"
+#include "util/fileio.h"
+#include "util/sysfs.h"
+
+#define DEFAULT_EVENTS \
+	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses"
+
+static const char **ev_strs;
+static size_t nr_ev_strs;
+static const char *opt_pids, *opt_tids, *opt_cpus, *opt_output, *opt_sep;
+static bool opt_all, opt_no_aggr, opt_per_thread, opt_no_inherit, opt_no_scale, opt_json, opt_append;
+static int opt_repeat = 1, opt_interval, opt_interval_count, opt_timeout, opt_verbose;
+
+static volatile sig_atomic_t stop_requests;
+static volatile sig_atomic_t child_pid_for_signal;
+
+static int add_event(const struct opt *o, const char *arg)
+{
+	(void)o;
+	ev_strs = xrealloc(ev_strs, (nr_ev_strs + 1) * sizeof(*ev_strs));
+	ev_strs[nr_ev_strs++] = arg;
+	return 0;
+}
+
+static const struct opt opts[] = {
+	OPT_GROUP("events"),
+	OPT_CALLBACK('e', "event", "<events>", "events to count (repeatable; default: perf's set)", add_event),
+	OPT_BOOL(0, "no-inherit", &opt_no_inherit, "do not count threads/children created later"),
+	OPT_BOOL(0, "no-scale", &opt_no_scale, "show raw counts, not scaled for multiplexing"),
+	OPT_GROUP("target (default: the command)"),
+	OPT_STRING('p', "pid", &opt_pids, "<pid,...>", "count existing processes (all their threads)"),
+	OPT_STRING('t', "tid", &opt_tids, "<tid,...>", "count existing threads"),
+	OPT_BOOL('a', "all-cpus", &opt_all, "system-wide, on every online CPU"),
+	OPT_STRING('C', "cpu", &opt_cpus, "<cpulist>", "system-wide on these CPUs (\"0-3,8\")"),
+	OPT_GROUP("aggregation and repetition"),
+	OPT_BOOL('A', "no-aggr", &opt_no_aggr, "one line per CPU (with -a/-C)"),
+	OPT_BOOL(0, "per-thread", &opt_per_thread, "one line per thread (with -p/-t/a command)"),
+	OPT_INT('r', "repeat", &opt_repeat, "<n>", "run the command n times; show means and +- stddev"),
+	OPT_INT('I', "interval-print", &opt_interval, "<ms>", "print deltas every ms milliseconds (>= 10)"),
+	OPT_INT(0, "interval-count", &opt_interval_count, "<n>", "stop after n intervals"),
+	OPT_INT(0, "timeout", &opt_timeout, "<ms>", "stop (and SIGTERM the command) after ms milliseconds"),
+	OPT_GROUP("output (default: stderr, like perf)"),
+	OPT_STRING('o', "output", &opt_output, "<file>", "write the counts to file"),
+	OPT_BOOL(0, "append", &opt_append, "append to the -o file"),
+	OPT_STRING('x', "field-separator", &opt_sep, "<sep>", "CSV with this separator (docs/stat.md)"),
+	OPT_BOOL('j', "json", &opt_json, "one JSON document (JSON Lines with -I)"),
+	OPT_COUNT('v', "verbose", &opt_verbose, "-v: raw counts; -vv: every perf_event_attr opened"),
+	OPT_END(),
+};
+
+/* ---------------------------------------------------------------- time -- */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------- signals -- */
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	stop_requests++;
+	/*
+	 * A terminal's ^C already reached the workload (same process group);
+	 * forward only signals sent by a process (kill), and escalate on the
+	 * third request so an ignoring workload cannot hold us forever.
+	 */
+	if (child_pid_for_signal > 0) {
+		if (stop_requests >= 3)
+			kill(child_pid_for_signal, SIGKILL);
+		else if (si && si->si_code == SI_USER)
+			kill(child_pid_for_signal, sig);
+	}
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO; /* no SA_RESTART: poll() must wake up */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* ------------------------------------------------------------ workload -- */
+
+struct workload {
+	pid_t pid;
+	int go_fd;   /* write end: one byte releases the child */
+	int err_fd;  /* read end: errno of a failed exec, EOF on success */
+	int pidfd;
+	bool exited;
+	int status;
+	struct rusage ru;
+};
+
+/* Keep our own fds out of the low numbers so -vv fd numbers match perf's. */
+static int move_high(int fd)
+{
+	int nfd = fcntl(fd, F_DUPFD_CLOEXEC, 100);
+
+	if (nfd < 0)
+		return fd;
+	close(fd);
+	return nfd;
+}
+
+static int workload_fork(struct workload *w, char **argv)
+{
+	int go[2], er[2];
+
+	memset(w, 0, sizeof(*w));
+	w->pidfd = -1;
+	if (pipe2(go, O_CLOEXEC) || pipe2(er, O_CLOEXEC))
+		return error("cannot create a pipe: %s", strerror(errno));
+	w->pid = fork();
+	if (w->pid < 0)
+		return error("cannot fork: %s", strerror(errno));
+	if (w->pid == 0) {
+		char c;
+		ssize_t n;
+		int e;
+
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		close(go[1]);
+		close(er[0]);
+		do
+			n = read(go[0], &c, 1);
+		while (n < 0 && errno == EINTR);
+		if (n != 1)
+			_exit(EXIT_NOTFOUND); /* the parent gave up before releasing us */
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(er[1], &e, sizeof(e)) < 0)
+			_exit(EXIT_NOEXEC);
+		_exit(e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC);
+	}
+	close(go[0]);
+	close(er[1]);
+	w->go_fd = move_high(go[1]);
+	w->err_fd = move_high(er[0]);
+	child_pid_for_signal = w->pid;
+	return 0;
+}
+
+static void workload_reap(struct workload *w, bool block)
+{
+	int st;
+	pid_t r;
+
+	if (w->exited || w->pid <= 0)
+		return;
+	do
+		r = wait4(w->pid, &st, block ? 0 : WNOHANG, &w->ru);
+	while (r < 0 && errno == EINTR && block);
+	if (r == w->pid) {
+		w->exited = true;
+		w->status = st;
+		child_pid_for_signal = 0;
+	}
+}
+
+/* Kill a child that never exec'ed (counters failed to open). */
+static void workload_abort(struct workload *w)
+{
+	if (w->pid <= 0)
+		return;
+	if (w->go_fd >= 0)
+		close(w->go_fd);
+	w->go_fd = -1;
+	kill(w->pid, SIGKILL);
+	workload_reap(w, true);
+	if (w->err_fd >= 0)
+		close(w->err_fd);
+	w->err_fd = -1;
+}
+
+/* Release the child; returns 0 once it exec'ed, else its exec errno (positive). */
+static int workload_start(struct workload *w)
+{
+	ssize_t n;
+	int e = 0;
+
+	if (write(w->go_fd, "g", 1) != 1)
+		e = errno ? errno : EPIPE;
+	close(w->go_fd);
+	w->go_fd = -1;
+	do
+		n = read(w->err_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(w->err_fd);
+	w->err_fd = -1;
+	if (n == (ssize_t)sizeof(e))
+		return e ? e : ENOEXEC;
+	w->pidfd = (int)syscall(SYS_pidfd_open, w->pid, 0);
+	return 0;
+}
+
+static int exit_code_of(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return EXIT_RUNTIME;
+}
+
+/* -------------------------------------------------------------- targets -- */
+
+static int parse_id_list(const char *s, pid_t **out, size_t *nr, const char *what)
+{
+	const char *p = s;
+
+	*out = NULL;
+	*nr = 0;
+	while (*p) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (errno || end == p || v == 0 || v > INT_MAX || (*end && *end != ',')) {
+			free(*out);
+			*out = NULL;
+			usage_error(&cmd_stat, "bad %s list '%s': expected numbers separated by commas", what, s);
+		}
+		*out = xrealloc(*out, (*nr + 1) * sizeof(**out));
+		(*out)[(*nr)++] = (pid_t)v;
+		p = *end ? end + 1 : end;
+	}
+	if (!*nr)
+		usage_error(&cmd_stat, "empty %s list", what);
+	return 0;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* All threads of process pid, from <procfs>/<pid>/task. */
+static int add_threads_of(pid_t pid, pid_t **tids, size_t *nr)
+{
+	char path[PATH_MAX];
+	DIR *d;
+	struct dirent *de;
+	size_t first = *nr;
+
+	if (pms_procfs__path(path, sizeof(path), "%d/task", (int)pid))
+		return -ENAMETOOLONG;
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		uint64_t v;
+
+		if (de->d_name[0] == '.' || pms_str__to_u64(de->d_name, &v) || v > INT_MAX)
+			continue;
+		*tids = xrealloc(*tids, (*nr + 1) * sizeof(**tids));
+		(*tids)[(*nr)++] = (pid_t)v;
+	}
+	closedir(d);
+	qsort(*tids + first, *nr - first, sizeof(**tids), cmp_pid);
+	return *nr > first ? 0 : -ESRCH;
+}
+
+static char *read_comm(pid_t tid)
+{
+	char path[PATH_MAX], buf[64];
+
+	if (pms_procfs__path(path, sizeof(path), "%d/comm", (int)tid) ||
+	    pms_file__read_str(path, buf, sizeof(buf)))
+		return NULL;
+	return xstrdup(buf);
+}
+
+/* --------------------------------------------------------------- -vv -- */
+
+static void print_open(void *arg, const struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+		       unsigned long flags, int ret)
+{
+	static const char dashes[] = "------------------------------------------------------------";
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)arg;
+	pms_attr__format(attr, &sb);
+	fflush(stdout);
+	fprintf(stderr, "%s\n%s%s\n", dashes, strbuf_str(&sb), dashes);
+	fprintf(stderr, "sys_perf_event_open: pid %d  cpu %d  group_fd %d  flags %#lx", (int)pid, cpu, group_fd,
+		flags);
+	if (ret < 0)
+		fprintf(stderr, "\nsys_perf_event_open failed, error %d\n", ret);
+	else
+		fprintf(stderr, " = %d\n", ret);
+	strbuf_release(&sb);
+}
+
+/* -v: perf's raw "name: cpu: val ena run" lines. */
+static void print_raw(const struct pms_counters *cs)
+{
+	for (size_t i = 0; i < cs->nr; i++) {
+		const struct pms_counter *c = &cs->c[i];
+		struct pms_count t;
+
+		if (c->state != PMS_COUNTER_OK)
+			continue;
+		for (size_t ci = 0; ci < cs->nr_cpus; ci++) {
+			struct pms_count s = pms_counter__sum(c, cs, (int)ci, -1, false);
+
+			fprintf(stderr, "%s: %d: %llu %llu %llu\n", c->name, cs->cpus[ci], (unsigned long long)s.val,
+				(unsigned long long)s.ena, (unsigned long long)s.run);
+		}
+		t = pms_counter__sum(c, cs, -1, -1, false);
+		fprintf(stderr, "%s: %llu %llu %llu\n", c->name, (unsigned long long)t.val, (unsigned long long)t.ena,
+			(unsigned long long)t.run);
+	}
+}
+
+/* ------------------------------------------------------------- running -- */
+
+struct stat_ctx {
+	struct stat_cfg cfg;
+	struct stat_out out;
+	struct pms_evlist list;
+	int *cpus;
+	size_t nr_cpus;
+	pid_t *tids;           /* -p (expanded) / -t */
+	size_t nr_tids;
+	pid_t *pids;           /* -p as given, to notice when they are gone */
+	size_t nr_pids;
+};
+
+static int report_open_error(const struct stat_ctx *x, const struct pms_counters *cs,
+			     const struct pms_counter_error *e)
+{
+	const char *ev = cs->c[e->idx].name;
+
+	switch (-e->err) {
+	case EACCES:
+	case EPERM: {
+		struct pms_knobs k;
+
+		pms_knobs__read(&k);
+		error("no permission to count '%s'%s", ev,
+		      x->cfg.target == ST_SYSTEM || x->cfg.target == ST_CPUS ? " system-wide" : "");
+		if (k.paranoid != PMS_KNOB_ABSENT)
+			note("kernel.perf_event_paranoid is %d: %s", k.paranoid, pms_paranoid__describe(k.paranoid));
+		note("hint: run as root, grant CAP_PERFMON (setcap cap_perfmon+ep), or lower it: "
+		     "sysctl kernel.perf_event_paranoid=%d",
+		     x->cfg.target == ST_SYSTEM || x->cfg.target == ST_CPUS ? 0 : 1);
+		return EXIT_RUNTIME;
+	}
+	case EMFILE:
+	case ENFILE: {
+		struct rlimit rl;
+		size_t need = 0;
+
+		for (size_t i = 0; i < cs->nr; i++)
+			need += cs->nr_cpus * cs->nr_threads;
+		getrlimit(RLIMIT_NOFILE, &rl);
+		error("too many open files: %zu events x %zu CPUs x %zu threads need %zu file descriptors, the limit "
+		      "is %llu",
+		      cs->nr, cs->nr_cpus, cs->nr_threads, need, (unsigned long long)rl.rlim_cur);
+		note("hint: raise it with 'ulimit -n %zu' (or count fewer events/CPUs)", need + 64);
+		return EXIT_RUNTIME;
+	}
+	case ESRCH:
+		error("cannot count '%s': the target process or thread %d no longer exists", ev, (int)e->tid);
+		return EXIT_RUNTIME;
+	default:
+		error("cannot open '%s' (cpu %d, pid %d): %s", ev, e->cpu, (int)e->tid, e->msg);
+		return EXIT_RUNTIME;
+	}
+}
+
+/* On EMFILE, perf raises the soft fd limit to the hard one once and retries. */
+static bool raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= rl.rlim_max)
+		return false;
+	rl.rlim_cur = rl.rlim_max;
+	return setrlimit(RLIMIT_NOFILE, &rl) == 0;
+}
+
+static bool targets_alive(const struct stat_ctx *x)
+{
+	if (x->cfg.target == ST_PID) {
+		for (size_t i = 0; i < x->nr_pids; i++)
+			if (kill(x->pids[i], 0) == 0 || errno == EPERM)
+				return true;
+		return false;
+	}
+	if (x->cfg.target == ST_TID) {
+		for (size_t i = 0; i < x->nr_tids; i++) {
+			char path[PATH_MAX];
+
+			if (!pms_procfs__path(path, sizeof(path), "%d", (int)x->tids[i]) && access(path, F_OK) == 0)
+				return true;
+		}
+		return false;
+	}
+	return true;
+}
+
+static void free_comms(char **comms, size_t n)
+{
+	if (!comms)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(comms[i]);
+	free(comms);
+}
+
+/*
+ * One measurement. Returns the exit code for this run (the workload's, or 0)
+ * or a negative value on a failure already reported; *cs_out gets the
+ * counters with their final reading.
+ */
+static int run_once(struct stat_ctx *x, struct pms_counters **cs_out, struct stat_run_info *ri)
+{
+	const struct stat_cfg *cfg = &x->cfg;
+	struct pms_counter_opts copts = { 0 };
+	struct pms_counter_error cerr;
+	struct workload w = { .pid = -1, .go_fd = -1, .err_fd = -1, .pidfd = -1 };
+	struct pms_counters *cs;
+	const pid_t *threads = x->tids;
+	size_t nr_threads = x->nr_tids;
+	uint64_t t0, t_end = 0, next_tick = 0, t_last;
+	int intervals = 0, ret, rc = 0;
+	bool retried = false;
+
+	memset(ri, 0, sizeof(*ri));
+	ri->exit_status = -1;
+	if (cfg->argv && workload_fork(&w, cfg->argv))
+		return -1;
+	if (cfg->argv && cfg->target == ST_COMMAND) {
+		threads = &w.pid;
+		nr_threads = 1;
+	}
+	copts.no_inherit = opt_no_inherit;
+	copts.enable_on_exec = cfg->target == ST_COMMAND;
+	if (opt_verbose >= 2 || verbose >= 2)
+		copts.on_open = print_open;
+	cs = pms_counters__new(&x->list, x->cpus, x->nr_cpus, threads, nr_threads, &copts);
+	if (!cs) {
+		workload_abort(&w);
+		return error("cannot set up counters: %s", strerror(errno));
+	}
+again:
+	ret = pms_counters__open(cs, &copts, &cerr);
+	if ((ret == -EMFILE || ret == -ENFILE) && !retried && raise_nofile()) {
+		retried = true;
+		goto again;
+	}
+	if (ret) {
+		int code = report_open_error(x, cs, &cerr);
+
+		workload_abort(&w);
+		pms_counters__free(cs);
+		return -code;
+	}
+	if (cfg->aggr == AGGR_THREAD) {
+		x->out.comms = xcalloc(cs->nr_threads, sizeof(char *));
+		for (size_t t = 0; t < cs->nr_threads; t++)
+			if (cs->threads[t] > 0 && !(cfg->argv && cfg->target == ST_COMMAND))
+				x->out.comms[t] = read_comm(cs->threads[t]);
+	}
+	t0 = now_ns();
+	if (cfg->target != ST_COMMAND)
+		pms_counters__enable(cs);
+	if (cfg->argv) {
+		int e = workload_start(&w);
+
+		if (e) {
+			workload_reap(&w, true);
+			pms_counters__free(cs);
+			free_comms(x->out.comms, nr_threads);
+			x->out.comms = NULL;
+			error("cannot run '%s': %s", cfg->argv[0], strerror(e));
+			return -(e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC);
+		}
+		if (cfg->aggr == AGGR_THREAD && cfg->target == ST_COMMAND) {
+			const char *b = strrchr(cfg->argv[0], '/');
+
+			x->out.comms[0] = xstrdup(b ? b + 1 : cfg->argv[0]);
+			if (strlen(x->out.comms[0]) > 15)
+				x->out.comms[0][15] = '\0';
+		}
+	}
+	if (opt_timeout > 0)
+		t_end = t0 + (uint64_t)opt_timeout * 1000000ULL;
+	if (cfg->interval_ms > 0)
+		next_tick = t0 + (uint64_t)cfg->interval_ms * 1000000ULL;
+	t_last = t0;
+	for (;;) {
+		uint64_t now = now_ns(), wake = 0;
+		int wait_ms = -1;
+		bool stop = false;
+
+		if (cfg->argv) {
+			workload_reap(&w, false);
+			if (w.exited)
+				break;
+		}
+		if (stop_requests) {
+			ri->interrupted = true;
+			if (!cfg->argv)
+				break;
+			/* a workload: wait until it acts on the signal (the 3rd one kills it) */
+		}
+		if (next_tick && now >= next_tick) {
+			double len;
+
+			if (pms_counters__read(cs) == 0) {
+				len = (double)(now - t_last);
+				stat_print_interval(&x->out, cs, now - t0, len);
+			}
+			t_last = now;
+			intervals++;
+			next_tick += (uint64_t)cfg->interval_ms * 1000000ULL;
+			if (next_tick <= now)
+				next_tick = now + (uint64_t)cfg->interval_ms * 1000000ULL;
+			if (opt_interval_count && intervals >= opt_interval_count)
+				stop = true;
+		}
+		if (t_end && now >= t_end)
+			stop = true;
+		if (stop) {
+			if (cfg->argv && !w.exited) {
+				kill(w.pid, SIGTERM);
+				workload_reap(&w, true);
+			}
+			break;
+		}
+		if (!cfg->argv && !targets_alive(x))
+			break;
+		if (next_tick)
+			wake = next_tick;
+		if (t_end && (!wake || t_end < wake))
+			wake = t_end;
+		if (wake)
+			wait_ms = (int)((wake - now + 999999) / 1000000);
+		if (cfg->argv && w.pidfd < 0 && (wait_ms < 0 || wait_ms > 5))
+			wait_ms = 5; /* no pidfd: poll for the child */
+		if (!cfg->argv && (cfg->target == ST_PID || cfg->target == ST_TID) && (wait_ms < 0 || wait_ms > 100))
+			wait_ms = 100; /* notice when the targets are gone */
+		if (cfg->argv && w.pidfd >= 0) {
+			struct pollfd pfd = { .fd = w.pidfd, .events = POLLIN };
+
+			poll(&pfd, 1, wait_ms);
+		} else {
+			poll(NULL, 0, wait_ms);
+		}
+	}
+	if (cfg->argv)
+		workload_reap(&w, true);
+	ri->elapsed_ns = (double)(now_ns() - t0);
+	if (pms_counters__read(cs)) {
+		error("cannot read the counters: %s", strerror(errno));
+		rc = -EXIT_RUNTIME;
+	}
+	pms_counters__disable(cs);
+	if (cfg->interval_ms > 0 && rc == 0) {
+		uint64_t now = now_ns();
+
+		/* the partial last interval, so no count is lost */
+		if (!(opt_interval_count && intervals >= opt_interval_count))
+			stat_print_interval(&x->out, cs, now - t0, (double)(now - t_last));
+	}
+	if (w.pidfd >= 0)
+		close(w.pidfd);
+	if (cfg->argv) {
+		ri->exit_status = exit_code_of(w.status);
+		ri->have_rusage = true;
+		ri->user_ns = (double)w.ru.ru_utime.tv_sec * 1e9 + (double)w.ru.ru_utime.tv_usec * 1e3;
+		ri->sys_ns = (double)w.ru.ru_stime.tv_sec * 1e9 + (double)w.ru.ru_stime.tv_usec * 1e3;
+		if (rc == 0)
+			rc = ri->exit_status;
+	}
+	if (opt_verbose >= 1 || verbose >= 1)
+		print_raw(cs);
+	*cs_out = cs;
+	return rc;
+}
+
+/* ------------------------------------------------------------ set-up -- */
+
+static void parse_events(struct stat_ctx *x)
+{
+	struct pms_event_ctx *ctx = pms_event_ctx__new();
+	static const char *const def[] = { DEFAULT_EVENTS };
+	const char *const *strs = nr_ev_strs ? ev_strs : def;
+	size_t n = nr_ev_strs ? nr_ev_strs : 1;
+
+	if (!ctx)
+		die("cannot create the event context: %s", strerror(errno));
+	for (size_t i = 0; i < n; i++) {
+		struct pms_parse_error perr;
+		int ret;
+
+		memset(&perr, 0, sizeof(perr));
+		ret = pms_evlist__parse(&x->list, ctx, strs[i], &perr);
+		if (ret) {
+			struct strbuf sb = STRBUF_INIT;
+
+			pms_parse_error__format(&perr, strs[i], &sb);
+			fflush(stdout);
+			fputs(strbuf_str(&sb), stderr);
+			if (!sb.len || sb.buf[sb.len - 1] != '\n')
+				fputc('\n', stderr);
+			strbuf_release(&sb);
+			pms_event_ctx__free(ctx);
+			exit(EXIT_BAD_EVENT);
+		}
+	}
+	pms_event_ctx__free(ctx);
+	if (!x->list.nr)
+		usage_error(&cmd_stat, "no events to count");
+}
+
+static void setup_target(struct stat_ctx *x)
+{
+	struct stat_cfg *c = &x->cfg;
+	int nt = (opt_pids != NULL) + (opt_tids != NULL) + (opt_all || opt_cpus);
+
+	if (nt > 1)
+		usage_error(&cmd_stat, "-p, -t and -a/-C are different targets: give one of them");
+	if (opt_pids) {
+		c->target = ST_PID;
+		c->target_str = opt_pids;
+		parse_id_list(opt_pids, &x->pids, &x->nr_pids, "pid");
+		for (size_t i = 0; i < x->nr_pids; i++) {
+			int ret = add_threads_of(x->pids[i], &x->tids, &x->nr_tids);
+
+			if (ret) {
+				error("no such process: %d", (int)x->pids[i]);
+				exit(EXIT_RUNTIME);
+			}
+		}
+	} else if (opt_tids) {
+		c->target = ST_TID;
+		c->target_str = opt_tids;
+		parse_id_list(opt_tids, &x->tids, &x->nr_tids, "tid");
+		for (size_t i = 0; i < x->nr_tids; i++) {
+			char path[PATH_MAX];
+
+			if (pms_procfs__path(path, sizeof(path), "%d", (int)x->tids[i]) || access(path, F_OK)) {
+				error("no such thread: %d", (int)x->tids[i]);
+				exit(EXIT_RUNTIME);
+			}
+		}
+	} else if (opt_all || opt_cpus) {
+		struct pms_cpulist cl = { 0 };
+		struct pms_cpulist online = { 0 };
+		size_t bad = 0;
+
+		c->target = opt_cpus ? ST_CPUS : ST_SYSTEM;
+		c->target_str = opt_cpus;
+		if (pms_cpulist__online(&online))
+			die("cannot read the online CPU list");
+		if (opt_cpus) {
+			if (pms_cpulist__parse(opt_cpus, &cl, &bad) || !cl.nr)
+				usage_error(&cmd_stat, "bad CPU list '%s' (at offset %zu): expected e.g. 0-3,8", opt_cpus, bad);
+			for (size_t i = 0; i < cl.nr; i++)
+				if (!pms_cpulist__contains(&online, cl.cpus[i]))
+					usage_error(&cmd_stat, "CPU %d is not online (online: see /sys/devices/system/cpu/online)",
+						    cl.cpus[i]);
+			pms_cpulist__release(&online);
+		} else {
+			cl = online;
+		}
+		x->cpus = cl.cpus;
+		x->nr_cpus = cl.nr;
+	} else {
+		c->target = ST_COMMAND;
+		if (!c->argv)
+			usage_error(&cmd_stat, "nothing to count: give a command, -p, -t, -a or -C");
+	}
+}
+
+static void check_options(struct stat_ctx *x)
+{
+	struct stat_cfg *c = &x->cfg;
+
+	if (opt_repeat < 1)
+		usage_error(&cmd_stat, "-r needs a positive number of runs, not %d", opt_repeat);
+	if (opt_repeat > 1 && !c->argv)
+		usage_error(&cmd_stat, "-r repeats a command: give one");
+	if (opt_interval && opt_interval < 10)
+		usage_error(&cmd_stat, "-I %d: the interval must be at least 10 ms", opt_interval);
+	if (opt_interval < 0 || opt_timeout < 0 || opt_interval_count < 0)
+		usage_error(&cmd_stat, "times and counts must not be negative");
+	if (opt_interval_count && !opt_interval)
+		usage_error(&cmd_stat, "--interval-count needs -I");
+	if (opt_repeat > 1 && opt_interval)
+		usage_error(&cmd_stat, "-r and -I cannot be combined");
+	if (opt_json && opt_sep)
+		usage_error(&cmd_stat, "--json and -x are different output formats: give one");
+	if (opt_sep && !*opt_sep)
+		usage_error(&cmd_stat, "-x needs a non-empty separator");
+	if (opt_append && !opt_output)
+		usage_error(&cmd_stat, "--append needs -o <file>");
+	if (opt_no_aggr && opt_per_thread)
+		usage_error(&cmd_stat, "-A and --per-thread cannot be combined");
+	if (opt_no_aggr && !(c->target == ST_SYSTEM || c->target == ST_CPUS))
+		usage_error(&cmd_stat, "-A (per-CPU counts) needs a CPU target: -a or -C");
+	if (opt_per_thread && (c->target == ST_SYSTEM || c->target == ST_CPUS))
+		usage_error(&cmd_stat, "--per-thread needs a thread target: -p, -t or a command");
+	if (opt_repeat > 1 && (opt_no_aggr || opt_per_thread))
+		usage_error(&cmd_stat, "-r cannot be combined with -A or --per-thread");
+	c->aggr = opt_no_aggr ? AGGR_CPU : opt_per_thread ? AGGR_THREAD : AGGR_GLOBAL;
+	c->no_scale = opt_no_scale;
+	c->json = opt_json;
+	c->csv_sep = opt_sep;
+	c->repeat = opt_repeat;
+	c->interval_ms = opt_interval;
+}
+
+static void reset_globals(void)
+{
+	free(ev_strs);
+	ev_strs = NULL;
+	nr_ev_strs = 0;
+}
 
 static int run(int argc, char **argv)
 {
-	opt_parse(&cmd_stat, &argc, argv, 0);
-	return error("'stat' is not implemented yet"), EXIT_RUNTIME;
-}
+	struct stat_ctx x;
+	struct pms_stats wall = { 0, 0, 0 };
+	struct stat_rstat *rs = NULL;
+	struct pms_counters *cs = NULL;
+	struct stat_run_info ri;
+	int i, rc = 0;
 
-static const struct opt opts[] = { OPT_END() };
+	memset(&x, 0, sizeof(x));
+	i = opt_parse(&cmd_stat, &argc, argv, OPT_STOP_AT_NON_OPTION);
+	if (i < argc) {
+		x.cfg.argv = argv + i;
+		x.cfg.argc = argc - i;
+	}
+	setup_target(&x);
+	check_options(&x);
+	parse_events(&x);
+
+	x.out.cfg = &x.cfg;
+	x.out.f = stderr;
+	if (opt_output) {
+		int fd = open(opt_output, O_WRONLY | O_CREAT | O_CLOEXEC | (opt_append ? O_APPEND : O_TRUNC), 0666);
+
+		if (fd < 0) {
+			error("cannot open '%s' for writing: %s", opt_output, strerror(errno));
+			return EXIT_RUNTIME;
+		}
+		x.out.f = fdopen(move_high(fd), opt_append ? "a" : "w");
+		if (!x.out.f)
+			die("cannot open a stream on '%s'", opt_output);
+	}
+	install_signals();
+
+	if (x.cfg.repeat > 1)
+		rs = xcalloc(x.list.nr, sizeof(*rs));
+	for (int r = 0; r < x.cfg.repeat; r++) {
+		struct pms_counters *one = NULL;
+
+		rc = run_once(&x, &one, &ri);
+		if (rc < 0) {
+			rc = -rc;
+			goto out;
+		}
+		if (rs) {
+			pms_stats__update(&wall, ri.elapsed_ns);
+			for (size_t k = 0; k < one->nr; k++) {
+				struct pms_count s = pms_counter__sum(&one->c[k], one, -1, -1, false);
+				double v;
+
+				if (one->c[k].state != PMS_COUNTER_OK)
+					continue;
+				pms_count__add(&rs[k].sum, &s);
+				if (pms_count__scaled(&s, x.cfg.no_scale, &v)) {
+					pms_stats__update(&rs[k].st, v);
+					rs[k].nr_counted++;
+				}
+			}
+		}
+		pms_counters__free(cs);
+		cs = one;
+		if (ri.interrupted)
+			break;
+	}
+	if (rs && wall.n < x.cfg.repeat)
+		x.cfg.repeat = (int)wall.n; /* interrupted: show the runs that finished */
+	stat_check_counts(&x.out, cs);
+	if (!x.cfg.interval_ms)
+		stat_print_final(&x.out, cs, &ri, rs && x.cfg.repeat > 1 ? rs : NULL, &wall);
+	if (ri.exit_status < 0)
+		rc = 0;
+out:
+	if (x.out.f && x.out.f != stderr)
+		fclose(x.out.f);
+	free_comms(x.out.comms, cs ? cs->nr_threads : 0);
+	pms_counters__free(cs);
+	strbuf_release(&x.out.warnings);
+	pms_evlist__release(&x.list);
+	free(rs);
+	free(x.cpus);
+	free(x.tids);
+	free(x.pids);
+	reset_globals();
+	return rc;
+}
 
 const struct pms_cmd cmd_stat = {
 	.name = "stat",
-	.summary = "stat",
-	.usage = "pmuscope stat",
+	.summary = "count events for a command, processes, threads or CPUs",
+	.usage = "pmuscope stat [<options>] [--] [<command> [<args>]]",
 	.opts = opts,
 	.run = run,
 };

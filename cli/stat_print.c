@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: MIT
+// stat output: perf's table, CSV and JSON for final counts, -r statistics and -I intervals.
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "perf_event/stat_fmt.h"
+#include "stat_print.h"
+
+static bool is_human(const struct stat_out *o)
+{
+	return !o->cfg->json && !o->cfg->csv_sep;
+}
+
+/* Warnings in JSON go into the document when the document itself goes to stderr. */
+static bool warnings_to_stderr(const struct stat_out *o)
+{
+	return !(o->cfg->json && o->f == stderr);
+}
+
+void stat_warn(struct stat_out *o, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (o->warnings.len)
+		strbuf_addch(&o->warnings, ',');
+	pms_json__str(&o->warnings, msg);
+	if (warnings_to_stderr(o))
+		warning("%s", msg);
+}
+
+static void make_ctx(const struct stat_out *o, const struct pms_counters *cs, int cpu_idx, int thr_idx,
+		     bool delta, double elapsed_ns, struct pms_metric_ctx *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->elapsed_ns = elapsed_ns;
+	for (size_t i = 0; i < cs->nr; i++) {
+		const struct pms_counter *c = &cs->c[i];
+		struct pms_count sum;
+		double v;
+
+		if (c->state != PMS_COUNTER_OK)
+			continue;
+		sum = pms_counter__sum(c, cs, cpu_idx, thr_idx, delta);
+		if (pms_count__scaled(&sum, o->cfg->no_scale, &v))
+			pms_metric_ctx__add(m, pms_attr__metric_kind(&c->attr), v);
+	}
+}
+
+static void make_row(const struct stat_out *o, const struct pms_counters *cs, size_t i, int cpu_idx,
+		     int thr_idx, bool delta, const struct pms_metric_ctx *m, struct pms_stat_row *r)
+{
+	const struct pms_counter *c = &cs->c[i];
+	struct pms_count sum = pms_counter__sum(c, cs, cpu_idx, thr_idx, delta);
+
+	memset(r, 0, sizeof(*r));
+	r->name = c->name;
+	r->unit = c->unit;
+	r->scale = c->scale;
+	if (c->state != PMS_COUNTER_OK) {
+		r->state = PMS_ROW_NOT_SUPPORTED;
+		r->reason = c->reason;
+		return;
+	}
+	r->ena = sum.ena;
+	r->run = sum.run;
+	if (!pms_count__scaled(&sum, o->cfg->no_scale, &r->value)) {
+		r->state = PMS_ROW_NOT_COUNTED;
+		return;
+	}
+	r->state = PMS_ROW_COUNTED;
+	pms_metric__compute(m, pms_attr__metric_kind(&c->attr), r->value, &r->metric);
+}
+
+/* -r: a row from the statistics of every run. */
+static void make_rrow(const struct stat_out *o, const struct pms_counters *cs, size_t i,
+		      const struct stat_rstat *rs, const struct pms_metric_ctx *m, struct pms_stat_row *r)
+{
+	const struct pms_counter *c = &cs->c[i];
+
+	(void)o;
+	memset(r, 0, sizeof(*r));
+	r->name = c->name;
+	r->unit = c->unit;
+	r->scale = c->scale;
+	if (c->state != PMS_COUNTER_OK) {
+		r->state = PMS_ROW_NOT_SUPPORTED;
+		r->reason = c->reason;
+		return;
+	}
+	r->ena = rs[i].sum.ena;
+	r->run = rs[i].sum.run;
+	r->has_noise = true;
+	if (!rs[i].nr_counted) {
+		r->state = PMS_ROW_NOT_COUNTED;
+		return;
+	}
+	r->state = PMS_ROW_COUNTED;
+	r->value = rs[i].st.mean;
+	r->noise_pct = pms_stats__rel_pct(&rs[i].st);
+	pms_metric__compute(m, pms_attr__metric_kind(&c->attr), r->value, &r->metric);
+}
+
+static void rctx(const struct pms_counters *cs, const struct stat_rstat *rs, double elapsed_ns,
+		 struct pms_metric_ctx *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->elapsed_ns = elapsed_ns;
+	for (size_t i = 0; i < cs->nr; i++)
+		if (cs->c[i].state == PMS_COUNTER_OK && rs[i].nr_counted)
+			pms_metric_ctx__add(m, pms_attr__metric_kind(&cs->c[i].attr), rs[i].st.mean);
+}
+
+static const char *comm_of(const struct stat_out *o, size_t t)
+{
+	return o->comms && o->comms[t] ? o->comms[t] : "?";
+}
+
+/* The aggregation prefix of a row: "CPU0", "comm-tid" or nothing. */
+static void add_prefix(const struct stat_out *o, const struct pms_counters *cs, int cpu_idx, int thr_idx,
+		       struct strbuf *sb)
+{
+	const char *sep = o->cfg->csv_sep;
+
+	if (o->cfg->aggr == AGGR_CPU && cpu_idx >= 0) {
+		if (sep)
+			strbuf_addf(sb, "CPU%d%s", cs->cpus[cpu_idx], sep);
+		else
+			strbuf_addf(sb, "CPU%-7d ", cs->cpus[cpu_idx]);
+	} else if (o->cfg->aggr == AGGR_THREAD && thr_idx >= 0) {
+		if (sep) {
+			char buf[64];
+
+			snprintf(buf, sizeof(buf), "%s-%d", comm_of(o, (size_t)thr_idx), (int)cs->threads[thr_idx]);
+			pms_csv__field(sb, buf, sep);
+			strbuf_adds(sb, sep);
+		} else {
+			strbuf_addf(sb, "%16s-%-8d ", comm_of(o, (size_t)thr_idx), (int)cs->threads[thr_idx]);
+		}
+	}
+}
+
+static void add_json_extra(const struct stat_out *o, const struct pms_counters *cs, int cpu_idx, int thr_idx,
+			   struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	if (o->cfg->aggr == AGGR_CPU && cpu_idx >= 0) {
+		strbuf_addf(sb, "\"cpu\":%d", cs->cpus[cpu_idx]);
+	} else if (o->cfg->aggr == AGGR_THREAD && thr_idx >= 0) {
+		strbuf_addf(sb, "\"tid\":%d,\"comm\":", (int)cs->threads[thr_idx]);
+		pms_json__str(sb, comm_of(o, (size_t)thr_idx));
+	}
+}
+
+/*
+ * Every row of one reading in output order: per event, then per CPU or
+ * thread when not aggregated (perf's order). `ts` (may be NULL) prefixes
+ * human/CSV lines; JSON rows are appended to `json` comma-separated.
+ */
+static void emit_rows(struct stat_out *o, const struct pms_counters *cs, bool delta, double elapsed_ns,
+		      const char *ts, struct strbuf *json)
+{
+	size_t nu = o->cfg->aggr == AGGR_CPU ? cs->nr_cpus : o->cfg->aggr == AGGR_THREAD ? cs->nr_threads : 1;
+	struct pms_metric_ctx *ctx = xcalloc(nu, sizeof(*ctx));
+	struct strbuf line = STRBUF_INIT, extra = STRBUF_INIT;
+	bool first = true;
+
+	for (size_t u = 0; u < nu; u++) {
+		int ci = o->cfg->aggr == AGGR_CPU ? (int)u : -1;
+		int ti = o->cfg->aggr == AGGR_THREAD ? (int)u : -1;
+
+		make_ctx(o, cs, ci, ti, delta, elapsed_ns, &ctx[u]);
+	}
+	for (size_t i = 0; i < cs->nr; i++) {
+		for (size_t u = 0; u < nu; u++) {
+			int ci = o->cfg->aggr == AGGR_CPU ? (int)u : -1;
+			int ti = o->cfg->aggr == AGGR_THREAD ? (int)u : -1;
+			struct pms_stat_row r;
+
+			make_row(o, cs, i, ci, ti, delta, &ctx[u], &r);
+			if (o->cfg->json) {
+				add_json_extra(o, cs, ci, ti, &extra);
+				if (!first)
+					strbuf_addch(json, ',');
+				pms_stat_row__json(&r, strbuf_str(&extra), json);
+				first = false;
+				continue;
+			}
+			strbuf_reset(&line);
+			if (ts)
+				strbuf_adds(&line, ts);
+			add_prefix(o, cs, ci, ti, &line);
+			if (o->cfg->csv_sep)
+				pms_stat_row__csv(&r, o->cfg->csv_sep, &line);
+			else
+				pms_stat_row__human(&r, &line);
+			fprintf(o->f, "%s\n", strbuf_str(&line));
+		}
+	}
+	strbuf_release(&line);
+	strbuf_release(&extra);
+	free(ctx);
+}
+
+static void describe_target(const struct stat_cfg *c, struct strbuf *sb)
+{
+	switch (c->target) {
+	case ST_PID:
+		strbuf_addf(sb, "process id '%s'", c->target_str);
+		break;
+	case ST_TID:
+		strbuf_addf(sb, "thread id '%s'", c->target_str);
+		break;
+	case ST_SYSTEM:
+		strbuf_adds(sb, "'system wide'");
+		break;
+	case ST_CPUS:
+		strbuf_addf(sb, "'CPU(s) %s'", c->target_str);
+		break;
+	default:
+		strbuf_addch(sb, '\'');
+		for (int i = 0; i < c->argc; i++)
+			strbuf_addf(sb, "%s%s", i ? " " : "", c->argv[i]);
+		strbuf_addch(sb, '\'');
+		break;
+	}
+}
+
+static const char *target_name(enum stat_target t)
+{
+	switch (t) {
+	case ST_PID:
+		return "pid";
+	case ST_TID:
+		return "tid";
+	case ST_SYSTEM:
+		return "system-wide";
+	case ST_CPUS:
+		return "cpus";
+	default:
+		return "command";
+	}
+}
+
+static const char *aggr_name(enum stat_aggr a)
+{
+	return a == AGGR_CPU ? "cpu" : a == AGGR_THREAD ? "thread" : "global";
+}
+
+static void print_json_doc(struct stat_out *o, const struct pms_counters *cs, const struct stat_run_info *ri,
+			   const struct stat_rstat *rs, const struct pms_stats *wall)
+{
+	const struct stat_cfg *c = o->cfg;
+	struct strbuf sb = STRBUF_INIT, cmd = STRBUF_INIT;
+
+	strbuf_adds(&sb, "{\"schema\":\"pmuscope-stat/1\",\"command\":");
+	if (c->argv) {
+		for (int i = 0; i < c->argc; i++)
+			strbuf_addf(&cmd, "%s%s", i ? " " : "", c->argv[i]);
+		pms_json__str(&sb, strbuf_str(&cmd));
+		strbuf_adds(&sb, ",\"argv\":[");
+		for (int i = 0; i < c->argc; i++) {
+			if (i)
+				strbuf_addch(&sb, ',');
+			pms_json__str(&sb, c->argv[i]);
+		}
+		strbuf_addch(&sb, ']');
+	} else {
+		strbuf_adds(&sb, "null,\"argv\":null");
+	}
+	strbuf_adds(&sb, ",\"target\":");
+	pms_json__str(&sb, target_name(c->target));
+	strbuf_adds(&sb, ",\"target_list\":");
+	pms_json__str(&sb, c->target == ST_COMMAND || c->target == ST_SYSTEM ? NULL : c->target_str);
+	strbuf_adds(&sb, ",\"aggregation\":");
+	pms_json__str(&sb, aggr_name(c->aggr));
+	strbuf_addf(&sb, ",\"runs\":%d,\"scaled\":%s,\"events\":[", c->repeat, c->no_scale ? "false" : "true");
+	if (rs) {
+		struct pms_metric_ctx m;
+
+		rctx(cs, rs, wall->mean, &m);
+		for (size_t i = 0; i < cs->nr; i++) {
+			struct pms_stat_row r;
+
+			make_rrow(o, cs, i, rs, &m, &r);
+			if (i)
+				strbuf_addch(&sb, ',');
+			pms_stat_row__json(&r, NULL, &sb);
+		}
+	} else {
+		emit_rows(o, cs, false, ri->elapsed_ns, NULL, &sb);
+	}
+	strbuf_adds(&sb, "],\"elapsed_ns\":");
+	pms_json__num(&sb, rs ? floor(wall->mean + 0.5) : ri->elapsed_ns);
+	if (rs) {
+		strbuf_adds(&sb, ",\"elapsed_stddev_pct\":");
+		pms_json__num(&sb, pms_stats__rel_pct(wall));
+	}
+	strbuf_adds(&sb, ",\"user_ns\":");
+	if (ri->have_rusage && !rs)
+		pms_json__num(&sb, ri->user_ns);
+	else
+		strbuf_adds(&sb, "null");
+	strbuf_adds(&sb, ",\"system_ns\":");
+	if (ri->have_rusage && !rs)
+		pms_json__num(&sb, ri->sys_ns);
+	else
+		strbuf_adds(&sb, "null");
+	strbuf_adds(&sb, ",\"exit_status\":");
+	if (ri->exit_status >= 0)
+		strbuf_addf(&sb, "%d", ri->exit_status);
+	else
+		strbuf_adds(&sb, "null");
+	strbuf_addf(&sb, ",\"interrupted\":%s,\"warnings\":[%s]}", ri->interrupted ? "true" : "false",
+		    strbuf_str(&o->warnings));
+	fprintf(o->f, "%s\n", strbuf_str(&sb));
+	strbuf_release(&sb);
+	strbuf_release(&cmd);
+}
+
+void stat_print_final(struct stat_out *o, const struct pms_counters *cs, const struct stat_run_info *ri,
+		      const struct stat_rstat *rs, const struct pms_stats *wall)
+{
+	const struct stat_cfg *c = o->cfg;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (c->json) {
+		print_json_doc(o, cs, ri, rs, wall);
+		fflush(o->f);
+		return;
+	}
+	if (!c->csv_sep) {
+		describe_target(c, &sb);
+		fprintf(o->f, "\n Performance counter stats for %s", strbuf_str(&sb));
+		if (c->repeat > 1)
+			fprintf(o->f, " (%d runs)", c->repeat);
+		fprintf(o->f, ":\n\n");
+	}
+	if (rs) {
+		struct pms_metric_ctx m;
+		struct strbuf line = STRBUF_INIT;
+
+		rctx(cs, rs, wall->mean, &m);
+		for (size_t i = 0; i < cs->nr; i++) {
+			struct pms_stat_row r;
+
+			make_rrow(o, cs, i, rs, &m, &r);
+			strbuf_reset(&line);
+			if (c->csv_sep)
+				pms_stat_row__csv(&r, c->csv_sep, &line);
+			else
+				pms_stat_row__human(&r, &line);
+			fprintf(o->f, "%s\n", strbuf_str(&line));
+		}
+		strbuf_release(&line);
+	} else {
+		emit_rows(o, cs, false, ri->elapsed_ns, NULL, NULL);
+	}
+	if (!c->csv_sep) {
+		fputc('\n', o->f);
+		if (rs) {
+			double mean_s = wall->mean / 1e9, sd_s = pms_stats__stddev_mean(wall) / 1e9;
+			int prec = pms_stat__elapsed_precision(sd_s);
+			double pct = pms_stats__rel_pct(wall);
+
+			fprintf(o->f, " %17.*f +- %.*f seconds time elapsed", prec, mean_s, prec, sd_s);
+			if (pct != 0)
+				fprintf(o->f, "  ( +-%6.2f%% )", pct);
+			fputc('\n', o->f);
+		} else {
+			fprintf(o->f, " %17.9f seconds time elapsed\n", ri->elapsed_ns / 1e9);
+			if (ri->have_rusage)
+				fprintf(o->f, "\n %17.9f seconds user\n %17.9f seconds sys\n", ri->user_ns / 1e9,
+					ri->sys_ns / 1e9);
+		}
+		fputc('\n', o->f);
+	}
+	strbuf_release(&sb);
+	fflush(o->f);
+}
+
+void stat_print_interval(struct stat_out *o, const struct pms_counters *cs, uint64_t ts_ns, double interval_ns)
+{
+	const struct stat_cfg *c = o->cfg;
+	char ts[64];
+
+	if (c->json) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "{\"time_s\":%llu.%09llu,\"interval_ns\":", (unsigned long long)(ts_ns / 1000000000ULL),
+			    (unsigned long long)(ts_ns % 1000000000ULL));
+		pms_json__num(&sb, interval_ns);
+		strbuf_adds(&sb, ",\"events\":[");
+		emit_rows(o, cs, true, interval_ns, NULL, &sb);
+		strbuf_adds(&sb, "]}");
+		fprintf(o->f, "%s\n", strbuf_str(&sb));
+		strbuf_release(&sb);
+		fflush(o->f);
+		return;
+	}
+	if (c->csv_sep) {
+		snprintf(ts, sizeof(ts), "%llu.%09llu%s", (unsigned long long)(ts_ns / 1000000000ULL),
+			 (unsigned long long)(ts_ns % 1000000000ULL), c->csv_sep);
+	} else {
+		snprintf(ts, sizeof(ts), "%6llu.%09llu ", (unsigned long long)(ts_ns / 1000000000ULL),
+			 (unsigned long long)(ts_ns % 1000000000ULL));
+		if (o->interval_lines % 25 == 0) {
+			if (c->aggr == AGGR_CPU)
+				fprintf(o->f, "#           time CPU                    counts unit events\n");
+			else if (c->aggr == AGGR_THREAD)
+				fprintf(o->f, "#           time             comm-pid                  counts unit events\n");
+			else
+				fprintf(o->f, "#           time             counts unit events\n");
+		}
+	}
+	o->interval_lines++;
+	emit_rows(o, cs, true, interval_ns, ts, NULL);
+	fflush(o->f);
+}
+
+static void group_desc(const struct pms_counters *cs, size_t l, struct strbuf *sb)
+{
+	strbuf_addch(sb, '{');
+	for (int j = 0; j < cs->c[l].nr_members && l + (size_t)j < cs->nr; j++)
+		strbuf_addf(sb, "%s%s", j ? "," : "", cs->c[l + (size_t)j].name);
+	strbuf_addch(sb, '}');
+}
+
+void stat_check_counts(struct stat_out *o, const struct pms_counters *cs)
+{
+	struct strbuf hw = STRBUF_INIT;
+
+	for (size_t i = 0; i < cs->nr; i++) {
+		const struct pms_counter *c = &cs->c[i];
+		struct pms_count sum;
+
+		if (c->state != PMS_COUNTER_OK) {
+			bool hw_kind = c->attr.type == PERF_TYPE_HARDWARE || c->attr.type == PERF_TYPE_HW_CACHE;
+
+			if (hw_kind && c->open_err == -ENOENT)
+				strbuf_addf(&hw, "%s%s", hw.len ? ", " : "", c->name);
+			else if (is_human(o))
+				note("note: '%s' is <not supported> here: %s", c->name, c->reason);
+			continue;
+		}
+		if (c->leader != (int)i)
+			continue;
+		sum = pms_counter__sum(c, cs, -1, -1, false);
+		if (!pms_counter__never_scheduled(&sum))
+			continue;
+		if (c->nr_members > 1) {
+			struct strbuf g = STRBUF_INIT;
+
+			group_desc(cs, i, &g);
+			stat_warn(o,
+				  "group %s was never scheduled (time_running 0 of %.1f ms enabled): it needs more "
+				  "counters than the PMU has free; split it or use fewer events",
+				  strbuf_str(&g), (double)sum.ena / 1e6);
+			strbuf_release(&g);
+		} else {
+			stat_warn(o,
+				  "event '%s' was never scheduled (time_running 0 of %.1f ms enabled): no counter "
+				  "of its PMU was free",
+				  c->name, (double)sum.ena / 1e6);
+		}
+	}
+	if (hw.len && is_human(o) && !o->hw_note_done) {
+		note("note: %s: <not supported>: no hardware PMU on this machine (a VM without PMU "
+		     "passthrough?); software events still count",
+		     strbuf_str(&hw));
+		o->hw_note_done = true;
+	}
+	strbuf_release(&hw);
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `stat` output: options shared with cmd_stat.c and the printers of the
+ * human table, CSV and JSON (documents and JSON Lines for -I).
+ *
+ * Invariants: everything the measurement produced goes to `out->f`
+ * (stderr, or the -o file); warnings and notes go to stderr only and, in
+ * JSON, into the document's "warnings" array; a printer is only called with
+ * a complete reading (never a half-read counter set).
+ */
+#ifndef PMS_CLI_STAT_PRINT_H
+#define PMS_CLI_STAT_PRINT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "perf_event/counter.h"
+#include "util/strbuf.h"
+
+enum stat_target {
+	ST_COMMAND,  /* forked workload only */
+	ST_PID,
+	ST_TID,
+	ST_SYSTEM,   /* -a */
+	ST_CPUS,     /* -C */
+};
+
+enum stat_aggr {
+	AGGR_GLOBAL,
+	AGGR_CPU,     /* -A */
+	AGGR_THREAD,  /* --per-thread */
+};
+
+struct stat_cfg {
+	enum stat_target target;
+	enum stat_aggr aggr;
+	const char *target_str;  /* -p/-t/-C argument */
+	char **argv;             /* workload, NULL if none */
+	int argc;
+	bool no_scale;
+	bool json;
+	const char *csv_sep;     /* -x, NULL for the table */
+	int repeat;              /* >= 1 */
+	int interval_ms;         /* 0: no -I */
+};
+
+/* Per-event statistics over -r runs. */
+struct stat_rstat {
+	struct pms_stats st;
+	struct pms_count sum;    /* ena/run summed over runs */
+	int nr_counted;
+};
+
+struct stat_out {
+	FILE *f;
+	const struct stat_cfg *cfg;
+	int interval_lines;      /* -I: the column header repeats every 25 */
+	char **comms;            /* per thread slot, for --per-thread */
+	struct strbuf warnings;  /* JSON: collected warning texts, as a JSON array body */
+	bool hw_note_done;
+};
+
+/* Per-run facts the summary shows. */
+struct stat_run_info {
+	double elapsed_ns;
+	double user_ns, sys_ns;
+	bool have_rusage;
+	int exit_status;         /* -1 when there is no workload */
+	bool interrupted;
+};
+
+/*
+ * The final table/CSV/JSON of one run (rstat NULL) or of -r runs (rstat
+ * per counter, elapsed stats in wall).
+ */
+void stat_print_final(struct stat_out *o, const struct pms_counters *cs,
+		      const struct stat_run_info *ri, const struct stat_rstat *rstat,
+		      const struct pms_stats *wall);
+/* One -I interval: deltas since the previous read; ts_ns since the start. */
+void stat_print_interval(struct stat_out *o, const struct pms_counters *cs, uint64_t ts_ns,
+			 double interval_ns);
+/*
+ * Warn on stderr (and record for JSON) about groups that never ran and
+ * events this machine cannot count. Call once, on the final counts.
+ */
+void stat_check_counts(struct stat_out *o, const struct pms_counters *cs);
+/* Record a warning for JSON and print it on stderr. */
+__attribute__((format(printf, 2, 3)))
+void stat_warn(struct stat_out *o, const char *fmt, ...);
+
+#endif
