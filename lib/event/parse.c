@@ -1081,6 +1081,13 @@ static const char *suggest_tp(struct pstate *ps, const char *word)
 	return pms_str__suggest(word, (const char *const *)ps->ctx->tp_names, ps->ctx->nr_tp_names);
 }
 
+static int cmp_tp_id(const void *a, const void *b)
+{
+	uint64_t x = ((const struct pms_evsel *)a)->attr.config, y = ((const struct pms_evsel *)b)->attr.config;
+
+	return x < y ? -1 : x > y;
+}
+
 static int add_tracepoint(struct pstate *ps, size_t start, size_t sys_len, size_t name_start, size_t name_len)
 {
 	char sys[256], name[256], full[514];
@@ -1135,6 +1142,8 @@ static int add_tracepoint(struct pstate *ps, size_t start, size_t sys_len, size_
 		return set_err(ps, err, start, "cannot read tracefs: %s", strerror(-err));
 	if (!g.nr)
 		return set_err(ps, -ENOENT, start, "no tracepoint matches '%s'", full);
+	/* perf expands globs in tracefs readdir order, which is creation (= id) order */
+	qsort(ps->tmp.entries + ps->tmp.nr - g.nr, g.nr, sizeof(struct pms_evsel), cmp_tp_id);
 	return 0;
 }
 
@@ -1341,8 +1350,10 @@ static int parse_group(struct pstate *ps)
 		err = scan_mods(ps, &mstart, &mlen);
 		if (err)
 			return err;
+		if (!mlen) /* perf rejects "{a,b}:" though it accepts "a:" */
+			return set_err(ps, -EINVAL, ps->pos, "expected group modifiers after ':'");
 		/* perf's group modifiers start from each event's own state */
-		for (i = first; mlen && i < ps->tmp.nr; i++) {
+		for (i = first; i < ps->tmp.nr; i++) {
 			struct mods m;
 
 			mods_from_evsel(&m, &ps->tmp.entries[i], ps->exclude_GH[i]);

@@ -315,6 +315,8 @@ Test(event_parse, group_errors)
 	cr_expect_eq(parse("cpu-clock,,cs"), -EINVAL);
 	cr_expect_eq(perr.pos, 10);
 	cr_expect_eq(parse("cpu-clock}"), -EINVAL);
+	cr_expect_eq(parse("{cpu-clock,cs}:"), -EINVAL);
+	cr_expect_eq(perr.pos, 15);
 	cr_expect_eq(parse(""), -EINVAL);
 	cr_expect_eq(list.nr, 0);
 }
@@ -457,6 +459,8 @@ Test(event_parse, tracepoints)
 	cr_assert_eq(parse("sched:sched_process_*"), 0);
 	cr_expect_eq(list.nr, 6, "three sched_process_* tracepoints");
 	cr_expect_str_eq(list.entries[3].name, "sched:sched_process_exec");
+	cr_expect_str_eq(list.entries[4].name, "sched:sched_process_fork", "glob matches in id order, as perf");
+	cr_expect_str_eq(list.entries[5].name, "sched:sched_process_exit");
 	cr_assert_eq(parse("{sched:sched_switch,sched:sched_wakeup}:k"), 0);
 	cr_expect_eq(list.entries[7].leader_idx, 6);
 	cr_expect_eq(list.entries[7].attr.config, 374);
