@@ -12,7 +12,7 @@
 #   PMU_VM_SOURCES (apt sources file, default the host's); the console log is kept in <build>/pmu-vm/.
 # A missing tool or an unreachable archive with an empty cache is a printed SKIP with the reason.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 top=$(pwd)
 . tests/lib/suite.sh
 suite_begin pmu-vm
@@ -46,13 +46,14 @@ done
 
 # --- build pmuscope (static aarch64) and the workloads -----------------------------------------
 mkdir -p "$work" "$cache"
+build_ok=1
 if [ "$build" = build-aarch64 ]; then
-	make --no-print-directory aarch64 >"$work/build.log" 2>&1
+	make --no-print-directory aarch64 >"$work/build.log" 2>&1 || build_ok=0
 else
 	make --no-print-directory BUILD="$build" CC=${CROSS}gcc AR=${CROSS}ar LDFLAGS=-static \
-		"$build/pmuscope" >"$work/build.log" 2>&1
+		"$build/pmuscope" >"$work/build.log" 2>&1 || build_ok=0
 fi
-if [ $? -ne 0 ] || [ ! -x "$build/pmuscope" ]; then
+if [ $build_ok = 0 ] || [ ! -x "$build/pmuscope" ]; then
 	tail -n 20 "$work/build.log"
 	fail "build" "cross-compiling pmuscope for aarch64 failed (log: $work/build.log)"
 	finish
@@ -64,6 +65,7 @@ mkdir -p "$root/bin" "$root/wl" "$root/checks" "$root/lib/pmu-vm" "$root/proc" "
 for src in "$here"/workloads/*.c ${PMU_VM_EXTRA_CHECKS:+"$PMU_VM_EXTRA_CHECKS"/*.c}; do
 	[ -e "$src" ] || continue
 	name=$(basename "$src" .c)
+	# shellcheck disable=SC2086 # WFLAGS is a word list
 	if ! ${CROSS}gcc -std=gnu11 -O2 -static $WFLAGS -o "$root/wl/$name" "$src" \
 		>"$work/wl-$name.log" 2>&1; then
 		cat "$work/wl-$name.log"
@@ -160,7 +162,7 @@ qemu-system-aarch64 -M virt -cpu max,pauth=off -m 1G -smp 1 -icount shift=0 \
 	-nographic -no-reboot -nic none -kernel "$vmlinuz" -initrd "$initrd" \
 	-append 'console=ttyAMA0 quiet panic=-1' </dev/null >"$log" 2>&1 &
 qpid=$!
-boot_ms= timed_out=
+boot_ms='' timed_out=''
 while kill -0 "$qpid" 2>/dev/null; do
 	if [ -z "$boot_ms" ] && grep -aq '^PMSBOOT' "$log"; then
 		boot_ms=$(($(now_ms) - t_boot))

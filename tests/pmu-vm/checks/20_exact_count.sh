@@ -19,7 +19,7 @@ else
 	for i in 1 2; do
 		runs="$runs $(stat_value instructions:u $N)"
 	done
-	if [ "$(echo $runs | tr ' ' '\n' | sort -u | wc -l)" -eq 1 ] && [ "$(echo $runs | wc -w)" -eq 3 ]; then
+	if [ "$(echo "$runs" | tr ' ' '\n' | sort -u | wc -l)" -eq 1 ] && [ "$(echo "$runs" | wc -w)" -eq 3 ]; then
 		pass exact-repeatable "3 runs of loop $N: $runs"
 	else
 		fail exact-repeatable "3 runs of loop $N: $runs"
