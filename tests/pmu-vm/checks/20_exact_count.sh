@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Check 2: `stat -e instructions:u -- loop N` is exact: count(2N) - count(N) = LOOP_BODY * N,
-# and the count repeats run after run (icount shift=0, one vCPU).
+# and the count repeats run after run (icount shift=0, one vCPU); table and --json agree.
 N=100000
 a=$(stat_value instructions:u $N)
 if [ -z "$a" ]; then
@@ -24,4 +24,25 @@ else
 	else
 		fail exact-repeatable "3 runs of loop $N: $runs"
 	fi
+fi
+# The same exact count through the human table and --json (not only CSV).
+if [ -n "$a" ]; then
+	"$PMUSCOPE" stat -e instructions:u -- "$WL/loop" $N >table.out 2>&1
+	t=$(awk '$2 == "instructions:u" { gsub(/[,.]/, "", $1); print $1; exit }' table.out)
+	if [ "$t" = "$a" ]; then
+		pass exact-table "table: $(grep -m1 'instructions:u' table.out | sed 's/  */ /g')"
+	else
+		fail exact-table "table shows '$t', CSV $a: $(excerpt table.out 300)"
+	fi
+	"$PMUSCOPE" stat --json -e instructions:u -- "$WL/loop" $N >json.out 2>&1
+	j=$(tr '{' '\n' <json.out | grep -E '"event": *"instructions:u"' |
+		sed -nE 's/.*"counter_value": *([0-9]+).*/\1/p' | head -n 1)
+	if [ "$j" = "$a" ]; then
+		pass exact-json "--json counter_value $j"
+	else
+		fail exact-json "--json counter_value '$j', CSV $a: $(excerpt json.out 300)"
+	fi
+else
+	fail exact-table "no CSV count to compare with"
+	fail exact-json "no CSV count to compare with"
 fi
