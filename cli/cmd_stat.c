@@ -335,19 +335,21 @@ static void print_raw(const struct pms_counters *cs)
 {
 	for (size_t i = 0; i < cs->nr; i++) {
 		const struct pms_counter *c = &cs->c[i];
-		struct pms_count t;
 
-		if (c->state != PMS_COUNTER_OK)
-			continue;
-		for (size_t ci = 0; ci < cs->nr_cpus; ci++) {
+		for (size_t ci = 0; ci < cs->nr_cpus && c->state == PMS_COUNTER_OK; ci++) {
 			struct pms_count s = pms_counter__sum(c, cs, (int)ci, -1, false);
 
 			fprintf(stderr, "%s: %d: %llu %llu %llu\n", c->name, cs->cpus[ci], (unsigned long long)s.val,
 				(unsigned long long)s.ena, (unsigned long long)s.run);
 		}
-		t = pms_counter__sum(c, cs, -1, -1, false);
-		fprintf(stderr, "%s: %llu %llu %llu\n", c->name, (unsigned long long)t.val, (unsigned long long)t.ena,
-			(unsigned long long)t.run);
+	}
+	for (size_t i = 0; i < cs->nr; i++) {
+		const struct pms_counter *c = &cs->c[i];
+		struct pms_count t = pms_counter__sum(c, cs, -1, -1, false);
+
+		if (c->state == PMS_COUNTER_OK)
+			fprintf(stderr, "%s: %llu %llu %llu\n", c->name, (unsigned long long)t.val,
+				(unsigned long long)t.ena, (unsigned long long)t.run);
 	}
 }
 
@@ -608,7 +610,7 @@ again:
 		close(w.pidfd);
 	if (cfg->argv) {
 		ri->exit_status = exit_code_of(w.status);
-		ri->have_rusage = true;
+		ri->have_rusage = cfg->target == ST_COMMAND; /* perf shows user/sys for a plain workload only */
 		ri->user_ns = (double)w.ru.ru_utime.tv_sec * 1e9 + (double)w.ru.ru_utime.tv_usec * 1e3;
 		ri->sys_ns = (double)w.ru.ru_stime.tv_sec * 1e9 + (double)w.ru.ru_stime.tv_usec * 1e3;
 		if (rc == 0)
