@@ -5,18 +5,22 @@
  * Grammar (perf 6.x): comma-separated events and groups; repeated calls to
  * pms_evlist__parse() append (repeated -e).
  *   event  := hw-name | sw-name | cache-name | 'r'HEX | tracepoint
+ *           | 'mem:' ADDR ['/' LEN] [':' rwx]      (breakpoint)
  *           | pmu '/' [terms] '/' [mods] | pmu-alias-name
  *             followed by optional ':' mods (not after pmu/.../ form, where
  *             mods directly follow the closing slash, as in perf)
  *   group  := '{' event (',' event)* '}' [':' mods]
- *   mods   := [ukhGHIpPSDWe]+   (first of u/k/h excludes the other two)
+ *   mods   := [ukhGHIpPSDWeb]*  (first of u/k/h excludes the other two)
  *
  * Invariants of a parsed list: entries of one group are contiguous, the
  * leader first; every entry's attr.size == PERF_ATTR_SIZE_VER* the library
  * was built with; attr carries only what the string specifies plus perf's
  * defaults (exclude_guest=1 as perf sets outside `perf kvm`), never
  * tool-specific bits such as read_format or disabled (those are the
- * perf_event layer's business).
+ * perf_event layer's business). As in perf's parser, tracepoints come with
+ * sample_type RAW|TIME|CPU|PERIOD and sample_period 1, breakpoints with
+ * sample_period 1; counting tools clear sample_period and set their own
+ * sample_type, as perf stat does. Syntax details: docs/events.md.
  */
 #ifndef PMS_EVENT_EVENT_H
 #define PMS_EVENT_EVENT_H

@@ -1014,6 +1014,16 @@ static int add_alias_everywhere(struct pstate *ps, size_t start, size_t len, str
 
 /* ------------------------------------------------------------ tracepoints */
 
+/* perf's evsel__newtp(): a tracepoint samples every hit with its raw payload */
+static void tp_attr(struct pms_evsel *e, uint64_t id)
+{
+	e->attr.type = PERF_TYPE_TRACEPOINT;
+	e->attr.config = id;
+	e->attr.sample_type = PERF_SAMPLE_RAW | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	e->attr.sample_period = 1;
+	e->is_tracepoint = true;
+}
+
 struct tp_glob {
 	struct pstate *ps;
 	const char *sys_pat, *name_pat;
@@ -1036,9 +1046,7 @@ static int tp_glob_cb(const char *subsys, const char *name, void *arg)
 	e = new_evsel(g->ps);
 	if (!e)
 		return g->err = -ENOMEM;
-	e->attr.type = PERF_TYPE_TRACEPOINT;
-	e->attr.config = id;
-	e->is_tracepoint = true;
+	tp_attr(e, id);
 	e->name = malloc(strlen(subsys) + strlen(name) + 2);
 	if (!e->name)
 		return g->err = -ENOMEM;
@@ -1127,9 +1135,7 @@ static int add_tracepoint(struct pstate *ps, size_t start, size_t sys_len, size_
 		e = new_evsel(ps);
 		if (!e || !(e->name = strdup(full)) || !(e->pmu_name = strdup("tracepoint")))
 			return set_err(ps, -ENOMEM, start, "out of memory");
-		e->attr.type = PERF_TYPE_TRACEPOINT;
-		e->attr.config = id;
-		e->is_tracepoint = true;
+		tp_attr(e, id);
 		return 0;
 	}
 	g.ps = ps;
@@ -1144,6 +1150,73 @@ static int add_tracepoint(struct pstate *ps, size_t start, size_t sys_len, size_
 		return set_err(ps, -ENOENT, start, "no tracepoint matches '%s'", full);
 	/* perf expands globs in tracefs readdir order, which is creation (= id) order */
 	qsort(ps->tmp.entries + ps->tmp.nr - g.nr, g.nr, sizeof(struct pms_evsel), cmp_tp_id);
+	return 0;
+}
+
+/* ------------------------------------------------------------ breakpoints */
+
+#define BP_R 1 /* HW_BREAKPOINT_R/W/X from <linux/hw_breakpoint.h> */
+#define BP_W 2
+#define BP_X 4
+
+/* "mem:ADDR[/LEN][:rwx]" at ps->pos (on "mem:"); perf's parse_events_add_breakpoint(). */
+static int parse_breakpoint(struct pstate *ps, size_t start, size_t *name_end)
+{
+	const char *s = ps->s;
+	uint64_t addr, len = 0;
+	struct pms_evsel *e;
+	int type = 0, err;
+	size_t slash = 0;
+
+	ps->pos = start + 4;
+	err = scan_number(ps, &addr);
+	if (err)
+		return set_err(ps, err, ps->pos, "expected a breakpoint address (mem:0x1234)");
+	if (s[ps->pos] == '/') {
+		slash = ps->pos;
+		ps->pos++;
+		err = scan_number(ps, &len);
+		if (err)
+			return set_err(ps, err, ps->pos, "expected a breakpoint length in bytes (1, 2, 4 or 8)");
+		if (len != 1 && len != 2 && len != 4 && len != 8)
+			return set_err(ps, -EINVAL, slash + 1, "breakpoint length must be 1, 2, 4 or 8");
+	}
+	if (s[ps->pos] == ':') {
+		size_t n = strspn(s + ps->pos + 1, "rwx");
+
+		if (n && (is_terminator(s[ps->pos + 1 + n]) || s[ps->pos + 1 + n] == ':')) {
+			size_t i;
+
+			for (i = 0; i < n; i++) {
+				int bit = s[ps->pos + 1 + i] == 'r' ? BP_R : s[ps->pos + 1 + i] == 'w' ? BP_W : BP_X;
+
+				if (type & bit)
+					return set_err(ps, -EINVAL, ps->pos + 1 + i, "access type '%c' given twice",
+						       s[ps->pos + 1 + i]);
+				type |= bit;
+			}
+			ps->pos += 1 + n;
+		}
+	}
+	if (!type)
+		type = BP_R | BP_W;
+	if ((type & BP_X) && (type & (BP_R | BP_W)))
+		return set_err(ps, -EINVAL, start, "a breakpoint is either on execution (x) or on data (rw)");
+	if (!len)
+		len = (type & BP_X) ? sizeof(long) : 4;
+	e = new_evsel(ps);
+	if (!e)
+		return set_err(ps, -ENOMEM, start, "out of memory");
+	e->attr.type = PERF_TYPE_BREAKPOINT;
+	e->attr.bp_addr = addr;
+	e->attr.bp_type = (uint32_t)type;
+	e->attr.bp_len = len;
+	e->attr.sample_period = 1; /* perf: every hit is a sample */
+	e->pmu_name = strdup("breakpoint");
+	if (!e->pmu_name)
+		return set_err(ps, -ENOMEM, start, "out of memory");
+	/* perf 6.1 names "mem:0x10/8:w" "mem:0x10" (the text before the length) */
+	*name_end = slash;
 	return 0;
 }
 
@@ -1168,6 +1241,26 @@ static int parse_event(struct pstate *ps)
 		return set_err(ps, -EINVAL, start, "expected an event name, found '%c'", s[start]);
 	}
 	ps->pos += len;
+	if (len == 3 && !memcmp(s + start, "mem", 3) && s[ps->pos] == ':' && isdigit((unsigned char)s[ps->pos + 1])) {
+		size_t name_end = 0;
+
+		err = parse_breakpoint(ps, start, &name_end);
+		if (err)
+			return err;
+		if (s[ps->pos] == ':') {
+			ps->pos++;
+			err = scan_mods(ps, &mstart, &mlen);
+			if (err)
+				return err;
+			if (mlen)
+				apply_event_mods(ps, first, s + mstart, mlen);
+		} else if (!is_terminator(s[ps->pos])) {
+			return set_err(ps, -EINVAL, ps->pos, "unexpected '%c' after the breakpoint", s[ps->pos]);
+		}
+		if (evsel_set_name(&ps->tmp.entries[first], s + start, (name_end ? name_end : ps->pos) - start))
+			return set_err(ps, -ENOMEM, start, "out of memory");
+		return 0;
+	}
 	err = resolve_word(ps, start, len, &r);
 	if (err)
 		return err;

@@ -632,3 +632,37 @@ Test(event_parse_err, ctx_without_sysfs)
 	cr_expect_eq(pms_evlist__parse(&list, ctx, "cs", NULL), 0);
 	cr_expect_eq(pms_evlist__parse(&list, ctx, "bogus", NULL), -ENOENT);
 }
+
+Test(event_parse, breakpoints)
+{
+	const struct perf_event_attr *a = ok1("mem:0x1000");
+
+	cr_expect_eq(a->type, PERF_TYPE_BREAKPOINT);
+	cr_expect(a->bp_addr == 0x1000 && a->bp_type == 3 && a->bp_len == 4 && a->sample_period == 1);
+	cr_expect_str_eq(list.entries[0].pmu_name, "breakpoint");
+	a = ok1("mem:0x1000/8");
+	cr_expect_eq(a->bp_len, 8);
+	cr_expect_str_eq(list.entries[1].name, "mem:0x1000", "perf drops the length from the name");
+	a = ok1("mem:0x1000:x");
+	cr_expect(a->bp_type == 4 && a->bp_len == sizeof(long));
+	a = ok1("mem:4096:rw:u");
+	cr_expect(a->bp_addr == 4096 && a->bp_type == 3 && a->exclude_kernel);
+	cr_expect_str_eq(list.entries[3].name, "mem:4096:rw:u");
+	a = ok1("mem:0x10/2:w");
+	cr_expect(a->bp_type == 2 && a->bp_len == 2);
+	cr_expect_eq(parse("mem:0x10/3"), -EINVAL);
+	cr_expect_eq(perr.pos, 9);
+	cr_expect_eq(parse("mem:0x10:rr"), -EINVAL);
+	cr_expect_eq(parse("mem:0x10:rx"), -EINVAL);
+	cr_expect_eq(parse("mem:zz"), -ENOENT, "not a breakpoint: an unknown tracepoint-like name");
+}
+
+Test(event_parse, tracepoint_sampling_defaults)
+{
+	const struct perf_event_attr *a = ok1("sched:sched_wakeup");
+
+	cr_expect_eq(a->sample_type, PERF_SAMPLE_RAW | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD);
+	cr_expect_eq(a->sample_period, 1);
+	a = ok1("cpu-clock");
+	cr_expect(a->sample_type == 0 && a->sample_period == 0);
+}
