@@ -9,7 +9,9 @@
 #   PMU_VM_REFRESH=1 (ask the archive again even with cached .debs), PMU_VM_TIMEOUT (guest
 #   wall-clock limit, s, default 150), PMU_VM_CHECKS (glob of check files, default [0-9]*.sh),
 #   PMU_VM_EXTRA_CHECKS (a directory of more NN_*.sh guest checks and *.c workloads, for exploring);
-#   PMU_VM_SOURCES (apt sources file, default the host's); the console log is kept in <build>/pmu-vm/.
+#   PMU_VM_SOURCES (apt sources file, default the host's), PMU_VM_APPEND (more kernel command
+#   line; NAME=value words reach /init's environment, e.g. CHECK_TIMEOUT=20 seconds per check);
+#   the console log is kept in <build>/pmu-vm/.
 # A missing tool or an unreachable archive with an empty cache is a printed SKIP with the reason.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -160,7 +162,7 @@ log=$work/console.log
 t_boot=$(now_ms)
 qemu-system-aarch64 -M virt -cpu max,pauth=off -m 1G -smp 1 -icount shift=0 \
 	-nographic -no-reboot -nic none -kernel "$vmlinuz" -initrd "$initrd" \
-	-append 'console=ttyAMA0 quiet panic=-1' </dev/null >"$log" 2>&1 &
+	-append "console=ttyAMA0 quiet panic=-1${PMU_VM_APPEND:+ $PMU_VM_APPEND}" </dev/null >"$log" 2>&1 &
 qpid=$!
 boot_ms='' timed_out=''
 while kill -0 "$qpid" 2>/dev/null; do

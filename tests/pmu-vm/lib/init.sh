@@ -17,7 +17,7 @@ mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 echo 1 >/proc/sys/kernel/printk
 echo "PMSBOOT uptime=$(cut -d' ' -f1 /proc/uptime)"
 echo "PMSINFO $(dmesg | grep -m1 'hw perfevents' | sed 's/^\[[^]]*\] //')"
-export PMUSCOPE=/bin/pmuscope WL=/wl CHECK_TIMEOUT=${CHECK_TIMEOUT:-90}
+export PMUSCOPE=/bin/pmuscope WL=/wl CHECK_TIMEOUT=${CHECK_TIMEOUT:-30}
 cd /tmp || exit 1
 for f in /checks/[0-9]*.sh; do
 	[ -e "$f" ] || continue
@@ -31,9 +31,10 @@ for f in /checks/[0-9]*.sh; do
 	# Results first (intact lines), the check's other output after as context.
 	grep '^PMSCHECK ' "$out"
 	grep -v '^PMSCHECK ' "$out" | sed "s|^|  $name: |" | tail -n 40
-	if ! grep -q '^PMSCHECK ' "$out"; then
-		echo "PMSCHECK fail $name check reported nothing (exit $rc$( [ $rc = 143 ] && echo ', timed out'))"
-	fi
+	case $rc in
+	124 | 137 | 143) echo "PMSCHECK fail $name timed out after ${CHECK_TIMEOUT}s (exit $rc)" ;;
+	*) grep -q '^PMSCHECK ' "$out" || echo "PMSCHECK fail $name check reported nothing (exit $rc)" ;;
+	esac
 done
 echo "PMSCHECK done"
 sync
