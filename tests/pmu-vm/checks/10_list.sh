@@ -17,6 +17,19 @@ for spec in 'cpu-cycles OR cycles|\[Hardware event\]' 'instructions|\[Hardware e
 		fail "list-$short" "no supported '$name $label' line; near: $(grep -F "${name%% *}" list.out | head -n 2 | tr '\n' '|')"
 	fi
 done
+# Every sysfs alias of the PMU opens here (QEMU counts only a few, but all open), so all are listed.
+missing=
+for f in /sys/bus/event_source/devices/armv8_pmuv3/events/*; do
+	e=$(basename "$f")
+	grep -qE "^ +armv8_pmuv3/$e/ +\[Kernel PMU event\] *\$" list.out || missing="$missing $e"
+done
+if [ $rc -ne 0 ]; then
+	fail list-pmu-events "list exit $rc"
+elif [ -z "$missing" ]; then
+	pass list-pmu-events "all of: $(ls /sys/bus/event_source/devices/armv8_pmuv3/events | tr '\n' ' ')"
+else
+	fail list-pmu-events "sysfs events not listed as supported:$missing"
+fi
 # --json: the same events with "supported": true.
 if "$PMUSCOPE" list --json >list.json 2>list.err; then
 	bad=
