@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Check 4: a {cycles,instructions} group is counted together (same running time, 100%; in icount
 # shift=0 user-space cycles equal instructions, so an atomic group read shows equal values), and
-# :u excludes the kernel's share (:u < unmodified).
+# :u excludes the kernel's share (:u < unmodified). The IPC metric of the :u group is exactly 1.
 N=100000
 "$PMUSCOPE" stat -x, -e '{cycles:u,instructions:u}' -- "$WL/loop" $N >gu.out 2>&1
 rc=$?
@@ -13,6 +13,13 @@ elif awk 'NR == 1 { c = $1; t = $3 } NR == 2 { i = $1; ok = (c == i && t == $3 &
 	pass group-user "{cycles:u,instructions:u}: $(tr '\n' '|' <gu.rows)"
 else
 	fail group-user "want equal values, equal run times, 100%: $(tr '\n' '|' <gu.rows)"
+fi
+# The derived metric follows: insn per cycle (CSV column 6 of the instructions row) is 1.
+ipc=$(awk -F, '$3 == "instructions:u" { print $6; exit }' gu.out)
+if awk -v v="$ipc" 'BEGIN { exit !(v != "" && v + 0 == 1) }'; then
+	pass group-ipc "insn per cycle $ipc"
+else
+	fail group-ipc "instructions:u row metric '$ipc', want 1 (cycles:u = instructions:u): $(grep 'instructions:u' gu.out)"
 fi
 "$PMUSCOPE" stat -x, -e '{cycles,instructions}' -- "$WL/loop" $N >gk.out 2>&1
 rc=$?
