@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -236,6 +237,44 @@ static int exit_code_of(int status)
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return EXIT_RUNTIME;
+}
+
+/*
+ * execvp's lookup, done before any counter is opened so that a typo costs
+ * no kernel work: 0 if argv0 would run, else ENOENT or EACCES.
+ */
+static int check_runnable(const char *argv0)
+{
+	const char *path = getenv("PATH");
+	int err = ENOENT;
+	struct stat st;
+
+	if (strchr(argv0, '/')) {
+		if (stat(argv0, &st))
+			return errno;
+		if (S_ISDIR(st.st_mode) || access(argv0, X_OK))
+			return EACCES;
+		return 0;
+	}
+	if (!path)
+		path = "/usr/local/bin:/bin:/usr/bin";
+	while (*path) {
+		const char *colon = strchr(path, ':');
+		size_t len = colon ? (size_t)(colon - path) : strlen(path);
+		char full[PATH_MAX];
+
+		if (snprintf(full, sizeof(full), "%.*s%s%s", (int)len, len ? path : ".", "/", argv0) <
+			    (int)sizeof(full) &&
+		    stat(full, &st) == 0) {
+			if (!S_ISDIR(st.st_mode) && access(full, X_OK) == 0)
+				return 0;
+			err = EACCES;
+		}
+		if (!colon)
+			break;
+		path = colon + 1;
+	}
+	return err;
 }
 
 /* -------------------------------------------------------------- targets -- */
@@ -780,6 +819,15 @@ static int run(int argc, char **argv)
 	setup_target(&x);
 	check_options(&x);
 	parse_events(&x);
+	if (x.cfg.argv) {
+		int e = check_runnable(x.cfg.argv[0]);
+
+		if (e) {
+			error("cannot run '%s': %s", x.cfg.argv[0], strerror(e));
+			rc = e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
+			goto out;
+		}
+	}
 
 	x.out.cfg = &x.cfg;
 	x.out.f = stderr;

@@ -1,0 +1,12 @@
+# stat usage errors are caught before any counter is opened: exit 129 with a reason.
+"$PMUSCOPE" stat; echo "exit=$?"
+"$PMUSCOPE" stat -r 0 -- true; echo "exit=$?"
+"$PMUSCOPE" stat --interval-count 2 -- true; echo "exit=$?"
+"$PMUSCOPE" stat -I 5 -- true; echo "exit=$?"
+"$PMUSCOPE" stat -A -- true; echo "exit=$?"
+"$PMUSCOPE" stat -x, --json -- true; echo "exit=$?"
+"$PMUSCOPE" stat -p 12x -e task-clock; echo "exit=$?"
+"$PMUSCOPE" stat -p 1 -a -e task-clock; echo "exit=$?"
+"$PMUSCOPE" stat -r 2 -I 100 -- true; echo "exit=$?"
+"$PMUSCOPE" stat --append -- true; echo "exit=$?"
+"$PMUSCOPE" stat -C 0-x -- true; echo "exit=$?"
