@@ -1150,6 +1150,8 @@ static int add_tracepoint(struct pstate *ps, size_t start, size_t sys_len, size_
 		return set_err(ps, -ENOENT, start, "no tracepoint matches '%s'", full);
 	/* perf expands globs in tracefs readdir order, which is creation (= id) order */
 	qsort(ps->tmp.entries + ps->tmp.nr - g.nr, g.nr, sizeof(struct pms_evsel), cmp_tp_id);
+	for (size_t i = ps->tmp.nr - g.nr; i < ps->tmp.nr; i++)
+		ps->tmp.entries[i].leader_idx = (int)i;
 	return 0;
 }
 

@@ -461,6 +461,8 @@ Test(event_parse, tracepoints)
 	cr_expect_str_eq(list.entries[3].name, "sched:sched_process_exec");
 	cr_expect_str_eq(list.entries[4].name, "sched:sched_process_fork", "glob matches in id order, as perf");
 	cr_expect_str_eq(list.entries[5].name, "sched:sched_process_exit");
+	for (int i = 0; i < 6; i++)
+		cr_expect_eq(list.entries[i].leader_idx, i);
 	cr_assert_eq(parse("{sched:sched_switch,sched:sched_wakeup}:k"), 0);
 	cr_expect_eq(list.entries[7].leader_idx, 6);
 	cr_expect_eq(list.entries[7].attr.config, 374);
