@@ -1,0 +1,518 @@
+# SPDX-License-Identifier: MIT
+# Kernel tests of `pmuscope stat` against the spec and against `perf stat` on
+# the same workloads in the same run (task-clock within 5%, page-faults within
+# 2% or +-10, inherit, -a/-A/-C, -p/-t/--per-thread, -r, -I, --timeout, -o,
+# -x, --json, exit status passthrough, SIGINT, bad events). Comparisons use
+# medians of a few interleaved runs: this 2-core VM is shared with compilers.
+# Sourced by tests/kernel/run.sh; every function and variable is st_-prefixed.
+
+st_demo=$BUILD_DIR/demo
+
+# Is stat implemented at all? One SKIP for the whole file if not.
+st_implemented() {
+	st_o=$("$PMUSCOPE" stat -e task-clock -- true 2>&1)
+	st_r=$?
+	if printf '%s\n' "$st_o" | grep -qi 'not implemented'; then
+		return 1
+	fi
+	"$PMUSCOPE" stat -h >/dev/null 2>&1 || [ $st_r -eq 0 ]
+}
+
+# st_val FILE EVENT: the value printed in front of EVENT in CSV output (-x,),
+# whatever precedes it (interval time, CPU, thread): the field two to the left
+# of the event name. One line per match; spaces stripped.
+st_val() {
+	awk -F"${3:-,}" -v ev="$2" '{
+		for (i = 3; i <= NF; i++) {
+			f = $i; gsub(/^ +| +$/, "", f)
+			if (f == ev || f == ev ":u") { v = $(i - 2); gsub(/ /, "", v); print v; break }
+		}
+	}' "$1"
+}
+
+# st_median: median of the numbers on stdin (empty if none).
+st_median() {
+	grep -E '^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$' | sort -g |
+		awk '{ a[NR] = $1 } END { if (NR == 0) exit; if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+
+# st_within A B PCT [ABS]: |A-B| <= max(PCT% of B, ABS); false if either is not a number.
+st_within() {
+	awk -v a="$1" -v b="$2" -v p="$3" -v abs="${4:-0}" 'BEGIN {
+		if (a !~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/ || b !~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/) exit 1
+		d = a - b; if (d < 0) d = -d
+		lim = b * p / 100; if (lim < 0) lim = -lim; if (abs > lim) lim = abs
+		exit !(d <= lim)
+	}'
+}
+
+# st_cmp A OP B: numeric comparison with awk (A, B may be decimals).
+st_cmp() {
+	awk -v a="$1" -v b="$3" -v op="$2" 'BEGIN {
+		if (a !~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/ || b !~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/) exit 1
+		if (op == "<") exit !(a < b); if (op == "<=") exit !(a <= b)
+		if (op == ">") exit !(a > b); if (op == ">=") exit !(a >= b)
+		exit 1
+	}'
+}
+
+st_now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# st_wait_gone PID TENTHS: wait up to TENTHS/10 s for PID to end; false if still alive.
+st_wait_gone() {
+	st_i=0
+	while kill -0 "$1" 2>/dev/null; do
+		[ $st_i -ge "$2" ] && return 1
+		sleep 0.1
+		st_i=$((st_i + 1))
+	done
+	return 0
+}
+
+# st_compare NAME EVENT PCT ABS RUNS -- workload...: median of EVENT over RUNS
+# interleaved runs of `pmuscope stat -x,` and `perf stat -x,`, then the tolerance.
+st_compare() {
+	st_name=$1 st_ev=$2 st_pct=$3 st_abs=$4 st_runs=$5
+	shift 6
+	: >"$st_tmp/ours.v"
+	: >"$st_tmp/perf.v"
+	st_i=0
+	while [ $st_i -lt "$st_runs" ]; do
+		"$PMUSCOPE" stat -x, -e "$st_ev" -- "$@" >"$st_tmp/o" 2>&1
+		st_val "$st_tmp/o" "$st_ev" >>"$st_tmp/ours.v"
+		perf stat -x, -e "$st_ev" -- "$@" >"$st_tmp/p" 2>&1
+		st_val "$st_tmp/p" "$st_ev" >>"$st_tmp/perf.v"
+		st_i=$((st_i + 1))
+	done
+	st_a=$(st_median <"$st_tmp/ours.v")
+	st_b=$(st_median <"$st_tmp/perf.v")
+	if [ -z "$st_a" ]; then
+		fail "$st_name" "no $st_ev value in: $(head -c 300 "$st_tmp/o")"
+	elif st_within "$st_a" "$st_b" "$st_pct" "$st_abs"; then
+		pass "$st_name (pmuscope $st_a, perf $st_b)"
+	else
+		fail "$st_name" "pmuscope $st_a vs perf $st_b (runs: $(tr '\n' ' ' <"$st_tmp/ours.v") / $(tr '\n' ' ' <"$st_tmp/perf.v"))"
+	fi
+}
+
+st_compare_tests() {
+	# ~210 ms of CPU in one thread
+	st_compare "stat: task-clock within 5% of perf (median of 5)" task-clock 5 0 5 -- \
+		"$st_demo/pms-threads" 1 150000000
+	st_compare "stat: page-faults within 2% or 10 of perf (10000 pages)" page-faults 2 10 3 -- \
+		"$st_demo/pms-faults" 10000
+
+	# 8 threads: inherit counts them all (~8 x 56 ms), --no-inherit only the main thread
+	st_compare "stat: 8-thread workload counted in full with inherit (within 10% of perf)" task-clock 10 0 3 -- \
+		"$st_demo/pms-threads" 8 40000000
+	st_one=$(awk -v a="$st_a" 'BEGIN { print a }')
+	"$PMUSCOPE" stat -x, -e task-clock -- "$st_demo/pms-threads" 1 40000000 >"$st_tmp/o" 2>&1
+	st_single=$(st_val "$st_tmp/o" task-clock)
+	if st_cmp "$st_one" ">=" "$(awk -v s="$st_single" 'BEGIN { print s * 6 }')"; then
+		pass "stat: 8 threads count >= 6x one thread ($st_one vs $st_single ms)"
+	else
+		fail "stat: 8 threads count >= 6x one thread" "8 threads $st_one ms, 1 thread $st_single ms"
+	fi
+	"$PMUSCOPE" stat --no-inherit -x, -e task-clock -- "$st_demo/pms-threads" 8 40000000 >"$st_tmp/o" 2>&1
+	st_noinh=$(st_val "$st_tmp/o" task-clock)
+	if [ -n "$st_noinh" ] && st_cmp "$st_noinh" "<" "$(awk -v s="$st_one" 'BEGIN { print s / 10 }')"; then
+		pass "stat --no-inherit: only the main thread ($st_noinh ms vs $st_one ms)"
+	else
+		fail "stat --no-inherit: only the main thread" "got '$st_noinh' ms vs inherited $st_one ms: $(head -c 200 "$st_tmp/o")"
+	fi
+}
+
+st_target_tests() {
+	st_ncpu=$(getconf _NPROCESSORS_ONLN)
+	# -a: cpu-clock counts wall time on every CPU, so sleep 0.3 gives ~ncpu x 300 ms
+	"$PMUSCOPE" stat -a -x, -e cpu-clock -- sleep 0.3 >"$st_tmp/o" 2>&1
+	st_agg=$(st_val "$st_tmp/o" cpu-clock)
+	perf stat -a -x, -e cpu-clock -- sleep 0.3 >"$st_tmp/p" 2>&1
+	st_pagg=$(st_val "$st_tmp/p" cpu-clock)
+	if st_within "$st_agg" "$((st_ncpu * 300))" 15 && st_within "$st_agg" "$st_pagg" 15; then
+		pass "stat -a: cpu-clock summed over $st_ncpu CPUs ($st_agg ms, perf $st_pagg ms)"
+	else
+		fail "stat -a: cpu-clock summed over $st_ncpu CPUs" "got '$st_agg' ms, want ~$((st_ncpu * 300)) (perf $st_pagg): $(head -c 200 "$st_tmp/o")"
+	fi
+	"$PMUSCOPE" stat -a -A -x, -e cpu-clock -- sleep 0.3 >"$st_tmp/o" 2>&1
+	st_n=$(grep -cE '^CPU[0-9]+,' "$st_tmp/o")
+	st_sum=$(st_val "$st_tmp/o" cpu-clock | awk '{ s += $1 } END { print s + 0 }')
+	if [ "$st_n" -eq "$st_ncpu" ] && st_within "$st_sum" "$st_agg" 15 &&
+		[ "$(st_val "$st_tmp/o" cpu-clock | awk '$1 < 240 || $1 > 400' | wc -l)" -eq 0 ]; then
+		pass "stat -a -A: $st_n per-CPU lines of ~300 ms summing to the aggregate ($st_sum ms)"
+	else
+		fail "stat -a -A: one line per CPU summing to the aggregate" "$st_n CPU lines (want $st_ncpu), sum $st_sum vs $st_agg: $(head -c 300 "$st_tmp/o")"
+	fi
+	"$PMUSCOPE" stat -C 0 -x, -e cpu-clock -- sleep 0.3 >"$st_tmp/o" 2>&1
+	st_c0=$(st_val "$st_tmp/o" cpu-clock)
+	if st_within "$st_c0" 300 15; then
+		pass "stat -C 0: one CPU's cpu-clock ($st_c0 ms)"
+	else
+		fail "stat -C 0: one CPU's cpu-clock" "got '$st_c0' ms, want ~300: $(head -c 200 "$st_tmp/o")"
+	fi
+	"$PMUSCOPE" stat -C 0 -A -x, -e cpu-clock -- sleep 0.1 >"$st_tmp/o" 2>&1
+	if grep -qE '^CPU0,' "$st_tmp/o" && ! grep -qE '^CPU[1-9]' "$st_tmp/o"; then
+		pass "stat -C 0 -A: only CPU0"
+	else
+		fail "stat -C 0 -A: only CPU0" "$(head -c 200 "$st_tmp/o")"
+	fi
+
+	# -p / -t / --per-thread on a running 2-thread CPU-bound process
+	"$st_demo/pms-threads" 2 4000000000 &
+	st_bg=$!
+	sleep 0.3
+	st_tid=$(ls /proc/$st_bg/task | grep -vx "$st_bg" | head -1)
+	: >"$st_tmp/ours.v"
+	: >"$st_tmp/perf.v"
+	for st_i in 1 2 3; do
+		"$PMUSCOPE" stat -x, -p "$st_bg" -e task-clock --timeout 400 >"$st_tmp/o" 2>&1
+		st_val "$st_tmp/o" task-clock >>"$st_tmp/ours.v"
+		perf stat -x, -p "$st_bg" -e task-clock --timeout 400 >"$st_tmp/p" 2>&1
+		st_val "$st_tmp/p" task-clock >>"$st_tmp/perf.v"
+	done
+	st_p=$(st_median <"$st_tmp/ours.v")
+	st_pp=$(st_median <"$st_tmp/perf.v")
+	if st_within "$st_p" "$st_pp" 20 && st_cmp "$st_p" ">" 500; then
+		pass "stat -p: both threads of a running process counted ($st_p ms, perf $st_pp ms, 400 ms window)"
+	else
+		fail "stat -p: both threads of a running process counted" "pmuscope '$st_p' ms vs perf $st_pp ms over 400 ms: $(head -c 200 "$st_tmp/o")"
+	fi
+	"$PMUSCOPE" stat -x, -t "$st_tid" -e task-clock --timeout 400 >"$st_tmp/o" 2>&1
+	st_t=$(st_val "$st_tmp/o" task-clock)
+	if st_cmp "$st_t" ">" 150 && st_cmp "$st_t" "<" 440; then
+		pass "stat -t: one thread only ($st_t ms over 400 ms)"
+	else
+		fail "stat -t: one thread only" "got '$st_t' ms over a 400 ms window: $(head -c 200 "$st_tmp/o")"
+	fi
+	"$PMUSCOPE" stat --per-thread -x, -p "$st_bg" -e task-clock --timeout 300 >"$st_tmp/o" 2>&1
+	st_n=$(grep -c "task-clock" "$st_tmp/o")
+	if [ "$st_n" -eq 3 ] && grep -q "$st_tid" "$st_tmp/o"; then
+		pass "stat --per-thread -p: one line per thread (3)"
+	else
+		fail "stat --per-thread -p: one line per thread" "$st_n lines, want 3 (incl. tid $st_tid): $(head -c 300 "$st_tmp/o")"
+	fi
+	kill "$st_bg" 2>/dev/null
+	wait "$st_bg" 2>/dev/null
+}
+
+st_option_tests() {
+	# -r 3: mean with +- relative stddev
+	"$PMUSCOPE" stat -r 3 -e task-clock -- true >"$st_tmp/o" 2>&1
+	st_rc=$?
+	if [ $st_rc -eq 0 ] && grep -E 'task-clock' "$st_tmp/o" | grep -qE '\( *\+- *[0-9]+(\.[0-9]+)? *% *\)' &&
+		grep -qE '3 runs' "$st_tmp/o"; then
+		pass "stat -r 3: mean with ( +- x% ) and '(3 runs)'"
+	else
+		fail "stat -r 3: mean with ( +- x% )" "exit $st_rc: $(head -c 400 "$st_tmp/o")"
+	fi
+
+	# -I 100 --interval-count 3 on a ~1 s workload: exactly 3 intervals of ~100 ms
+	"$PMUSCOPE" stat -I 100 --interval-count 3 -x, -e task-clock -- "$st_demo/pms-threads" 1 700000000 >"$st_tmp/o" 2>&1
+	st_n=$(grep -c 'task-clock' "$st_tmp/o")
+	st_ts=$(awk -F, '/task-clock/ { t = $1; gsub(/ /, "", t); printf "%s ", t }' "$st_tmp/o")
+	if [ "$st_n" -eq 3 ] && printf '%s\n' "$st_ts" | awk '{ exit !(NF == 3 && $1 > 0.08 && $1 < 0.2 && $3 > $2 && $2 > $1) }'; then
+		pass "stat -I 100 --interval-count 3: 3 intervals at $st_ts s"
+	else
+		fail "stat -I 100 --interval-count 3" "$st_n interval lines (times $st_ts): $(head -c 300 "$st_tmp/o")"
+	fi
+	# the interval deltas add up to the total: page faults are deterministic
+	"$PMUSCOPE" stat -I 50 -x, -e page-faults -- "$st_demo/pms-faults" 40000 >"$st_tmp/o" 2>&1
+	st_n=$(st_val "$st_tmp/o" page-faults | grep -c .)
+	st_sum=$(st_val "$st_tmp/o" page-faults | awk '$1 ~ /^[0-9]/ { s += $1 } END { print s + 0 }')
+	"$PMUSCOPE" stat -x, -e page-faults -- "$st_demo/pms-faults" 40000 >"$st_tmp/o2" 2>&1
+	st_tot=$(st_val "$st_tmp/o2" page-faults)
+	if [ "$st_n" -ge 2 ] && st_within "$st_sum" "$st_tot" 2 10; then
+		pass "stat -I 50: $st_n interval deltas sum to the total ($st_sum vs $st_tot)"
+	else
+		fail "stat -I 50: interval deltas sum to the total" "$st_n intervals summing $st_sum vs total '$st_tot': $(head -c 300 "$st_tmp/o")"
+	fi
+
+	# --timeout 300 on a ~4 s workload: stops early, prints ~300 ms
+	st_t0=$(st_now_ms)
+	"$PMUSCOPE" stat --timeout 300 -x, -e task-clock -- "$st_demo/pms-threads" 1 3000000000 >"$st_tmp/o" 2>&1
+	st_ms=$(($(st_now_ms) - st_t0))
+	st_v=$(st_val "$st_tmp/o" task-clock)
+	if [ $st_ms -lt 1500 ] && st_cmp "$st_v" ">" 100 && st_cmp "$st_v" "<" 400; then
+		pass "stat --timeout 300: stopped after $st_ms ms with task-clock $st_v ms"
+	else
+		fail "stat --timeout 300" "$st_ms ms wall, task-clock '$st_v': $(head -c 200 "$st_tmp/o")"
+	fi
+
+	# -o file: the counts go to the file, not to stdout/stderr
+	rm -f "$st_tmp/out.txt"
+	"$PMUSCOPE" stat -o "$st_tmp/out.txt" -e task-clock,page-faults -- true >"$st_tmp/o" 2>&1
+	st_rc=$?
+	if [ $st_rc -eq 0 ] && grep -q 'task-clock' "$st_tmp/out.txt" 2>/dev/null &&
+		grep -q 'page-faults' "$st_tmp/out.txt" && ! grep -q 'task-clock' "$st_tmp/o"; then
+		pass "stat -o file: counts written to the file only"
+	else
+		fail "stat -o file" "exit $st_rc, file: $(head -c 200 "$st_tmp/out.txt" 2>&1), stdout: $(head -c 200 "$st_tmp/o")"
+	fi
+}
+
+st_format_tests() {
+	# human table, close to perf's layout
+	"$PMUSCOPE" stat -- "$st_demo/pms-threads" 1 20000000 >"$st_tmp/o" 2>&1
+	st_rc=$?
+	if [ $st_rc -eq 0 ] && grep -qE "Performance counter stats for '.*pms-threads" "$st_tmp/o" &&
+		grep -qE '^ +[0-9.]+ +seconds time elapsed' "$st_tmp/o"; then
+		pass "stat: header and 'seconds time elapsed' like perf"
+	else
+		fail "stat: header and elapsed time" "exit $st_rc: $(head -c 300 "$st_tmp/o")"
+	fi
+	st_missing=
+	for st_ev in task-clock context-switches cpu-migrations page-faults cycles instructions branches branch-misses; do
+		grep -qE "[0-9>] +(msec +)?$st_ev( |\$)" "$st_tmp/o" || st_missing="$st_missing $st_ev"
+	done
+	if [ -z "$st_missing" ]; then
+		pass "stat: default event set has perf's 8 events"
+	else
+		fail "stat: default event set has perf's 8 events" "missing:$st_missing"
+	fi
+	if grep -qE '^ +[0-9.]+ +msec +task-clock +# +[0-9.]+ +CPUs utilized' "$st_tmp/o"; then
+		pass "stat: task-clock line in msec with 'CPUs utilized'"
+	else
+		fail "stat: task-clock line with 'CPUs utilized'" "$(grep task-clock "$st_tmp/o")"
+	fi
+	if grep -E 'page-faults' "$st_tmp/o" | grep -qE '# +[0-9.]+ +[KMG]?/sec'; then
+		pass "stat: page-faults with a per-second rate"
+	else
+		fail "stat: page-faults with a per-second rate" "$(grep page-faults "$st_tmp/o")"
+	fi
+	# <not supported> exactly when perf cannot count the event either
+	for st_ev in cycles instructions; do
+		st_ours=$(grep -E "(^| )$st_ev( |\$)" "$st_tmp/o")
+		perf stat -e "$st_ev" true >"$st_tmp/p" 2>&1
+		if grep -q '<not supported>' "$st_tmp/p"; then
+			if printf '%s\n' "$st_ours" | grep -qE "^ +<not supported> +$st_ev"; then
+				pass "stat: $st_ev shows <not supported> (perf agrees)"
+			else
+				fail "stat: $st_ev shows <not supported> like perf" "'$st_ours'"
+			fi
+		else
+			if printf '%s\n' "$st_ours" | grep -qE "^ +[0-9,.]+ +$st_ev"; then
+				pass "stat: $st_ev counted (perf counts it too)"
+			else
+				fail "stat: $st_ev counted like perf" "'$st_ours'"
+			fi
+		fi
+	done
+	"$PMUSCOPE" stat -e cycles -- true >"$st_tmp/o" 2>&1
+	st_rc=$?
+	if grep -q '<not supported>' "$st_tmp/p"; then
+		if [ $st_rc -eq 0 ] && grep -qE '<not supported> +cycles' "$st_tmp/o"; then
+			pass "stat -e cycles: <not supported>, exit 0 (like perf)"
+		else
+			fail "stat -e cycles: <not supported>, exit 0" "exit $st_rc: $(head -c 300 "$st_tmp/o")"
+		fi
+	fi
+
+	# -x, : perf's 7 columns value,unit,event,run time,run %,metric value,metric unit
+	"$PMUSCOPE" stat -x, -e task-clock,page-faults,cycles -- true >"$st_tmp/o" 2>&1
+	st_rc=$?
+	st_bad=$(awk -F, 'NF == 0 { next }
+		NF != 7 || ($1 !~ /^[0-9]+(\.[0-9]+)?$/ && $1 !~ /^<not (supported|counted)>$/) ||
+		$4 !~ /^[0-9]+$/ || ($5 !~ /^[0-9]+(\.[0-9]+)?$/) { print }' "$st_tmp/o")
+	if [ $st_rc -eq 0 ] && [ -z "$st_bad" ] && [ "$(grep -c . "$st_tmp/o")" -eq 3 ] &&
+		grep -qE '^[0-9.]+,msec,task-clock,[0-9]+,100\.00,[0-9.]+,CPUs utilized$' "$st_tmp/o" &&
+		grep -qE '^[0-9]+,,page-faults,[0-9]+,100\.00,' "$st_tmp/o"; then
+		pass "stat -x,: 7 columns in perf's order"
+	else
+		fail "stat -x,: 7 columns in perf's order" "exit $st_rc, bad lines: $st_bad / $(head -c 300 "$st_tmp/o")"
+	fi
+	"$PMUSCOPE" stat -x ';' -e task-clock -- true >"$st_tmp/o" 2>&1
+	if grep -qE '^[0-9.]+;msec;task-clock;[0-9]+;' "$st_tmp/o"; then
+		pass "stat -x ';': any separator"
+	else
+		fail "stat -x ';'" "$(head -c 200 "$st_tmp/o")"
+	fi
+
+	if ! command -v jq >/dev/null 2>&1; then
+		skip "stat --json" "jq not installed"
+		return
+	fi
+	# --json: one document; per event the name, a number and the enabled/running times
+	"$PMUSCOPE" stat --json -e task-clock,page-faults,cycles -- true >"$st_tmp/o" 2>"$st_tmp/e"
+	st_rc=$?
+	if [ $st_rc -eq 0 ] && jq -s -e 'length == 1' "$st_tmp/o" >/dev/null 2>&1 &&
+		jq -e '[.. | objects | select(has("event"))] as $e |
+			($e | length) == 3 and
+			($e | map(select(.event == "task-clock" or .event == "page-faults")) |
+				length == 2 and all(.counter_value | type == "number") and
+				all(.time_enabled_ns | type == "number") and all(.time_running_ns | type == "number") and
+				all(.percent_running | type == "number")) and
+			($e | map(select(.event == "page-faults")) | .[0].counter_value > 0)' "$st_tmp/o" >/dev/null 2>&1; then
+		pass "stat --json: one valid document, numbers as numbers"
+	else
+		fail "stat --json: one valid document, numbers as numbers" "exit $st_rc: $(head -c 400 "$st_tmp/o") $(head -c 200 "$st_tmp/e")"
+	fi
+	# -I --json: JSON Lines, each line one document
+	"$PMUSCOPE" stat --json -I 100 --interval-count 3 -e task-clock -- "$st_demo/pms-threads" 1 3000000000 >"$st_tmp/o" 2>"$st_tmp/e"
+	st_n=$(grep -c . "$st_tmp/o")
+	st_badl=0
+	while IFS= read -r st_line; do
+		[ -z "$st_line" ] && continue
+		printf '%s\n' "$st_line" | jq -e . >/dev/null 2>&1 || st_badl=$((st_badl + 1))
+	done <"$st_tmp/o"
+	if [ "$st_n" -ge 3 ] && [ $st_badl -eq 0 ]; then
+		pass "stat --json -I: JSON Lines ($st_n lines, each parses)"
+	else
+		fail "stat --json -I: JSON Lines" "$st_n lines, $st_badl do not parse: $(head -c 300 "$st_tmp/o")"
+	fi
+}
+
+st_exit_tests() {
+	"$PMUSCOPE" stat -e task-clock -- "$st_demo/pms-exit" 3 >"$st_tmp/o" 2>&1
+	st_rc=$?
+	if [ $st_rc -eq 3 ] && grep -q task-clock "$st_tmp/o"; then
+		pass "stat: workload exit 3 -> exit 3, counts printed"
+	else
+		fail "stat: workload exit 3 -> exit 3" "exit $st_rc: $(head -c 200 "$st_tmp/o")"
+	fi
+	"$PMUSCOPE" stat -e task-clock -- "$st_demo/pms-exit" -s 9 >"$st_tmp/o" 2>&1
+	st_rc=$?
+	if [ $st_rc -eq 137 ] && grep -q task-clock "$st_tmp/o"; then
+		pass "stat: workload SIGKILL -> exit 137, counts printed"
+	else
+		fail "stat: workload SIGKILL -> exit 137" "exit $st_rc: $(head -c 200 "$st_tmp/o")"
+	fi
+	"$PMUSCOPE" stat -e task-clock -- "$st_demo/pms-exit" -s 15 >"$st_tmp/o" 2>&1
+	st_rc=$?
+	[ $st_rc -eq 143 ] && pass "stat: workload SIGTERM -> exit 143" ||
+		fail "stat: workload SIGTERM -> exit 143" "exit $st_rc"
+	"$PMUSCOPE" stat -e task-clock -- no-such-command-pms >"$st_tmp/o" 2>&1
+	st_rc=$?
+	if [ $st_rc -eq 127 ] && grep -q 'no-such-command-pms' "$st_tmp/o" && ! grep -q 'task-clock' "$st_tmp/o"; then
+		pass "stat: missing command -> 127 with a message naming it, no counts"
+	else
+		fail "stat: missing command -> 127" "exit $st_rc: $(head -c 300 "$st_tmp/o")"
+	fi
+	printf '#!/bin/sh\nexit 0\n' >"$st_tmp/noexec.sh"
+	chmod 644 "$st_tmp/noexec.sh"
+	"$PMUSCOPE" stat -e task-clock -- "$st_tmp/noexec.sh" >"$st_tmp/o" 2>&1
+	st_rc=$?
+	if [ $st_rc -eq 126 ] && grep -q 'noexec.sh' "$st_tmp/o" && ! grep -q 'task-clock' "$st_tmp/o"; then
+		pass "stat: not executable -> 126 with a message naming it, no counts"
+	else
+		fail "stat: not executable -> 126" "exit $st_rc: $(head -c 300 "$st_tmp/o")"
+	fi
+	"$PMUSCOPE" stat -e task-clock -- "$st_tmp" >"$st_tmp/o" 2>&1
+	st_rc=$?
+	[ $st_rc -eq 126 ] && pass "stat: a directory as the command -> 126" ||
+		fail "stat: a directory as the command -> 126" "exit $st_rc: $(head -c 200 "$st_tmp/o")"
+
+	# SIGINT to pmuscope alone while the workload sleeps: counts so far, prompt exit,
+	# the workload not left behind. env --default-signal undoes the shell's
+	# SIG_IGN of INT for background jobs.
+	env --default-signal=INT "$PMUSCOPE" stat -e task-clock,context-switches -- "$st_demo/pms-exit" -w 8000 >"$st_tmp/o" 2>&1 &
+	st_pid=$!
+	sleep 0.5
+	st_child=$(pgrep -P "$st_pid" | head -1)
+	kill -INT "$st_pid"
+	if st_wait_gone "$st_pid" 40; then
+		wait "$st_pid"
+		st_rc=$?
+		if grep -q 'task-clock' "$st_tmp/o" && grep -q 'context-switches' "$st_tmp/o"; then
+			pass "stat: SIGINT prints the counts so far and exits (exit $st_rc)"
+		else
+			fail "stat: SIGINT prints the counts so far" "exit $st_rc: $(head -c 300 "$st_tmp/o")"
+		fi
+		if [ -n "$st_child" ] && st_wait_gone "$st_child" 20; then
+			pass "stat: SIGINT does not leave the workload running"
+		else
+			fail "stat: SIGINT does not leave the workload running" "child '$st_child' still alive"
+		fi
+	else
+		fail "stat: SIGINT prints the counts so far and exits" "still running 4 s after SIGINT"
+		kill -KILL "$st_pid" 2>/dev/null
+		wait "$st_pid" 2>/dev/null
+	fi
+	[ -n "$st_child" ] && kill -KILL "$st_child" 2>/dev/null
+
+	# SIGINT to the whole process group, as a terminal's Ctrl-C does: the
+	# workload dies of it, the counts are printed, exit 128+2
+	env --default-signal=INT setsid "$PMUSCOPE" stat -e task-clock -- "$st_demo/pms-exit" -w 8000 >"$st_tmp/o" 2>&1 &
+	st_pid=$!
+	sleep 0.5
+	kill -INT "-$st_pid"
+	if st_wait_gone "$st_pid" 40; then
+		wait "$st_pid"
+		st_rc=$?
+		if [ $st_rc -eq 130 ] && grep -q 'task-clock' "$st_tmp/o"; then
+			pass "stat: Ctrl-C (SIGINT to the group) prints the counts, exit 130"
+		else
+			fail "stat: Ctrl-C (SIGINT to the group) prints the counts, exit 130" "exit $st_rc: $(head -c 300 "$st_tmp/o")"
+		fi
+	else
+		fail "stat: Ctrl-C (SIGINT to the group)" "still running 4 s after SIGINT"
+		kill -KILL "-$st_pid" 2>/dev/null
+		wait "$st_pid" 2>/dev/null
+	fi
+
+	# unknown event: exit 2 and a caret under the bad name
+	"$PMUSCOPE" stat -e task-clock,no-such-event -- true >"$st_tmp/o" 2>&1
+	st_rc=$?
+	st_caret=$(awk '
+		prev != "" && /\^/ { if (index($0, "^") >= s && index($0, "^") < s + 13) ok = 1 }
+		{ s = index($0, "no-such-event"); prev = s ? $0 : "" }
+		END { print ok ? "yes" : "no" }' "$st_tmp/o")
+	if [ $st_rc -eq 2 ] && [ "$st_caret" = yes ] && ! grep -qE '[0-9] +(msec +)?task-clock' "$st_tmp/o"; then
+		pass "stat: unknown event -> exit 2, caret under it"
+	else
+		fail "stat: unknown event -> exit 2 with a caret" "exit $st_rc, caret=$st_caret: $(head -c 300 "$st_tmp/o")"
+	fi
+	"$PMUSCOPE" stat --frobnicate -- true >"$st_tmp/o" 2>&1
+	st_rc=$?
+	[ $st_rc -eq 129 ] && pass "stat: unknown option -> 129" || fail "stat: unknown option -> 129" "exit $st_rc"
+	"$PMUSCOPE" stat -p 999999999 -e task-clock --timeout 100 >"$st_tmp/o" 2>&1
+	st_rc=$?
+	if [ $st_rc -eq 1 ] && grep -q '999999999' "$st_tmp/o" && ! grep -qE '[0-9] +(msec +)?task-clock' "$st_tmp/o"; then
+		pass "stat -p <no such pid>: exit 1 naming the pid"
+	else
+		fail "stat -p <no such pid>: exit 1 naming the pid" "exit $st_rc: $(head -c 200 "$st_tmp/o")"
+	fi
+	"$PMUSCOPE" stat -C 4095 -e cpu-clock -- true >"$st_tmp/o" 2>&1
+	st_rc=$?
+	if { [ $st_rc -eq 1 ] || [ $st_rc -eq 129 ]; } && grep -q '4095' "$st_tmp/o"; then
+		pass "stat -C <offline cpu>: clear error (exit $st_rc)"
+	else
+		fail "stat -C <offline cpu>: clear error" "exit $st_rc: $(head -c 200 "$st_tmp/o")"
+	fi
+}
+
+st_group_tests() {
+	"$PMUSCOPE" stat -x, -e '{task-clock,page-faults}' -- "$st_demo/pms-faults" 1000 >"$st_tmp/o" 2>&1
+	st_rc=$?
+	st_pf=$(st_val "$st_tmp/o" page-faults)
+	if [ $st_rc -eq 0 ] && st_cmp "$st_pf" ">=" 1000 && [ -n "$(st_val "$st_tmp/o" task-clock)" ]; then
+		pass "stat -e '{task-clock,page-faults}': group read ($st_pf faults)"
+	else
+		fail "stat -e '{task-clock,page-faults}': group read" "exit $st_rc: $(head -c 200 "$st_tmp/o")"
+	fi
+	"$PMUSCOPE" stat -x, -e task-clock:u -- "$st_demo/pms-threads" 1 20000000 >"$st_tmp/o" 2>&1
+	st_rc=$?
+	if [ $st_rc -eq 0 ] && st_cmp "$(st_val "$st_tmp/o" task-clock)" ">" 5; then
+		pass "stat -e task-clock:u: counts"
+	else
+		fail "stat -e task-clock:u: counts" "exit $st_rc: $(head -c 200 "$st_tmp/o")"
+	fi
+}
+
+st_main() {
+	if ! command -v perf >/dev/null 2>&1; then
+		skip "stat" "perf (the oracle) not installed"
+		return
+	fi
+	if ! st_implemented; then
+		skip "stat" "stat not implemented yet"
+		return
+	fi
+	st_tmp=$(mktemp -d)
+	# ST_ONLY="exit format" runs a subset (while debugging)
+	for st_f in ${ST_ONLY:-compare target option format exit group}; do
+		"st_${st_f}_tests"
+	done
+	rm -rf "$st_tmp"
+}
+
+st_main
