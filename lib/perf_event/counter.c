@@ -280,6 +280,16 @@ int pms_counters__open(struct pms_counters *cs, const struct pms_counter_opts *o
 				if (member && gfd < 0)
 					continue; /* leader's thread vanished */
 				fd = open_one(cs, c, ci, ti, gfd, o);
+				if (fd == -EINVAL && c->attr.exclude_guest && !member) {
+					/* perf's fallback: PMUs without guest filtering (msr) refuse the bit */
+					c->attr.exclude_guest = 0;
+					c->attr.exclude_host = 0;
+					close_counter(cs, c);
+					opened = 0;
+					ci = 0;
+					ti = (size_t)-1;
+					continue;
+				}
 				if (fd < 0 && (fd == -EACCES || fd == -EPERM) && fallback_user_only(c)) {
 					close_counter(cs, c);
 					opened = 0;
@@ -303,8 +313,10 @@ int pms_counters__open(struct pms_counters *cs, const struct pms_counter_opts *o
 					return fd;
 				}
 				if (member && c->weak_group && !c->weak_split) {
-					split_weak_group(cs, c->leader, o);
-					i = (size_t)c->leader - 1; /* for-loop increments */
+					int lead = c->leader; /* the split makes every member its own leader */
+
+					split_weak_group(cs, lead, o);
+					i = (size_t)lead - 1; /* for-loop increments */
 					restart = true;
 					break;
 				}
