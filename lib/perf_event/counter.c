@@ -11,6 +11,7 @@
 #include "perf_event/caps.h"
 #include "perf_event/counter.h"
 #include "perf_event/sys.h"
+#include "util/cpulist.h"
 #include "util/print.h"
 
 #define GROUP_BITS (PERF_FORMAT_ID | PERF_FORMAT_GROUP)
@@ -96,6 +97,16 @@ struct pms_counters *pms_counters__new(const struct pms_evlist *list, const int 
 			goto fail;
 		for (size_t s = 0; s < n; s++)
 			c->fds[s] = -1;
+		if (ev->pmu_cpus && *ev->pmu_cpus) {
+			struct pms_cpulist pl = { 0 };
+
+			if (pms_cpulist__parse(ev->pmu_cpus, &pl, NULL) == 0 && pl.nr) {
+				c->pmu_cpus = pl.cpus;
+				c->nr_pmu_cpus = pl.nr;
+			} else {
+				pms_cpulist__release(&pl);
+			}
+		}
 		if (is_clock(&c->attr)) {
 			snprintf(c->unit, sizeof(c->unit), "msec");
 			c->scale = 1e-6;
@@ -139,6 +150,7 @@ void pms_counters__free(struct pms_counters *cs)
 		free(cs->c[i].ids);
 		free(cs->c[i].counts);
 		free(cs->c[i].prev);
+		free(cs->c[i].pmu_cpus);
 	}
 	free(cs->c);
 	free(cs->cpus);
@@ -199,6 +211,16 @@ static void split_weak_group(struct pms_counters *cs, int l, const struct pms_co
 		/* keep a :u fallback applied earlier */
 	}
 	pr_debug("weak group '%s' failed to open as a group, opening its events separately\n", cs->c[l].name);
+}
+
+static bool on_pmu_cpu(const struct pms_counter *c, int cpu)
+{
+	if (cpu < 0 || !c->pmu_cpus)
+		return true;
+	for (size_t k = 0; k < c->nr_pmu_cpus; k++)
+		if (c->pmu_cpus[k] == cpu)
+			return true;
+	return false;
 }
 
 static int open_one(struct pms_counters *cs, struct pms_counter *c, size_t ci, size_t ti, int group_fd,
@@ -278,7 +300,9 @@ int pms_counters__open(struct pms_counters *cs, const struct pms_counter_opts *o
 				int fd;
 
 				if (member && gfd < 0)
-					continue; /* leader's thread vanished */
+					continue; /* leader's thread vanished, or not a CPU of this PMU */
+				if (!on_pmu_cpu(c, cs->cpus[ci]))
+					continue; /* an uncore/hybrid PMU counts only on its own CPUs */
 				fd = open_one(cs, c, ci, ti, gfd, o);
 				if (fd == -EINVAL && c->attr.exclude_guest && !member) {
 					/* perf's fallback: PMUs without guest filtering (msr) refuse the bit */
@@ -337,6 +361,10 @@ int pms_counters__open(struct pms_counters *cs, const struct pms_counter_opts *o
 					snprintf(err->msg, sizeof(err->msg), "no such process or thread");
 				pms_counters__close(cs);
 				return -ESRCH;
+			}
+			if (!last_err && c->pmu_cpus && !member) {
+				mark_unsupported(c, -ENODEV, "its PMU counts only on its own CPUs, none of which is in the target");
+				continue;
 			}
 			if (!last_err)
 				last_err = -ENOENT;

@@ -55,6 +55,8 @@ struct pms_counter {
 	enum pms_counter_state state;
 	int open_err;                /* -errno of the failed open, 0 if it opened */
 	char reason[192];            /* why it did not open, for messages */
+	int *pmu_cpus;               /* the PMU's own CPUs (uncore "cpumask", hybrid "cpus"), or NULL */
+	size_t nr_pmu_cpus;
 	int *fds;                    /* [nr_cpus * nr_threads], -1 when not open */
 	uint64_t *ids;               /* kernel event ids, parallel to fds */
 	struct pms_count *counts;    /* latest cumulative reading per slot */

@@ -353,3 +353,22 @@ Test(counter_metric, hardware_ratios_need_their_inputs)
 	cr_assert_str_eq(r.unit, "M/sec");
 	cr_assert_float_eq(r.value, 400.0, 1e-9);
 }
+
+Test(counter_attr, pmu_cpus_restrict_cpu_wide_slots)
+{
+	struct pms_evlist l = { 0 };
+	int cpus[] = { 0, 1, 2, 3 };
+	struct pms_counters *cs;
+
+	add_ev(&l, "uncore", 20, 0x1, 0, 1);
+	add_ev(&l, "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 1, 1);
+	l.entries[0].pmu_cpus = strdup("0,2");
+	cs = pms_counters__new(&l, cpus, 4, NULL, 0, NULL);
+	cr_assert_not_null(cs);
+	cr_assert_eq(cs->c[0].nr_pmu_cpus, 2);
+	cr_assert_eq(cs->c[0].pmu_cpus[1], 2);
+	cr_assert_null(cs->c[1].pmu_cpus);
+	pms_counters__free(cs);
+	free(l.entries[0].pmu_cpus);
+	free_list(&l);
+}
