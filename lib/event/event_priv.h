@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "event/pmu.h"
 
@@ -27,6 +28,11 @@ struct pms_event_ctx {
 	char **tp_names;          /* "subsys:name" for suggestions, loaded on demand */
 	size_t nr_tp_names;
 	bool tp_loaded;
+	/* parser caches (event/parse.c): resolved tracepoint ids, the core PMU */
+	struct pms_tp_id { char *name; uint64_t id; } *tp_ids; /* "subsys:name" */
+	size_t nr_tp_ids, cap_tp_ids;
+	const struct pms_pmu *core_pmu; /* valid when core_looked */
+	bool core_looked;
 };
 
 /* The PMU named name[0..len) (exact), loaded; NULL + errno otherwise. */

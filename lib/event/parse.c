@@ -157,14 +157,20 @@ static int evsel_set_pmu(struct pstate *ps, struct pms_evsel *e, const struct pm
 
 	if (!pmu && !fallback && ps->ctx) {
 		/* hardware, cache and raw events go to the core PMU: "cpu" on x86, armv8_* on arm64 */
-		const struct pms_pmu *const *pmus;
-		size_t nr = 0, i;
+		if (!ps->ctx->core_looked) {
+			const struct pms_pmu *const *pmus;
+			const struct pms_pmu *core;
+			size_t nr = 0, i;
 
-		pmu = pms_event_ctx__pmu_by_type(ps->ctx, PERF_TYPE_RAW);
-		pmus = pmu ? NULL : pms_event_ctx__pmus(ps->ctx, &nr);
-		for (i = 0; pmus && i < nr && !pmu; i++)
-			if (!strncmp(pmus[i]->name, "armv8_", 6) || !strncmp(pmus[i]->name, "armv9_", 6))
-				pmu = pmus[i];
+			core = pms_event_ctx__pmu_by_type(ps->ctx, PERF_TYPE_RAW);
+			pmus = core ? NULL : pms_event_ctx__pmus(ps->ctx, &nr);
+			for (i = 0; pmus && i < nr && !core; i++)
+				if (!strncmp(pmus[i]->name, "armv8_", 6) || !strncmp(pmus[i]->name, "armv9_", 6))
+					core = pmus[i];
+			ps->ctx->core_pmu = core;
+			ps->ctx->core_looked = true;
+		}
+		pmu = ps->ctx->core_pmu;
 		if (!pmu)
 			name = "cpu";
 	}
@@ -838,6 +844,10 @@ static int parse_cache(const char *w, size_t len, uint64_t *config)
 {
 	int type;
 
+	/* first letters of perf's cache type spellings: most words fail here */
+	if (!len || !strchr("LldDiIbn", w[0]))
+		return -ENOENT;
+
 	for (type = 0; type < PERF_COUNT_HW_CACHE_MAX; type++) {
 		const char *const *sp = pms_event_names__cache_spellings(0, type);
 		size_t k;
@@ -1096,6 +1106,36 @@ static int cmp_tp_id(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Tracepoint ids never change while tracefs is mounted: remember them in the context. */
+static int tp_id_cached(struct pms_event_ctx *ctx, const char *full, const char *sys, const char *name,
+			uint64_t *id)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; ctx && i < ctx->nr_tp_ids; i++)
+		if (!strcmp(ctx->tp_ids[i].name, full)) {
+			*id = ctx->tp_ids[i].id;
+			return 0;
+		}
+	err = pms_tracepoint__id(sys, name, id);
+	if (err || !ctx)
+		return err;
+	if (ctx->nr_tp_ids == ctx->cap_tp_ids) {
+		size_t ncap = ctx->cap_tp_ids ? ctx->cap_tp_ids * 2 : 16;
+		struct pms_tp_id *n = realloc(ctx->tp_ids, ncap * sizeof(*n));
+
+		if (!n)
+			return 0; /* caching is optional */
+		ctx->tp_ids = n;
+		ctx->cap_tp_ids = ncap;
+	}
+	ctx->tp_ids[ctx->nr_tp_ids].name = strdup(full);
+	if (ctx->tp_ids[ctx->nr_tp_ids].name)
+		ctx->tp_ids[ctx->nr_tp_ids++].id = *id;
+	return 0;
+}
+
 static int add_tracepoint(struct pstate *ps, size_t start, size_t sys_len, size_t name_start, size_t name_len)
 {
 	char sys[256], name[256], full[514];
@@ -1118,7 +1158,7 @@ static int add_tracepoint(struct pstate *ps, size_t start, size_t sys_len, size_
 		struct pms_evsel *e;
 		uint64_t id;
 
-		err = pms_tracepoint__id(sys, name, &id);
+		err = tp_id_cached(ps->ctx, full, sys, name, &id);
 		if (err == -ENOENT) {
 			const char *best;
 

@@ -107,6 +107,9 @@ void pms_event_ctx__free(struct pms_event_ctx *ctx)
 	for (i = 0; i < ctx->nr_tp_names; i++)
 		free(ctx->tp_names[i]);
 	free(ctx->tp_names);
+	for (i = 0; i < ctx->nr_tp_ids; i++)
+		free(ctx->tp_ids[i].name);
+	free(ctx->tp_ids);
 	free(ctx);
 }
 
