@@ -234,6 +234,17 @@ static int open_one(struct pms_counters *cs, struct pms_counter *c, size_t ci, s
 	return fd;
 }
 
+/* perf's fallback for PMUs without guest/host filtering (msr): drop the bits. */
+static bool fallback_no_guest(struct pms_counter *c)
+{
+	if (!c->attr.exclude_guest && !c->attr.exclude_host)
+		return false;
+	c->attr.exclude_guest = 0;
+	c->attr.exclude_host = 0;
+	pr_debug("'%s' refused exclude_guest, retrying without it\n", c->name);
+	return true;
+}
+
 /* perf's fallback for paranoid > 1: count user space only ("name:u"). */
 static bool fallback_user_only(struct pms_counter *c)
 {
@@ -269,6 +280,19 @@ static void fill_error(struct pms_counter_error *e, const struct pms_counters *c
 	snprintf(e->msg, sizeof(e->msg), "%s", pms_event__open_error_reason(&cs->c[idx].attr, err));
 }
 
+static void close_all(struct pms_counters *cs)
+{
+	for (size_t i = 0; i < cs->nr; i++)
+		close_counter(cs, &cs->c[i]);
+}
+
+/*
+ * perf's order: CPU by CPU, and on each CPU event by event, thread by
+ * thread (for per-thread targets the CPU loop has one pass). Anything that
+ * changes an attr or a group after fds exist on an earlier CPU (fallbacks,
+ * weak-group splits, a leader failing late) closes everything and starts
+ * over; each change happens at most once per counter, so this ends.
+ */
 int pms_counters__open(struct pms_counters *cs, const struct pms_counter_opts *o,
 		       struct pms_counter_error *err)
 {
@@ -276,101 +300,100 @@ int pms_counters__open(struct pms_counters *cs, const struct pms_counter_opts *o
 		return -EINVAL;
 	if (err)
 		memset(err, 0, sizeof(*err));
-	for (size_t i = 0; i < cs->nr; i++) {
-		struct pms_counter *c = &cs->c[i];
-		struct pms_counter *l = &cs->c[c->leader];
-		bool member = c->leader != (int)i;
-		bool restart = false;
-		size_t opened = 0;
-		int last_err = 0;
+restart:
+	for (size_t i = 0; i < cs->nr; i++)
+		if (cs->c[i].state == PMS_COUNTER_OK)
+			cs->c[i].open_err = 0;
+	for (size_t ci = 0; ci < cs->nr_cpus; ci++) {
+		for (size_t i = 0; i < cs->nr; i++) {
+			struct pms_counter *c = &cs->c[i];
+			struct pms_counter *l = &cs->c[c->leader];
+			bool member = c->leader != (int)i;
 
-		if (c->state == PMS_COUNTER_UNSUPPORTED)
-			continue;
-		if (member && l->state == PMS_COUNTER_UNSUPPORTED) {
-			char why[192];
+			if (c->state == PMS_COUNTER_UNSUPPORTED)
+				continue;
+			if (member && l->state == PMS_COUNTER_UNSUPPORTED) {
+				char why[192];
 
-			snprintf(why, sizeof(why), "its group leader '%s' did not open", l->name);
-			mark_unsupported(c, l->open_err, why);
-			continue;
-		}
-		for (size_t ci = 0; ci < cs->nr_cpus && !restart; ci++) {
+				snprintf(why, sizeof(why), "its group leader '%s' did not open", l->name);
+				close_counter(cs, c);
+				mark_unsupported(c, l->open_err, why);
+				continue;
+			}
+			if (!on_pmu_cpu(c, cs->cpus[ci]))
+				continue; /* an uncore/hybrid PMU counts only on its own CPUs */
 			for (size_t ti = 0; ti < cs->nr_threads; ti++) {
 				size_t s = ci * cs->nr_threads + ti;
 				int gfd = member ? l->fds[s] : -1;
 				int fd;
 
 				if (member && gfd < 0)
-					continue; /* leader's thread vanished, or not a CPU of this PMU */
-				if (!on_pmu_cpu(c, cs->cpus[ci]))
-					continue; /* an uncore/hybrid PMU counts only on its own CPUs */
+					continue; /* the leader's thread vanished */
 				fd = open_one(cs, c, ci, ti, gfd, o);
-				if (fd == -EINVAL && c->attr.exclude_guest && !member) {
-					/* perf's fallback: PMUs without guest filtering (msr) refuse the bit */
-					c->attr.exclude_guest = 0;
-					c->attr.exclude_host = 0;
-					close_counter(cs, c);
-					opened = 0;
-					ci = 0;
-					ti = (size_t)-1;
-					continue;
-				}
-				if (fd < 0 && (fd == -EACCES || fd == -EPERM) && fallback_user_only(c)) {
-					close_counter(cs, c);
-					opened = 0;
-					ci = 0;
-					ti = (size_t)-1;
-					continue; /* reopen every slot with the new attr */
-				}
 				if (fd >= 0) {
 					c->fds[s] = fd;
 					if (ioctl(fd, PERF_EVENT_IOC_ID, &c->ids[s]) < 0)
 						c->ids[s] = 0;
-					opened++;
 					continue;
 				}
-				last_err = fd;
+				c->open_err = fd;
 				if (fd == -ESRCH)
 					continue; /* that thread exited: skip its slot */
+				if ((fd == -EINVAL && c->attr.exclude_guest && !member && fallback_no_guest(c)) ||
+				    ((fd == -EACCES || fd == -EPERM) && fallback_user_only(c))) {
+					if (ci > 0) {
+						close_all(cs);
+						goto restart;
+					}
+					close_counter(cs, c);
+					ti = (size_t)-1; /* reopen this CPU's slots with the new attr */
+					continue;
+				}
 				if (is_fatal(fd)) {
 					fill_error(err, cs, (int)i, ci, ti, fd);
 					pms_counters__close(cs);
 					return fd;
 				}
 				if (member && c->weak_group && !c->weak_split) {
-					int lead = c->leader; /* the split makes every member its own leader */
-
-					split_weak_group(cs, lead, o);
-					i = (size_t)lead - 1; /* for-loop increments */
-					restart = true;
-					break;
+					split_weak_group(cs, c->leader, o);
+					close_all(cs);
+					goto restart;
 				}
 				close_counter(cs, c);
 				mark_unsupported(c, fd, pms_event__open_error_reason(&c->attr, fd));
-				ci = cs->nr_cpus; /* done with this counter */
+				if (!member && c->nr_members > 1 && ci > 0) {
+					close_all(cs); /* members on earlier CPUs hang on its closed fds */
+					goto restart;
+				}
 				break;
 			}
 		}
-		if (restart)
-			continue;
-		if (c->state == PMS_COUNTER_OK && !opened) {
-			size_t ci = 0, ti = 0;
+	}
+	for (size_t i = 0; i < cs->nr; i++) {
+		struct pms_counter *c = &cs->c[i];
+		bool member = c->leader != (int)i;
+		bool opened = false;
 
-			if (last_err == -ESRCH) {
-				fill_error(err, cs, (int)i, ci, ti, last_err);
-				if (err)
-					snprintf(err->msg, sizeof(err->msg), "no such process or thread");
-				pms_counters__close(cs);
-				return -ESRCH;
-			}
-			if (!last_err && c->pmu_cpus && !member) {
-				mark_unsupported(c, -ENODEV, "its PMU counts only on its own CPUs, none of which is in the target");
-				continue;
-			}
-			if (!last_err)
-				last_err = -ENOENT;
-			mark_unsupported(c, last_err, member ? "no slot of its group leader opened"
-							    : pms_event__open_error_reason(&c->attr, last_err));
+		if (c->state != PMS_COUNTER_OK)
+			continue;
+		for (size_t s = 0; s < nr_slots(cs) && !opened; s++)
+			opened = c->fds[s] >= 0;
+		if (opened)
+			continue;
+		if (c->open_err == -ESRCH) {
+			fill_error(err, cs, (int)i, 0, 0, -ESRCH);
+			if (err)
+				snprintf(err->msg, sizeof(err->msg), "no such process or thread");
+			pms_counters__close(cs);
+			return -ESRCH;
 		}
+		if (!c->open_err && c->pmu_cpus && !member) {
+			mark_unsupported(c, -ENODEV, "its PMU counts only on its own CPUs, none of which is in the target");
+			continue;
+		}
+		mark_unsupported(c, c->open_err ? c->open_err : -ENOENT,
+				 member ? "no slot of its group leader opened"
+					: pms_event__open_error_reason(&c->attr, c->open_err ? c->open_err : -ENOENT));
 	}
 	cs->opened = true;
 	return 0;
