@@ -731,11 +731,18 @@ static void setup_target(struct stat_ctx *x)
 		struct pms_cpulist cl = { 0 };
 		struct pms_cpulist online = { 0 };
 		size_t bad = 0;
+		int ret;
 
 		c->target = opt_cpus ? ST_CPUS : ST_SYSTEM;
 		c->target_str = opt_cpus;
-		if (pms_cpulist__online(&online))
-			die("cannot read the online CPU list");
+		ret = pms_cpulist__online(&online);
+		if (ret) {
+			char path[PATH_MAX];
+
+			pms_sysfs__path(path, sizeof(path), "devices/system/cpu/online");
+			error("cannot read the online CPU list from '%s': %s", path, strerror(-ret));
+			exit(EXIT_RUNTIME);
+		}
 		if (opt_cpus) {
 			if (pms_cpulist__parse(opt_cpus, &cl, &bad) || !cl.nr)
 				usage_error(&cmd_stat, "bad CPU list '%s' (at offset %zu): expected e.g. 0-3,8", opt_cpus, bad);
