@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "event/event.h"
 #include "event/event_priv.h"
@@ -706,8 +707,8 @@ static int apply_terms(struct pstate *ps, const struct pms_pmu *pmu, struct term
 		}
 		err = format_or(f, t->val, attr);
 		if (err == -ERANGE) {
-			set_err(ps, -ERANGE, t->pos, "value 0x%llx too big for '%s' (%d bits, maximum 0x%llx)",
-				(unsigned long long)t->val, f->name, f->nr_bits,
+			set_err(ps, -ERANGE, t->pos, "value 0x%llx too big for '%s' (%d bit%s, maximum 0x%llx)",
+				(unsigned long long)t->val, f->name, f->nr_bits, f->nr_bits == 1 ? "" : "s",
 				(unsigned long long)(f->nr_bits >= 64 ? ~0ULL : (1ULL << f->nr_bits) - 1));
 			return -ERANGE;
 		}
@@ -1099,6 +1100,19 @@ static const char *suggest_tp(struct pstate *ps, const char *word)
 	return pms_str__suggest(word, (const char *const *)ps->ctx->tp_names, ps->ctx->nr_tp_names);
 }
 
+/* tracefs mounted (or a fixture): its events/ directory exists */
+static bool tracefs_ready(void)
+{
+	const char *root = pms_tracefs_root();
+	char path[4096];
+	struct stat st;
+
+	if (!root)
+		return false;
+	snprintf(path, sizeof(path), "%s/events", root);
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static int cmp_tp_id(const void *a, const void *b)
 {
 	uint64_t x = ((const struct pms_evsel *)a)->attr.config, y = ((const struct pms_evsel *)b)->attr.config;
@@ -1148,7 +1162,7 @@ static int add_tracepoint(struct pstate *ps, size_t start, size_t sys_len, size_
 	snprintf(sys, sizeof(sys), "%.*s", (int)sys_len, ps->s + start);
 	snprintf(name, sizeof(name), "%.*s", (int)name_len, ps->s + name_start);
 	snprintf(full, sizeof(full), "%s:%s", sys, name);
-	if (!pms_tracefs_root()) {
+	if (!tracefs_ready()) {
 		set_err(ps, -ENOENT, start, "tracefs is not mounted, cannot resolve tracepoint '%s'", full);
 		set_hint(ps, "mount it (as root): mount -t tracefs nodev /sys/kernel/tracing");
 		return -ENOENT;
