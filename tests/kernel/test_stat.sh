@@ -162,17 +162,15 @@ st_target_tests() {
 	st_bg=$!
 	sleep 0.3
 	st_tid=$(ls /proc/$st_bg/task | grep -vx "$st_bg" | head -1)
-	: >"$st_tmp/ours.v"
-	: >"$st_tmp/perf.v"
-	for st_i in 1 2 3; do
-		"$PMUSCOPE" stat -x, -p "$st_bg" -e task-clock --timeout 400 >"$st_tmp/o" 2>&1
-		st_val "$st_tmp/o" task-clock >>"$st_tmp/ours.v"
-		perf stat -x, -p "$st_bg" -e task-clock --timeout 400 >"$st_tmp/p" 2>&1
-		st_val "$st_tmp/p" task-clock >>"$st_tmp/perf.v"
-	done
-	st_p=$(st_median <"$st_tmp/ours.v")
-	st_pp=$(st_median <"$st_tmp/perf.v")
-	if st_within "$st_p" "$st_pp" 20 && st_cmp "$st_p" ">" 500; then
+	# perf watches the same process over the same window, concurrently: the
+	# load from other work on the machine then hits both alike
+	perf stat -x, -p "$st_bg" -e task-clock --timeout 400 >"$st_tmp/p" 2>&1 &
+	st_perf=$!
+	"$PMUSCOPE" stat -x, -p "$st_bg" -e task-clock --timeout 400 >"$st_tmp/o" 2>&1
+	wait "$st_perf"
+	st_p=$(st_val "$st_tmp/o" task-clock)
+	st_pp=$(st_val "$st_tmp/p" task-clock)
+	if st_within "$st_p" "$st_pp" 10 && st_cmp "$st_p" ">" 200; then
 		pass "stat -p: both threads of a running process counted ($st_p ms, perf $st_pp ms, 400 ms window)"
 	else
 		fail "stat -p: both threads of a running process counted" "pmuscope '$st_p' ms vs perf $st_pp ms over 400 ms: $(head -c 200 "$st_tmp/o")"
@@ -205,12 +203,18 @@ st_option_tests() {
 	else
 		fail "stat -r 3: mean with ( +- x% )" "exit $st_rc: $(head -c 400 "$st_tmp/o")"
 	fi
+	"$PMUSCOPE" stat -r 3 -x, -e page-faults -- true >"$st_tmp/o" 2>&1
+	if grep -qE '^[0-9]+,,page-faults,[0-9]+(\.[0-9]+)?%,[0-9]+,' "$st_tmp/o"; then
+		pass "stat -r 3 -x,: stddev column after the event, like perf"
+	else
+		fail "stat -r 3 -x,: stddev column after the event" "$(head -c 200 "$st_tmp/o")"
+	fi
 
 	# -I 100 --interval-count 3 on a ~1 s workload: exactly 3 intervals of ~100 ms
 	"$PMUSCOPE" stat -I 100 --interval-count 3 -x, -e task-clock -- "$st_demo/pms-threads" 1 700000000 >"$st_tmp/o" 2>&1
 	st_n=$(grep -c 'task-clock' "$st_tmp/o")
 	st_ts=$(awk -F, '/task-clock/ { t = $1; gsub(/ /, "", t); printf "%s ", t }' "$st_tmp/o")
-	if [ "$st_n" -eq 3 ] && printf '%s\n' "$st_ts" | awk '{ exit !(NF == 3 && $1 > 0.08 && $1 < 0.2 && $3 > $2 && $2 > $1) }'; then
+	if [ "$st_n" -eq 3 ] && printf '%s\n' "$st_ts" | awk '{ exit !(NF == 3 && $1 > 0.08 && $1 < 0.2 && $3 > $2 && $2 > $1 && $3 < 0.5) }'; then
 		pass "stat -I 100 --interval-count 3: 3 intervals at $st_ts s"
 	else
 		fail "stat -I 100 --interval-count 3" "$st_n interval lines (times $st_ts): $(head -c 300 "$st_tmp/o")"
@@ -332,7 +336,7 @@ st_format_tests() {
 		return
 	fi
 	# --json: one document; per event the name, a number and the enabled/running times
-	"$PMUSCOPE" stat --json -e task-clock,page-faults,cycles -- true >"$st_tmp/o" 2>"$st_tmp/e"
+	"$PMUSCOPE" stat --json -e task-clock,page-faults,cycles -- true >"$st_tmp/o" 2>&1
 	st_rc=$?
 	if [ $st_rc -eq 0 ] && jq -s -e 'length == 1' "$st_tmp/o" >/dev/null 2>&1 &&
 		jq -e '[.. | objects | select(has("event"))] as $e |
@@ -341,20 +345,21 @@ st_format_tests() {
 				length == 2 and all(.counter_value | type == "number") and
 				all(.time_enabled_ns | type == "number") and all(.time_running_ns | type == "number") and
 				all(.percent_running | type == "number")) and
-			($e | map(select(.event == "page-faults")) | .[0].counter_value > 0)' "$st_tmp/o" >/dev/null 2>&1; then
+			($e | map(select(.event == "page-faults")) | .[0].counter_value > 0) and
+			($e | map(select(.event == "cycles")) | .[0].counter_value == null)' "$st_tmp/o" >/dev/null 2>&1; then
 		pass "stat --json: one valid document, numbers as numbers"
 	else
-		fail "stat --json: one valid document, numbers as numbers" "exit $st_rc: $(head -c 400 "$st_tmp/o") $(head -c 200 "$st_tmp/e")"
+		fail "stat --json: one valid document, numbers as numbers" "exit $st_rc: $(head -c 400 "$st_tmp/o")"
 	fi
 	# -I --json: JSON Lines, each line one document
-	"$PMUSCOPE" stat --json -I 100 --interval-count 3 -e task-clock -- "$st_demo/pms-threads" 1 3000000000 >"$st_tmp/o" 2>"$st_tmp/e"
+	"$PMUSCOPE" stat --json -I 100 --interval-count 3 -e task-clock -- "$st_demo/pms-threads" 1 3000000000 >"$st_tmp/o" 2>&1
 	st_n=$(grep -c . "$st_tmp/o")
 	st_badl=0
 	while IFS= read -r st_line; do
 		[ -z "$st_line" ] && continue
 		printf '%s\n' "$st_line" | jq -e . >/dev/null 2>&1 || st_badl=$((st_badl + 1))
 	done <"$st_tmp/o"
-	if [ "$st_n" -ge 3 ] && [ $st_badl -eq 0 ]; then
+	if [ "$st_n" -eq 3 ] && [ $st_badl -eq 0 ]; then
 		pass "stat --json -I: JSON Lines ($st_n lines, each parses)"
 	else
 		fail "stat --json -I: JSON Lines" "$st_n lines, $st_badl do not parse: $(head -c 300 "$st_tmp/o")"
@@ -453,7 +458,7 @@ st_exit_tests() {
 	"$PMUSCOPE" stat -e task-clock,no-such-event -- true >"$st_tmp/o" 2>&1
 	st_rc=$?
 	st_caret=$(awk '
-		prev != "" && /\^/ { if (index($0, "^") >= s && index($0, "^") < s + 13) ok = 1 }
+		prev != "" && /[\^\\]/ { c = index($0, "^"); if (!c) c = index($0, "\\"); if (c >= s && c < s + 13) ok = 1 }
 		{ s = index($0, "no-such-event"); prev = s ? $0 : "" }
 		END { print ok ? "yes" : "no" }' "$st_tmp/o")
 	if [ $st_rc -eq 2 ] && [ "$st_caret" = yes ] && ! grep -qE '[0-9] +(msec +)?task-clock' "$st_tmp/o"; then
