@@ -889,8 +889,13 @@ static int run(int argc, char **argv)
 	if (ri.exit_status < 0)
 		rc = 0;
 out:
-	if (x.out.f && x.out.f != stderr)
-		fclose(x.out.f);
+	if (x.out.f && x.out.f != stderr) {
+		/* a full disk must not leave a truncated file that looks complete */
+		if ((ferror(x.out.f) | fclose(x.out.f)) && !rc) {
+			error("writing '%s' failed: %s", opt_output, strerror(errno ? errno : EIO));
+			rc = EXIT_RUNTIME;
+		}
+	}
 	free_comms(x.out.comms, cs ? cs->nr_threads : 0);
 	pms_counters__free(cs);
 	strbuf_release(&x.out.warnings);
