@@ -47,6 +47,8 @@ struct info {
 	int hw_err;                   /* hardware cycles open */
 	int cyc_err, gp_err;          /* counter probes ran? */
 	struct pms_counter_probe cyc, gp;
+	const char *gp_event;         /* the general-purpose-only event the gp probe used */
+	char counters[160];           /* summary of the two probes, "" if not probed */
 	int mmap_err;
 	struct pms_mmap_caps mm;
 	int bpf_err;
@@ -142,10 +144,8 @@ static void compute_verdict(struct info *in)
 	const char *np = in->probed ? "" : " (not probed)";
 
 	if (in->probed && in->hw_err == 0) {
-		if (in->cyc.nr > 0 && in->gp.nr > 0)
-			snprintf(in->verdict, sizeof(in->verdict),
-				 "hardware counters work: %d cycles events run at once, %d general-purpose (branches)",
-				 in->cyc.nr, in->gp.nr);
+		if (in->counters[0])
+			snprintf(in->verdict, sizeof(in->verdict), "hardware counters work: %s", in->counters);
 		else if (in->cyc.nr > 0)
 			snprintf(in->verdict, sizeof(in->verdict), "hardware counters work: %d cycles events run at once",
 				 in->cyc.nr);
@@ -187,6 +187,29 @@ static void compute_verdict(struct info *in)
 			 "no hardware counters (no core PMU driver for this CPU): software events will be used%s", np);
 }
 
+/* What the two counter probes say together, in one honest phrase. */
+static void summarize_counters(struct info *in)
+{
+	const struct pms_counter_probe *c = &in->cyc, *g = &in->gp;
+	const char *more = c->hit_max || g->hit_max ? "at least " : "";
+
+	if (in->cyc_err || c->nr == 0) {
+		in->counters[0] = 0;
+		return;
+	}
+	if (in->gp_err || g->nr == 0)
+		snprintf(in->counters, sizeof(in->counters), "%s%d counters take cycles (probed; %s does not open)",
+			 more, c->nr, in->gp_event);
+	else if (c->nr == g->nr + 1)
+		snprintf(in->counters, sizeof(in->counters), "%s%d general + cycle counter (probed)", more, g->nr);
+	else if (c->nr > g->nr)
+		snprintf(in->counters, sizeof(in->counters), "%s%d general + %d more that take only cycles (probed)",
+			 more, g->nr, c->nr - g->nr);
+	else
+		snprintf(in->counters, sizeof(in->counters), "%s%d general, none dedicated to cycles (probed)", more,
+			 g->nr);
+}
+
 static void gather(struct info *in)
 {
 	memset(in, 0, sizeof(*in));
@@ -223,8 +246,20 @@ static void gather(struct info *in)
 		if (!in->hw_err) {
 			in->cyc_err = pms_caps__probe_nr_counters(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES,
 								  COUNTER_PROBE_MAX, &in->cyc);
+			in->gp_event = "branch-instructions";
 			in->gp_err = pms_caps__probe_nr_counters(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
 								 COUNTER_PROBE_MAX, &in->gp);
+			/*
+			 * Many ARM cores (and QEMU) lack the branch event; there instructions
+			 * (INST_RETIRED) only take general counters. Not on x86, where
+			 * instructions has a fixed counter of its own.
+			 */
+			if (!in->gp_err && in->gp.first_err && in->uarch == PMS_UARCH_ARMV8) {
+				in->gp_event = "instructions";
+				in->gp_err = pms_caps__probe_nr_counters(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS,
+									 COUNTER_PROBE_MAX, &in->gp);
+			}
+			summarize_counters(in);
 		}
 		in->mmap_err = pms_caps__probe_mmap(&in->mm);
 		in->bpf_err = pms_caps__probe_bpf();
@@ -435,7 +470,10 @@ static void print_text(const struct info *in)
 								  in->hw_err));
 		} else {
 			counter_probe_text("counters (cycles)", &in->cyc, "cycles");
-			counter_probe_text("counters (branches)", &in->gp, "branch-instructions");
+			counter_probe_text(!strcmp(in->gp_event, "instructions") ? "counters (instructions)" :
+					   "counters (branches)", &in->gp, in->gp_event);
+			if (in->counters[0])
+				kv("counters", "%s", in->counters);
 			if (!in->cpuid_err && ci->has_arch_perfmon)
 				kv("CPUID.0AH says", "%u general-purpose + %u fixed", ci->arch.nr_gp, ci->arch.nr_fixed);
 		}
@@ -581,6 +619,8 @@ static void print_json(const struct info *in)
 		if (!in->hw_err) {
 			counter_probe_json(&w, "counters_cycles", &in->cyc);
 			counter_probe_json(&w, "counters_branches", &in->gp);
+			jw_str(&w, "counters_general_event", in->gp_event);
+			jw_str(&w, "counters", in->counters[0] ? in->counters : NULL);
 		}
 		jw_obj(&w, "mmap_page");
 		jw_str(&w, "result", err_or_ok(in->mmap_err));
