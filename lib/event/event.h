@@ -4,7 +4,7 @@
  *
  * Grammar (perf 6.x): comma-separated events and groups; repeated calls to
  * pms_evlist__parse() append (repeated -e).
- *   event  := hw-name | sw-name | cache-name | 'r'HEX | tracepoint
+ *   event  := hw-name | sw-name | tool-name | cache-name | 'r'HEX | tracepoint
  *           | 'mem:' ADDR ['/' LEN] [':' rwx]      (breakpoint)
  *           | pmu '/' [terms] '/' [mods] | pmu-alias-name
  *             followed by optional ':' mods (not after pmu/.../ form, where
@@ -54,6 +54,14 @@ struct pms_evsel {
 	 */
 	bool period_set;
 	bool freq_set;
+	/*
+	 * perf's tool events (duration_time, user_time, system_time): attr is a
+	 * software dummy (config 9) that only anchors the value, which the tool
+	 * computes itself (wall clock, rusage). perf stat opens duration_time
+	 * without enable_on_exec.
+	 */
+	enum pms_tool_event { PMS_TOOL_NONE, PMS_TOOL_DURATION_TIME, PMS_TOOL_USER_TIME,
+			      PMS_TOOL_SYSTEM_TIME } tool_event;
 };
 
 struct pms_evlist {

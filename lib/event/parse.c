@@ -22,6 +22,16 @@
 /* perf's check_modifier(): at most strlen("ukhGHpppPSDIWeb") characters */
 #define MOD_MAX_LEN 15
 
+/* perf's tool events: values the tool computes, anchored on a software dummy */
+static const struct {
+	const char *name;
+	enum pms_tool_event tool;
+} tool_names[] = {
+	{ "duration_time", PMS_TOOL_DURATION_TIME },
+	{ "user_time", PMS_TOOL_USER_TIME },
+	{ "system_time", PMS_TOOL_SYSTEM_TIME },
+};
+
 /* perf's evsel modifier state; exclude_GH is remembered per event for group modifiers. */
 struct mods {
 	int eu, ek, eh, eH, eG, eI;
@@ -776,6 +786,8 @@ static const char *suggest_event(struct pstate *ps, const char *word)
 	t = pms_event_names__cache(&nr);
 	for (i = 0; i < nr; i++)
 		add_cand(&c, &n, &cap, t[i].name);
+	for (i = 0; i < sizeof(tool_names) / sizeof(tool_names[0]); i++)
+		add_cand(&c, &n, &cap, tool_names[i].name);
 	if (ps->ctx) {
 		pmus = pms_event_ctx__pmus(ps->ctx, &nr);
 		for (i = 0; pmus && i < nr; i++)
@@ -928,14 +940,16 @@ static bool is_raw(const char *w, size_t len, uint64_t *config, bool *overflow)
 	return true;
 }
 
-enum kind { K_NONE, K_SYM, K_CACHE, K_RAW, K_ALIAS };
+enum kind { K_NONE, K_SYM, K_CACHE, K_RAW, K_ALIAS, K_TOOL };
 
 struct resolved {
 	enum kind kind;
 	uint32_t type;
 	uint64_t config;
 	const struct pms_event_name *sym;
+	enum pms_tool_event tool;
 };
+
 
 static int resolve_word(struct pstate *ps, size_t start, size_t len, struct resolved *r)
 {
@@ -951,6 +965,14 @@ static int resolve_word(struct pstate *ps, size_t start, size_t len, struct reso
 		r->config = r->sym->config;
 		return 0;
 	}
+	for (size_t i = 0; i < sizeof(tool_names) / sizeof(tool_names[0]); i++)
+		if (strlen(tool_names[i].name) == len && !memcmp(tool_names[i].name, w, len)) {
+			r->kind = K_TOOL;
+			r->type = PERF_TYPE_SOFTWARE;
+			r->config = PERF_COUNT_SW_DUMMY;
+			r->tool = tool_names[i].tool;
+			return 0;
+		}
 	err = parse_cache(w, len, &r->config);
 	if (err == 0) {
 		r->kind = K_CACHE;
@@ -1344,6 +1366,7 @@ static int parse_event(struct pstate *ps)
 			return set_err(ps, -ENOMEM, start, "out of memory");
 		e->attr.type = pmu ? pmu->type : r.type;
 		e->attr.config = pmu ? 0 : r.config;
+		e->tool_event = pmu ? PMS_TOOL_NONE : r.tool;
 		err = parse_slash_terms(ps, pmu, &e->attr, &to);
 		if (err) {
 			free(to.name);
@@ -1400,11 +1423,13 @@ static int parse_event(struct pstate *ps)
 			case K_SYM:
 			case K_CACHE:
 			case K_RAW:
+			case K_TOOL:
 				e = new_evsel(ps);
 				if (!e)
 					return set_err(ps, -ENOMEM, start, "out of memory");
 				e->attr.type = r.type;
 				e->attr.config = r.config;
+				e->tool_event = r.tool;
 				if (evsel_set_pmu(ps, e, NULL, r.type == PERF_TYPE_SOFTWARE ? "software" : NULL))
 					return set_err(ps, -ENOMEM, start, "out of memory");
 				if (r.kind == K_CACHE) {

@@ -60,6 +60,8 @@ oracle_events() {
 		'{cpu-clock,msr/tsc/}:u' 'cpu-clock,{task-clock,cs}' 'cpu-clock,task-clock' 'cpu-clock, cs'
 	# breakpoints
 	printf '%s\n' mem:0x1000 mem:0x1000/8 mem:0x1000:x
+	# tool events (perf opens a software dummy; duration_time without enable_on_exec)
+	printf '%s\n' user_time system_time duration_time
 }
 
 oracle_tracepoints() {

@@ -668,3 +668,19 @@ Test(event_parse, tracepoint_sampling_defaults)
 	a = ok1("cpu-clock");
 	cr_expect(a->sample_type == 0 && a->sample_period == 0);
 }
+
+Test(event_parse, tool_events)
+{
+	const struct perf_event_attr *a = ok1("duration_time");
+
+	cr_expect(a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY);
+	cr_expect_eq(list.entries[0].tool_event, PMS_TOOL_DURATION_TIME);
+	ok1("user_time");
+	cr_expect_eq(list.entries[1].tool_event, PMS_TOOL_USER_TIME);
+	ok1("system_time");
+	cr_expect_eq(list.entries[2].tool_event, PMS_TOOL_SYSTEM_TIME);
+	ok1("cpu-clock");
+	cr_expect_eq(list.entries[3].tool_event, PMS_TOOL_NONE);
+	cr_expect_eq(parse("duration_tim"), -ENOENT);
+	cr_expect_str_eq(perr.hint, "did you mean 'duration_time'?");
+}
