@@ -503,6 +503,187 @@ st_group_tests() {
 	fi
 }
 
+# st_vv FILE [cmd]: the successful opens of -vv output (perf_event_attr block
+# and sys_perf_event_open line; failed attempts and fallbacks dropped), with
+# the command's pid as P and fd numbers renamed in order of appearance
+st_vv() {
+	awk -v wpid="${2:-}" '
+		/^perf_event_attr:/ { blk = $0 "\n"; next }
+		/^  [a-z_0-9]+ +[^ ]/ { blk = blk $0 "\n"; next }
+		/^sys_perf_event_open: pid/ {
+			if ($0 !~ / = [0-9]+$/) { blk = ""; next }
+			n = split($0, w, " ")
+			out = ""
+			for (i = 1; i <= n; i++) {
+				x = w[i]
+				if (w[i - 1] == "pid" && wpid == "cmd" && x != "-1") x = "P"
+				if ((w[i - 1] == "group_fd" || w[i - 1] == "=") && x != "-1") {
+					if (!(x in fd)) fd[x] = "F" (++nfd)
+					x = fd[x]
+				}
+				# perf's fallbacks may drop PERF_FLAG_FD_CLOEXEC: not a difference
+				if (w[i - 1] == "flags") x = "*"
+				out = out (i > 1 ? " " : "") x
+			}
+			printf "%s%s\n", blk, out
+			blk = ""
+		}' "$1"
+}
+
+st_extra_tests() {
+	# -vv prints what was opened in perf stat -vv's format: same attrs, same order
+	for st_cfg in "-e task-clock,page-faults -- true" "-e {task-clock,page-faults,context-switches} -- true" \
+		"-- true" "--no-inherit -e task-clock:u -- true" "-a -e cpu-clock,page-faults -- true" \
+		"-C 0 -e {cpu-clock,page-faults} -- true" "-e msr/tsc/ -- true" "-e task-clock:k,page-faults:u -- true"; do
+		# shellcheck disable=SC2086
+		"$PMUSCOPE" stat -vv $st_cfg >"$st_tmp/o" 2>&1
+		# shellcheck disable=SC2086
+		perf stat -vv $st_cfg >"$st_tmp/p" 2>&1
+		st_vv "$st_tmp/o" cmd >"$st_tmp/ov"
+		st_vv "$st_tmp/p" cmd >"$st_tmp/pv"
+		if [ -s "$st_tmp/pv" ] && cmp -s "$st_tmp/ov" "$st_tmp/pv"; then
+			pass "stat -vv $st_cfg: the same $(grep -c '^sys_perf_event_open:' "$st_tmp/pv") opens and attrs as perf"
+		else
+			fail "stat -vv $st_cfg: same opens and attrs as perf" "$(diff "$st_tmp/ov" "$st_tmp/pv" | head -12 | tr '\n' '|')"
+		fi
+	done
+
+	# the workload sees its own stdin/stdout, and no extra file descriptors
+	st_o=$(echo 'in put' | "$PMUSCOPE" stat -e task-clock -- sh -c 'cat; printf "out\n"' 2>/dev/null)
+	if [ "$st_o" = "in put
+out" ]; then
+		pass "stat: the workload's stdin and stdout pass through untouched"
+	else
+		fail "stat: the workload's stdin and stdout pass through" "got '$st_o'"
+	fi
+	st_bare=$(sh -c 'ls /proc/$$/fd' | sort | tr '\n' ' ')
+	st_o=$("$PMUSCOPE" stat -e task-clock,page-faults -- sh -c 'ls /proc/$$/fd' 2>/dev/null | sort | tr '\n' ' ')
+	if [ -n "$st_bare" ] && [ "$st_o" = "$st_bare" ]; then
+		pass "stat: no file descriptor leaks into the workload (fds: $st_o)"
+	else
+		fail "stat: no file descriptor leaks into the workload" "under stat: $st_o, bare: $st_bare"
+	fi
+
+	# usage errors: exit 129
+	for st_cfg in "-A -e task-clock -- true" "-a -p 1 -e task-clock -- true" "-I 5 -e task-clock -- true" \
+		"-r 0 -e task-clock -- true" "-r x -e task-clock -- true" "--timeout abc -e task-clock -- true" \
+		"-C 0-x -e cpu-clock -- true"; do
+		# shellcheck disable=SC2086
+		"$PMUSCOPE" stat $st_cfg >"$st_tmp/o" 2>&1
+		st_rc=$?
+		if [ $st_rc -eq 129 ] && ! grep -qE '[0-9] +(msec +)?(task|cpu)-clock' "$st_tmp/o"; then
+			pass "stat $st_cfg: usage error 129"
+		else
+			fail "stat $st_cfg: usage error 129" "exit $st_rc: $(head -c 200 "$st_tmp/o")"
+		fi
+	done
+
+	# msr/tsc/ (a dynamic PMU) counts like perf
+	if [ -e /sys/bus/event_source/devices/msr/events/tsc ]; then
+		st_compare "stat -e msr/tsc/: within 5% of perf" msr/tsc/ 5 0 3 -- "$st_demo/pms-threads" 1 150000000
+	fi
+
+	# -p with two processes sums them (measured concurrently with perf)
+	"$st_demo/pms-threads" 1 4000000000 &
+	st_bg1=$!
+	"$st_demo/pms-threads" 1 4000000000 &
+	st_bg2=$!
+	sleep 0.2
+	perf stat -x, -p "$st_bg1,$st_bg2" -e task-clock --timeout 300 >"$st_tmp/p" 2>&1 &
+	st_perf=$!
+	"$PMUSCOPE" stat -x, -p "$st_bg1,$st_bg2" -e task-clock --timeout 300 >"$st_tmp/o" 2>&1
+	wait "$st_perf"
+	st_p=$(st_val "$st_tmp/o" task-clock)
+	st_pp=$(st_val "$st_tmp/p" task-clock)
+	if st_within "$st_p" "$st_pp" 10; then
+		pass "stat -p pid1,pid2: both processes ($st_p ms, perf $st_pp ms)"
+	else
+		fail "stat -p pid1,pid2: both processes" "pmuscope '$st_p' vs perf $st_pp: $(head -c 200 "$st_tmp/o")"
+	fi
+	kill "$st_bg1" "$st_bg2" 2>/dev/null
+	wait "$st_bg1" 2>/dev/null
+	wait "$st_bg2" 2>/dev/null
+
+	# system-wide with no command: --timeout bounds it
+	st_t0=$(st_now_ms)
+	"$PMUSCOPE" stat -a --timeout 200 -x, -e cpu-clock >"$st_tmp/o" 2>&1
+	st_rc=$?
+	st_ms=$(($(st_now_ms) - st_t0))
+	st_v=$(st_val "$st_tmp/o" cpu-clock)
+	if [ $st_rc -eq 0 ] && [ $st_ms -lt 1000 ] && st_within "$st_v" "$(($(getconf _NPROCESSORS_ONLN) * 200))" 15; then
+		pass "stat -a --timeout 200 (no command): $st_v ms of cpu-clock in $st_ms ms"
+	else
+		fail "stat -a --timeout 200 (no command)" "exit $st_rc, $st_ms ms, cpu-clock '$st_v': $(head -c 200 "$st_tmp/o")"
+	fi
+
+	# SIGTERM to stat alone is forwarded to the command: exit 143, counts printed
+	"$PMUSCOPE" stat -e task-clock -- "$st_demo/pms-exit" -w 8000 >"$st_tmp/o" 2>&1 &
+	st_pid=$!
+	sleep 0.4
+	kill -TERM "$st_pid"
+	if st_wait_gone "$st_pid" 40; then
+		wait "$st_pid"
+		st_rc=$?
+		if [ $st_rc -eq 143 ] && grep -q task-clock "$st_tmp/o"; then
+			pass "stat: SIGTERM forwarded to the command, counts printed, exit 143"
+		else
+			fail "stat: SIGTERM forwarded to the command, exit 143" "exit $st_rc: $(head -c 200 "$st_tmp/o")"
+		fi
+	else
+		fail "stat: SIGTERM to stat" "still running 4 s later"
+		kill -KILL "$st_pid" 2>/dev/null
+	fi
+
+	# -o --append keeps what was there
+	echo "first line" >"$st_tmp/app.txt"
+	"$PMUSCOPE" stat -o "$st_tmp/app.txt" --append -x, -e page-faults -- true >/dev/null 2>&1
+	if [ "$(head -1 "$st_tmp/app.txt")" = "first line" ] && grep -q ',page-faults,' "$st_tmp/app.txt"; then
+		pass "stat -o --append: appends"
+	else
+		fail "stat -o --append: appends" "$(head -c 200 "$st_tmp/app.txt")"
+	fi
+
+	command -v jq >/dev/null 2>&1 || return
+	# JSON details: the exit status, -r, -A, --per-thread and a consistent metric
+	"$PMUSCOPE" stat --json -e task-clock -- "$st_demo/pms-exit" 3 >"$st_tmp/o" 2>&1
+	st_rc=$?
+	if [ $st_rc -eq 3 ] && jq -e '.exit_status == 3 and .interrupted == false' "$st_tmp/o" >/dev/null 2>&1; then
+		pass "stat --json: exit_status 3 in the document, exit 3"
+	else
+		fail "stat --json: exit_status" "exit $st_rc: $(head -c 300 "$st_tmp/o")"
+	fi
+	"$PMUSCOPE" stat --json -e task-clock -- "$st_demo/pms-threads" 2 100000000 >"$st_tmp/o" 2>&1
+	if jq -e '.events[0] as $e | ($e.counter_value * 1e6 / .elapsed_ns) as $u |
+		($e.metric.unit == "CPUs utilized") and (($e.metric.value - $u) | fabs) < 0.01 * $u and $u > 0.1' \
+		"$st_tmp/o" >/dev/null 2>&1; then
+		pass "stat --json: CPUs utilized = task-clock / elapsed"
+	else
+		fail "stat --json: CPUs utilized = task-clock / elapsed" "$(head -c 400 "$st_tmp/o")"
+	fi
+	"$PMUSCOPE" stat --json -e page-faults,task-clock -- "$st_demo/pms-faults" 2000 >"$st_tmp/o" 2>&1
+	if jq -e '(.events | map({(.event): .}) | add) as $m |
+		($m["page-faults"].counter_value / ($m["task-clock"].counter_value / 1000)) as $r |
+		($m["page-faults"].metric.unit) as $un |
+		(if $un == "K/sec" then $r / 1e3 elif $un == "M/sec" then $r / 1e6 elif $un == "/sec" then $r else -1 end) as $want |
+		(($m["page-faults"].metric.value - $want) | fabs) <= 0.01 * $want' "$st_tmp/o" >/dev/null 2>&1; then
+		pass "stat --json: page-faults rate = count / task-clock seconds"
+	else
+		fail "stat --json: page-faults rate = count / task-clock seconds" "$(head -c 600 "$st_tmp/o")"
+	fi
+	"$PMUSCOPE" stat --json -r 3 -e task-clock -- true >"$st_tmp/o" 2>&1
+	if jq -e '.runs == 3 and (.events[0].stddev_pct | type == "number") and (.elapsed_stddev_pct | type == "number")' "$st_tmp/o" >/dev/null 2>&1; then
+		pass "stat --json -r 3: runs and stddev_pct"
+	else
+		fail "stat --json -r 3: runs and stddev_pct" "$(head -c 300 "$st_tmp/o")"
+	fi
+	"$PMUSCOPE" stat --json -a -A -e cpu-clock -- true >"$st_tmp/o" 2>&1
+	if jq -e --argjson n "$(getconf _NPROCESSORS_ONLN)" '.aggregation == "cpu" and (.events | length == $n and (map(.cpu) | sort == [range($n)]))' "$st_tmp/o" >/dev/null 2>&1; then
+		pass "stat --json -a -A: one event object per CPU with its cpu"
+	else
+		fail "stat --json -a -A: one event object per CPU" "$(head -c 300 "$st_tmp/o")"
+	fi
+}
+
 st_main() {
 	if ! command -v perf >/dev/null 2>&1; then
 		skip "stat" "perf (the oracle) not installed"
@@ -514,7 +695,7 @@ st_main() {
 	fi
 	st_tmp=$(mktemp -d)
 	# ST_ONLY="exit format" runs a subset (while debugging)
-	for st_f in ${ST_ONLY:-compare target option format exit group}; do
+	for st_f in ${ST_ONLY:-compare target option format exit group extra}; do
 		"st_${st_f}_tests"
 	done
 	rm -rf "$st_tmp"
