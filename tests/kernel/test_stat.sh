@@ -521,7 +521,7 @@ st_vv() {
 					if (!(x in fd)) fd[x] = "F" (++nfd)
 					x = fd[x]
 				}
-				# perf's fallbacks may drop PERF_FLAG_FD_CLOEXEC: not a difference
+				# perf fallbacks may drop PERF_FLAG_FD_CLOEXEC: not a difference
 				if (w[i - 1] == "flags") x = "*"
 				out = out (i > 1 ? " " : "") x
 			}
