@@ -406,6 +406,18 @@ struct stat_ctx {
 	size_t nr_pids;
 };
 
+/* Owner of <procfs>/<tid>; false if it cannot be told. */
+static bool owner_of(pid_t tid, uid_t *uid)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (pms_procfs__path(path, sizeof(path), "%d", (int)tid) || stat(path, &st))
+		return false;
+	*uid = st.st_uid;
+	return true;
+}
+
 static int report_open_error(const struct stat_ctx *x, const struct pms_counters *cs,
 			     const struct pms_counter_error *e)
 {
@@ -415,15 +427,33 @@ static int report_open_error(const struct stat_ctx *x, const struct pms_counters
 	case EACCES:
 	case EPERM: {
 		struct pms_knobs k;
+		bool cpu_wide = x->cfg.target == ST_SYSTEM || x->cfg.target == ST_CPUS;
+		uid_t owner;
 
+		if (!cpu_wide && e->tid > 0 && owner_of(e->tid, &owner) && owner != geteuid()) {
+			/* the kernel's ptrace access check, which no sysctl relaxes */
+			error("no permission to count %s %d: it belongs to another user (uid %u), and counting "
+			      "another user's process needs ptrace access",
+			      x->cfg.target == ST_TID ? "thread" : "process", (int)e->tid, (unsigned)owner);
+			note("hint: run as root or as that user, or grant CAP_SYS_PTRACE; "
+			     "lowering kernel.perf_event_paranoid does not help here");
+			return EXIT_RUNTIME;
+		}
 		pms_knobs__read(&k);
-		error("no permission to count '%s'%s", ev,
-		      x->cfg.target == ST_SYSTEM || x->cfg.target == ST_CPUS ? " system-wide" : "");
-		if (k.paranoid != PMS_KNOB_ABSENT)
-			note("kernel.perf_event_paranoid is %d: %s", k.paranoid, pms_paranoid__describe(k.paranoid));
+		error("no permission to count '%s'%s", ev, cpu_wide ? " system-wide" : "");
+		if (k.paranoid != PMS_KNOB_ABSENT) {
+			if (cpu_wide)
+				note("kernel.perf_event_paranoid is %d: counting whole CPUs (-a/-C) needs it at 0 or "
+				     "lower, or CAP_PERFMON",
+				     k.paranoid);
+			else
+				note("kernel.perf_event_paranoid is %d: even user-space counting of your own process "
+				     "was refused (kernels patched like Debian's deny everything at 3 and above)",
+				     k.paranoid);
+		}
 		note("hint: run as root, grant CAP_PERFMON (setcap cap_perfmon+ep), or lower it: "
 		     "sysctl kernel.perf_event_paranoid=%d",
-		     x->cfg.target == ST_SYSTEM || x->cfg.target == ST_CPUS ? 0 : 1);
+		     cpu_wide ? 0 : 2);
 		return EXIT_RUNTIME;
 	}
 	case EMFILE:
