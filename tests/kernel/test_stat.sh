@@ -684,6 +684,90 @@ out" ]; then
 	fi
 }
 
+st_more_tests() {
+	# supported or not: the same verdict as perf, event by event
+	st_bad=
+	st_n=0
+	for st_ev in cycles instructions cache-misses L1-dcache-loads branch-loads dummy major-faults minor-faults \
+		alignment-faults emulation-faults cpu-clock:k task-clock:u bpf-output cgroup-switches msr/tsc/; do
+		"$PMUSCOPE" stat -x, -e "$st_ev" -- true >"$st_tmp/o" 2>&1
+		perf stat -x, -e "$st_ev" -- true >"$st_tmp/p" 2>&1
+		st_a=$(st_val "$st_tmp/o" "$st_ev" | sed -E 's/^[0-9.]+$/counted/')
+		st_b=$(st_val "$st_tmp/p" "$st_ev" | sed -E 's/^[0-9.]+$/counted/')
+		st_n=$((st_n + 1))
+		[ -n "$st_b" ] && [ "$st_a" != "$st_b" ] && st_bad="$st_bad $st_ev($st_a/perf:$st_b)"
+	done
+	if [ -z "$st_bad" ]; then
+		pass "stat: counted / <not supported> as perf for $st_n events"
+	else
+		fail "stat: counted / <not supported> as perf" "$st_bad"
+	fi
+
+	# context switches of a sleeping workload (2 threads x 10 usleeps, pms-demo) vs perf
+	st_compare "stat: context-switches within 20% or 5 of perf (pms-demo)" context-switches 20 5 3 -- \
+		"$st_demo/pms-demo" 0.05
+
+	# inherit reaches children, not only threads: sh runs two workloads in turn
+	"$PMUSCOPE" stat -x, -e task-clock -- sh -c "\"$st_demo/pms-threads\" 1 40000000; \"$st_demo/pms-threads\" 1 40000000" >"$st_tmp/o" 2>&1
+	st_two=$(st_val "$st_tmp/o" task-clock)
+	"$PMUSCOPE" stat -x, -e task-clock -- "$st_demo/pms-threads" 1 40000000 >"$st_tmp/o" 2>&1
+	st_one=$(st_val "$st_tmp/o" task-clock)
+	if st_cmp "$st_two" ">" "$(awk -v a="$st_one" 'BEGIN { print a * 1.6 }')"; then
+		pass "stat: child processes inherit the counters ($st_two ms for 2 children, $st_one ms for 1)"
+	else
+		fail "stat: child processes inherit the counters" "2 children '$st_two' ms, 1 child '$st_one' ms"
+	fi
+
+	# -a -I: interval deltas of cpu-clock are ~interval x ncpu each
+	"$PMUSCOPE" stat -a -I 100 --interval-count 3 -x, -e cpu-clock >"$st_tmp/o" 2>&1
+	st_rc=$?
+	st_ncpu=$(getconf _NPROCESSORS_ONLN)
+	st_badl=$(st_val "$st_tmp/o" cpu-clock | awk -v n="$st_ncpu" '$1 < n * 100 * 0.85 || $1 > n * 100 * 1.15' | wc -l)
+	st_n=$(st_val "$st_tmp/o" cpu-clock | grep -c .)
+	if [ $st_rc -eq 0 ] && [ "$st_n" -eq 3 ] && [ "$st_badl" -eq 0 ]; then
+		pass "stat -a -I 100 --interval-count 3: 3 deltas of ~$((st_ncpu * 100)) ms cpu-clock"
+	else
+		fail "stat -a -I 100 --interval-count 3" "exit $st_rc, $st_n lines, $st_badl off: $(head -c 300 "$st_tmp/o")"
+	fi
+
+	# --per-thread in CSV: comm-tid prefix
+	"$st_demo/pms-threads" 2 4000000000 &
+	st_bg=$!
+	sleep 0.2
+	"$PMUSCOPE" stat --per-thread -x, -p "$st_bg" -e task-clock --timeout 200 >"$st_tmp/o" 2>&1
+	kill "$st_bg" 2>/dev/null
+	wait "$st_bg" 2>/dev/null
+	if [ "$(grep -cE '^pms-threads-[0-9]+,' "$st_tmp/o")" -eq 3 ] && grep -qE "^pms-threads-$st_bg," "$st_tmp/o"; then
+		pass "stat --per-thread -x,: comm-tid prefix per thread"
+	else
+		fail "stat --per-thread -x,: comm-tid prefix" "$(head -c 300 "$st_tmp/o")"
+	fi
+
+	# a script without #! runs through /bin/sh like execvp does; its status passes
+	printf 'exit 7\n' >"$st_tmp/nosb"
+	chmod 755 "$st_tmp/nosb"
+	"$PMUSCOPE" stat -e task-clock -- "$st_tmp/nosb" >"$st_tmp/o" 2>&1
+	st_rc=$?
+	[ $st_rc -eq 7 ] && pass "stat: a script without #! runs (execvp), exit 7" ||
+		fail "stat: a script without #! runs (execvp)" "exit $st_rc: $(head -c 200 "$st_tmp/o")"
+
+	# multiplexing: only where a PMU can run out of counters (hardware counters)
+	if perf stat -x, -e cycles true 2>&1 | grep -q '<not supported>'; then
+		skip "stat: multiplexing scaling and run %" "no hardware PMU here: nothing multiplexes"
+	else
+		st_evs=cycles,instructions,branches,branch-misses,cache-misses,cache-references,cycles:u,instructions:u,branches:u,branch-misses:u,cache-misses:u,cache-references:u
+		"$PMUSCOPE" stat -x, -e "$st_evs" -- "$st_demo/pms-threads" 1 150000000 >"$st_tmp/o" 2>&1
+		perf stat -x, -e "$st_evs" -- "$st_demo/pms-threads" 1 150000000 >"$st_tmp/p" 2>&1
+		st_a=$(awk -F, '$5 < 100' "$st_tmp/o" | grep -c .)
+		st_b=$(awk -F, '$5 < 100' "$st_tmp/p" | grep -c .)
+		if [ "$st_b" -eq 0 ] || [ "$st_a" -gt 0 ]; then
+			pass "stat: multiplexed events show run % < 100 ($st_a events; perf $st_b)"
+		else
+			fail "stat: multiplexed events show run % < 100" "perf multiplexes $st_b events, pmuscope shows none: $(head -c 300 "$st_tmp/o")"
+		fi
+	fi
+}
+
 st_main() {
 	if ! command -v perf >/dev/null 2>&1; then
 		skip "stat" "perf (the oracle) not installed"
@@ -695,7 +779,7 @@ st_main() {
 	fi
 	st_tmp=$(mktemp -d)
 	# ST_ONLY="exit format" runs a subset (while debugging)
-	for st_f in ${ST_ONLY:-compare target option format exit group extra}; do
+	for st_f in ${ST_ONLY:-compare target option format exit group extra more}; do
 		"st_${st_f}_tests"
 	done
 	rm -rf "$st_tmp"
