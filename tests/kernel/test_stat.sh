@@ -768,6 +768,72 @@ st_more_tests() {
 	fi
 }
 
+st_more2_tests() {
+	# -o to a path that cannot be written: error before the workload runs
+	rm -f "$st_tmp/marker"
+	"$PMUSCOPE" stat -o "$st_tmp/no/such/dir/out" -e task-clock -- touch "$st_tmp/marker" >"$st_tmp/o" 2>&1
+	st_rc=$?
+	if [ $st_rc -ne 0 ] && [ $st_rc -lt 128 ] || [ $st_rc -eq 129 ]; then st_ok=yes; else st_ok=no; fi
+	if [ $st_ok = yes ] && [ ! -e "$st_tmp/marker" ] && grep -q 'no/such/dir/out' "$st_tmp/o"; then
+		pass "stat -o <unwritable>: exit $st_rc naming the file, workload not run"
+	else
+		fail "stat -o <unwritable>: error naming the file, workload not run" "exit $st_rc, marker $([ -e "$st_tmp/marker" ] && echo created || echo absent): $(head -c 200 "$st_tmp/o")"
+	fi
+
+	# -p ends when the process exits
+	"$st_demo/pms-exit" -w 500 &
+	st_bg=$!
+	sleep 0.1
+	st_t0=$(st_now_ms)
+	"$PMUSCOPE" stat -x, -p "$st_bg" -e task-clock >"$st_tmp/o" 2>&1
+	st_rc=$?
+	st_ms=$(($(st_now_ms) - st_t0))
+	wait "$st_bg" 2>/dev/null
+	if [ $st_rc -eq 0 ] && [ $st_ms -lt 1500 ] && [ -n "$(st_val "$st_tmp/o" task-clock)" ]; then
+		pass "stat -p: ends when the process exits ($st_ms ms), counts printed"
+	else
+		fail "stat -p: ends when the process exits" "exit $st_rc after $st_ms ms: $(head -c 200 "$st_tmp/o")"
+	fi
+
+	# -p inherits into children created after attaching (as perf, measured concurrently)
+	sh -c "sleep 0.3; \"$st_demo/pms-threads\" 2 100000000" &
+	st_bg=$!
+	sleep 0.05
+	perf stat -x, -p "$st_bg" -e task-clock >"$st_tmp/p" 2>&1 &
+	st_perf=$!
+	"$PMUSCOPE" stat -x, -p "$st_bg" -e task-clock >"$st_tmp/o" 2>&1
+	wait "$st_perf"
+	wait "$st_bg" 2>/dev/null
+	st_a=$(st_val "$st_tmp/o" task-clock)
+	st_b=$(st_val "$st_tmp/p" task-clock)
+	if st_within "$st_a" "$st_b" 10 && st_cmp "$st_a" ">" 50; then
+		pass "stat -p: children started later are counted ($st_a ms, perf $st_b ms)"
+	else
+		fail "stat -p: children started later are counted" "pmuscope '$st_a' vs perf '$st_b': $(head -c 200 "$st_tmp/o")"
+	fi
+
+	# a workload ignoring SIGINT: the third SIGINT kills it (docs/stat.md), counts printed
+	env --default-signal=INT "$PMUSCOPE" stat -e task-clock -- sh -c 'trap "" INT TERM; sleep 6' >"$st_tmp/o" 2>&1 &
+	st_pid=$!
+	sleep 0.3
+	for st_i in 1 2 3; do
+		kill -INT "$st_pid" 2>/dev/null
+		sleep 0.2
+	done
+	if st_wait_gone "$st_pid" 30; then
+		wait "$st_pid"
+		st_rc=$?
+		if [ $st_rc -eq 137 ] && grep -q task-clock "$st_tmp/o"; then
+			pass "stat: third SIGINT kills a workload that ignores it (exit 137, counts printed)"
+		else
+			fail "stat: third SIGINT kills a stubborn workload" "exit $st_rc: $(head -c 200 "$st_tmp/o")"
+		fi
+	else
+		fail "stat: third SIGINT kills a stubborn workload" "still running"
+		kill -KILL "$st_pid" 2>/dev/null
+	fi
+}
+
 st_main() {
 	if ! command -v perf >/dev/null 2>&1; then
 		skip "stat" "perf (the oracle) not installed"
@@ -779,7 +845,7 @@ st_main() {
 	fi
 	st_tmp=$(mktemp -d)
 	# ST_ONLY="exit format" runs a subset (while debugging)
-	for st_f in ${ST_ONLY:-compare target option format exit group extra more}; do
+	for st_f in ${ST_ONLY:-compare target option format exit group extra more more2}; do
 		"st_${st_f}_tests"
 	done
 	rm -rf "$st_tmp"
