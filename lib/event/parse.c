@@ -1351,6 +1351,17 @@ static int parse_event(struct pstate *ps)
 		if (r.kind == K_NONE) {
 			struct pms_pmu_ent *ent = ps->ctx ? pms_ctx__find_pmu(ps->ctx, s + start, len) : NULL;
 
+			if (!ent && ps->ctx && errno != ENOENT) {
+				/* the PMU exists but its sysfs directory cannot be read: say why, not "unknown" */
+				int why = errno;
+				char path[4096];
+
+				set_err(ps, -why, start, "PMU '%.*s': cannot read its sysfs type file: %s", (int)len,
+					s + start, why == EINVAL ? "malformed contents" : strerror(why));
+				if (pms_pmu_dir__path(path, sizeof(path), "%.*s/type", (int)len, s + start) == 0)
+					set_hint(ps, "%s", path);
+				return -why;
+			}
 			if (!ent) {
 				char w[128];
 

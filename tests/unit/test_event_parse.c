@@ -684,3 +684,31 @@ Test(event_parse, tool_events)
 	cr_expect_eq(parse("duration_tim"), -ENOENT);
 	cr_expect_str_eq(perr.hint, "did you mean 'duration_time'?");
 }
+
+Test(event_parse_err, unreadable_pmu_is_not_unknown)
+{
+	char dir[] = "/tmp/pms-ev-XXXXXX", cmd[512], path[256];
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	/* msr/type is a directory; bad/type holds garbage */
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/bus/event_source/devices/msr/type %s/bus/event_source/devices/bad",
+		 dir, dir);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/bad/type", dir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("garbage\n", f);
+	fclose(f);
+	setenv("PMS_SYSFS_ROOT", dir, 1);
+	pms_event_ctx__free(ctx);
+	ctx = pms_event_ctx__new();
+	cr_expect_eq(parse("msr/tsc/"), -EISDIR);
+	cr_expect(strstr(perr.msg, "PMU 'msr': cannot read its sysfs type file"), "%s", perr.msg);
+	cr_expect(strstr(perr.hint, "/msr/type"));
+	cr_expect_eq(parse("bad/event=1/"), -EINVAL);
+	cr_expect(strstr(perr.msg, "malformed"), "%s", perr.msg);
+	cr_expect_eq(parse("nosuch/event=1/"), -ENOENT);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	cr_expect_eq(system(cmd), 0);
+}
