@@ -834,6 +834,67 @@ st_more2_tests() {
 	fi
 }
 
+st_more3_tests() {
+	# malformed event lists: exit 2, no workload run, no counts
+	st_bad=
+	for st_ev in '' 'task-clock,' ',task-clock' '{task-clock' 'task-clock:zz' 'msr/nope/' \
+		'msr/event=0x1ffffffffffffffffff/' 'no-such-pmu/event=1/' 'task-clock}'; do
+		rm -f "$st_tmp/marker"
+		"$PMUSCOPE" stat -e "$st_ev" -- touch "$st_tmp/marker" >"$st_tmp/o" 2>&1
+		st_rc=$?
+		if [ $st_rc -ne 2 ] || [ -e "$st_tmp/marker" ] || ! grep -q 'event syntax error' "$st_tmp/o"; then
+			st_bad="$st_bad '$st_ev'(exit $st_rc)"
+		fi
+	done
+	if [ -z "$st_bad" ]; then
+		pass "stat: 9 malformed event lists -> exit 2 with the parser's message, workload not run"
+	else
+		fail "stat: malformed event lists -> exit 2, workload not run" "$st_bad"
+	fi
+
+	# 200 short threads: inherit misses none (vs perf, medians)
+	st_compare "stat: 200 threads counted like perf (within 10%)" task-clock 10 0 3 -- \
+		"$st_demo/pms-threads" 200 300000
+
+	# -r 20 of a short command: 20 runs, all reaped, mean page-faults like one run
+	"$PMUSCOPE" stat -r 20 -x, -e page-faults -- "$st_demo/pms-faults" 500 >"$st_tmp/o" 2>&1
+	st_rc=$?
+	st_v=$(st_val "$st_tmp/o" page-faults)
+	"$PMUSCOPE" stat -x, -e page-faults -- "$st_demo/pms-faults" 500 >"$st_tmp/o2" 2>&1
+	st_one=$(st_val "$st_tmp/o2" page-faults)
+	if [ $st_rc -eq 0 ] && st_within "$st_v" "$st_one" 2 10; then
+		pass "stat -r 20: mean page-faults $st_v (one run $st_one)"
+	else
+		fail "stat -r 20: mean like one run" "exit $st_rc, mean '$st_v' vs one '$st_one': $(head -c 200 "$st_tmp/o")"
+	fi
+
+	command -v jq >/dev/null 2>&1 || return
+	# --json with default events and -I: warnings must not break the JSON Lines
+	"$PMUSCOPE" stat --json -I 100 --interval-count 2 -- "$st_demo/pms-threads" 1 700000000 >"$st_tmp/o" 2>&1
+	st_badl=0
+	while IFS= read -r st_line; do
+		[ -z "$st_line" ] && continue
+		printf '%s\n' "$st_line" | jq -e . >/dev/null 2>&1 || st_badl=$((st_badl + 1))
+	done <"$st_tmp/o"
+	if [ "$(grep -c . "$st_tmp/o")" -eq 2 ] && [ $st_badl -eq 0 ]; then
+		pass "stat --json -I, default events: 2 JSON lines and nothing else on stderr"
+	else
+		fail "stat --json -I, default events: only JSON lines" "$st_badl bad lines: $(head -c 300 "$st_tmp/o")"
+	fi
+	# --json, SIGINT: still one document, interrupted true
+	env --default-signal=INT "$PMUSCOPE" stat --json -e task-clock -- "$st_demo/pms-exit" -w 5000 >"$st_tmp/o" 2>&1 &
+	st_pid=$!
+	sleep 0.3
+	kill -INT "$st_pid"
+	st_wait_gone "$st_pid" 40 || kill -KILL "$st_pid" 2>/dev/null
+	wait "$st_pid"
+	if jq -s -e 'length == 1 and .[0].interrupted == true and (.[0].events[0].counter_value | type == "number")' "$st_tmp/o" >/dev/null 2>&1; then
+		pass "stat --json after SIGINT: one document, interrupted true"
+	else
+		fail "stat --json after SIGINT: one document, interrupted true" "$(head -c 300 "$st_tmp/o")"
+	fi
+}
+
 st_main() {
 	if ! command -v perf >/dev/null 2>&1; then
 		skip "stat" "perf (the oracle) not installed"
@@ -845,7 +906,7 @@ st_main() {
 	fi
 	st_tmp=$(mktemp -d)
 	# ST_ONLY="exit format" runs a subset (while debugging)
-	for st_f in ${ST_ONLY:-compare target option format exit group extra more more2}; do
+	for st_f in ${ST_ONLY:-compare target option format exit group extra more more2 more3}; do
 		"st_${st_f}_tests"
 	done
 	rm -rf "$st_tmp"
