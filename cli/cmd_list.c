@@ -18,6 +18,7 @@
 #include "util/sysfs.h"
 
 static bool opt_all, opt_json, opt_no_mount, opt_no_probe, opt_desc;
+static const char *core_name; /* the core PMU, for reasons; NULL when there is none */
 
 enum kind { K_HW, K_SW, K_CACHE, K_PMU, K_TP, K_NR };
 
@@ -346,6 +347,8 @@ static void probe_all(struct lvec *l)
 
 /* ---- output ---- */
 
+static const char *core_pmu(struct pms_event_ctx *ctx);
+
 static bool shown(const struct lent *e, bool probing)
 {
 	if (e->kind == K_TP || !probing)
@@ -361,6 +364,11 @@ static const char *reason(const struct lent *e, char *buf, size_t size)
 	}
 	if (!e->probed || !e->err)
 		return NULL;
+	/* with a core PMU present, ENOENT means this CPU (or its hypervisor) lacks the event */
+	if (e->err == -ENOENT && core_name && (e->attr.type == PERF_TYPE_HARDWARE || e->attr.type == PERF_TYPE_HW_CACHE)) {
+		snprintf(buf, size, "not supported: the core PMU '%s' has no such event on this CPU", core_name);
+		return buf;
+	}
 	return pms_event__open_error_reason(&e->attr, e->err);
 }
 
@@ -515,6 +523,7 @@ static int run(int argc, char **argv)
 		t = pms_event_names__cache(&nr);
 		add_named(&l, &f, K_CACHE, t, nr);
 	}
+	core_name = ctx ? core_pmu(ctx) : NULL;
 	if (ctx && filter_section(&f, K_PMU))
 		add_pmu_aliases(&l, &f, ctx);
 	if (filter_section(&f, K_TP))
@@ -529,7 +538,7 @@ static int run(int argc, char **argv)
 	if (opt_json)
 		print_json(&l, probing);
 	else
-		print_text(&l, probing, f.nr == 0, ctx ? core_pmu(ctx) : NULL);
+		print_text(&l, probing, f.nr == 0, core_name);
 	if (fflush(stdout))
 		ret = EXIT_RUNTIME;
 
