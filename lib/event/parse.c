@@ -1303,11 +1303,12 @@ static int parse_breakpoint(struct pstate *ps, size_t start, size_t *name_end)
 static int parse_event(struct pstate *ps)
 {
 	const char *s = ps->s;
-	size_t start, len, first = ps->tmp.nr, mstart = 0, mlen = 0;
+	size_t start, name_start, len, first = ps->tmp.nr, mstart = 0, mlen = 0;
 	struct resolved r;
 	int err;
 	bool has_mods = false, named = false, is_tp = false;
 
+	name_start = ps->pos; /* perf keeps leading blanks in the name: "cpu-clock, cs" names " cs" */
 	skip_space(ps);
 	start = ps->pos;
 	if (s[start] == '{')
@@ -1486,10 +1487,16 @@ static int parse_event(struct pstate *ps)
 		apply_event_mods(ps, first, s + mstart, mlen);
 	/* perf names an event by its text ("cycles:u", "msr/tsc/u") unless name=, cache or tracepoint */
 	if (!named) {
-		size_t i;
+		size_t i, name_end = ps->pos;
 
+		/* and trailing ones up to the separator: "{ cpu-clock,cs }" names "cs " */
+		while (is_space(s[name_end]))
+			name_end++;
+		if (s[name_end] != ',' && s[name_end] != '}' && s[name_end] != '\0')
+			name_end = ps->pos;
 		for (i = first; i < ps->tmp.nr; i++)
-			if (!ps->tmp.entries[i].name && evsel_set_name(&ps->tmp.entries[i], s + start, ps->pos - start))
+			if (!ps->tmp.entries[i].name &&
+			    evsel_set_name(&ps->tmp.entries[i], s + name_start, name_end - name_start))
 				return set_err(ps, -ENOMEM, start, "out of memory");
 	}
 	return 0;
@@ -1502,9 +1509,12 @@ static int parse_group(struct pstate *ps)
 
 	ps->pos++; /* '{' */
 	for (;;) {
-		skip_space(ps);
-		if (ps->s[ps->pos] == '}' && ps->tmp.nr == first)
-			return set_err(ps, -EINVAL, ps->pos, "empty group");
+		size_t q = ps->pos;
+
+		while (is_space(ps->s[q]))
+			q++;
+		if (ps->s[q] == '}' && ps->tmp.nr == first)
+			return set_err(ps, -EINVAL, q, "empty group");
 		err = parse_event(ps);
 		if (err)
 			return err;
@@ -1554,11 +1564,16 @@ static int parse_all(struct pstate *ps)
 	int err;
 
 	for (;;) {
-		skip_space(ps);
-		if (ps->s[ps->pos] == '{')
+		size_t q = ps->pos;
+
+		while (is_space(ps->s[q]))
+			q++;
+		if (ps->s[q] == '{') {
+			ps->pos = q;
 			err = parse_group(ps);
-		else
-			err = parse_event(ps);
+		} else {
+			err = parse_event(ps); /* skips blanks itself, keeping them in the name */
+		}
 		if (err)
 			return err;
 		skip_space(ps);

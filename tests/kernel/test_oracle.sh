@@ -57,7 +57,8 @@ oracle_events() {
 	# groups, group modifiers, lists
 	printf '%s\n' '{cpu-clock,cs}' '{cpu-clock,cs}:u' '{cpu-clock:k,cs}:u' '{cpu-clock,cs:G}:H' \
 		'{cs,cpu-clock}:D' '{cs:D,cpu-clock:D}' '{cpu-clock,cs}:W' '{task-clock,faults}:S' \
-		'{cpu-clock,msr/tsc/}:u' 'cpu-clock,{task-clock,cs}' 'cpu-clock,task-clock' 'cpu-clock, cs'
+		'{cpu-clock,msr/tsc/}:u' 'cpu-clock,{task-clock,cs}' 'cpu-clock,task-clock' 'cpu-clock, cs' \
+		'{ cpu-clock,cs }:u'
 	# breakpoints
 	printf '%s\n' mem:0x1000 mem:0x1000/8 mem:0x1000:x
 	# tool events (perf opens a software dummy; duration_time without enable_on_exec)
@@ -82,6 +83,16 @@ oracle_one() { # oracle_one EVENT
 		pass "oracle: $ev ($(wc -l <"$or_dir/perf.blk" | tr -d ' ') opens)"
 	else
 		fail "oracle: $ev" "$(diff "$or_dir/perf.blk" "$or_dir/ours.blk" | grep '^[<>]' | head -4 | tr '\n' ' ')"
+	fi
+	# display names as `stat -x,` prints them (third field); perf does not quote names with
+	# commas, so those are compared only when neither side has a comma in a name
+	case $ev in *[/:]*,*/*) return ;; esac
+	perf stat -x, -e "$ev" true 2>&1 | awk -F, 'NF > 3 { print $3 }' >"$or_dir/perf.names"
+	"$PMUSCOPE" stat -x, -e "$ev" -- true 2>&1 | awk -F, 'NF > 3 { print $3 }' >"$or_dir/ours.names"
+	if cmp -s "$or_dir/perf.names" "$or_dir/ours.names"; then
+		pass "oracle names: $ev"
+	else
+		fail "oracle names: $ev" "perf '$(tr '\n' '|' <"$or_dir/perf.names")' ours '$(tr '\n' '|' <"$or_dir/ours.names")'"
 	fi
 }
 

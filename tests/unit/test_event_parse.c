@@ -712,3 +712,14 @@ Test(event_parse_err, unreadable_pmu_is_not_unknown)
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	cr_expect_eq(system(cmd), 0);
 }
+
+Test(event_parse, names_keep_blanks_like_perf)
+{
+	cr_assert_eq(parse("cpu-clock, cs"), 0);
+	cr_expect_str_eq(list.entries[0].name, "cpu-clock");
+	cr_expect_str_eq(list.entries[1].name, " cs");
+	cr_assert_eq(parse("{ task-clock,faults }:u"), 0);
+	cr_expect_str_eq(list.entries[2].name, " task-clock");
+	cr_expect_str_eq(list.entries[3].name, "faults ");
+	cr_expect_eq(list.entries[3].attr.exclude_kernel, 1);
+}
