@@ -46,3 +46,11 @@ else
 	fail exact-table "no CSV count to compare with"
 	fail exact-json "no CSV count to compare with"
 fi
+# -r: the mean of identical runs is the count, and the relative stddev (CSV column 3a) is 0.
+"$PMUSCOPE" stat -r 3 -x, -e instructions:u -- "$WL/loop" $N >rep.out 2>&1
+rv=$(awk -F, '$3 == "instructions:u" { print $1 "," $4; exit }' rep.out)
+if [ -n "$a" ] && [ "$rv" = "$a,0.00%" ]; then
+	pass exact-repeat-r "stat -r 3: $rv"
+else
+	fail exact-repeat-r "stat -r 3: '$rv', want '$a,0.00%': $(excerpt rep.out)"
+fi
