@@ -105,6 +105,75 @@ tl_list_tests() {
 	fi
 }
 
+# list's promise both ways, with perf as the oracle: every hw/sw/cache/PMU event list shows as
+# supported is counted by perf, and every hw/cache name perf counts here is listed.
+tl_list_oracle_tests() {
+	if ! command -v perf >/dev/null 2>&1; then
+		skip "list vs perf stat" "perf not installed"
+		return
+	fi
+	tl_sup=$("$PMUSCOPE" list hw sw cache pmu 2>/dev/null | sed -E 's/^ +//; s/ +\[.*//; s/ OR .*//')
+	tl_bad=
+	tl_n=0
+	for tl_ev in $tl_sup; do
+		tl_n=$((tl_n + 1))
+		tl_perf_opens "$tl_ev" || tl_bad="$tl_bad $tl_ev"
+	done
+	if [ -z "$tl_bad" ] && [ $tl_n -gt 0 ]; then
+		pass "list: all $tl_n supported hw/sw/cache/pmu events are counted by perf stat"
+	else
+		fail "list: supported events are counted by perf" "perf cannot count:$tl_bad"
+	fi
+	tl_all=$("$PMUSCOPE" list --all hw cache 2>/dev/null | grep '  (' | sed -E 's/^ +//; s/ +\[.*//; s/ OR .*//')
+	tl_bad=
+	for tl_ev in $tl_all; do
+		tl_perf_opens "$tl_ev" && tl_bad="$tl_bad $tl_ev"
+	done
+	if [ -z "$tl_bad" ]; then
+		pass "list --all: the $(echo $tl_all | wc -w) events marked unsupported are not counted by perf either"
+	else
+		fail "list --all: unsupported events" "perf counts:$tl_bad"
+	fi
+	# text and JSON agree on what is supported
+	tl_nt=$("$PMUSCOPE" list hw sw cache pmu 2>/dev/null | wc -l)
+	if command -v jq >/dev/null 2>&1; then
+		tl_nj=$("$PMUSCOPE" list --json --all hw sw cache pmu 2>/dev/null | jq '[.[] | select(.supported == true)] | length')
+		if [ "$tl_nt" = "$tl_nj" ]; then
+			pass "list: text and --json agree ($tl_nt supported events)"
+		else
+			fail "list: text and --json agree" "text $tl_nt, json $tl_nj"
+		fi
+	fi
+}
+
+# The same promise for an unprivileged user (uid nobody), where paranoid refuses some events:
+# what list shows must be what perf counts for that user, and the rest carries a reason.
+tl_list_unpriv_tests() {
+	if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null 2>&1 || ! command -v perf >/dev/null 2>&1; then
+		skip "list as nobody" "needs root, setpriv and perf"
+		return
+	fi
+	tl_nob() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	tl_sup=$(tl_nob "$PMUSCOPE" list hw sw cache pmu 2>/dev/null | sed -E 's/^ +//; s/ +\[.*//; s/ OR .*//')
+	tl_bad=
+	for tl_ev in $tl_sup; do
+		tl_nob perf stat -x, -e "$tl_ev" true 2>&1 | grep -qvE '<not supported>|<not counted>|Error' ||
+			tl_bad="$tl_bad $tl_ev"
+	done
+	if [ -n "$tl_sup" ] && [ -z "$tl_bad" ]; then
+		pass "list as nobody: all $(echo $tl_sup | wc -w) listed events are counted by perf as nobody"
+	else
+		fail "list as nobody: listed events count" "perf as nobody cannot count:$tl_bad"
+	fi
+	tl_hidden=$(tl_nob "$PMUSCOPE" list --all hw sw cache pmu 2>/dev/null | grep -c '  (')
+	tl_noreason=$(tl_nob "$PMUSCOPE" list --all --json hw sw cache pmu 2>/dev/null | grep -c '"supported": false')
+	if [ "$tl_hidden" = "$tl_noreason" ]; then
+		pass "list --all as nobody: $tl_hidden unsupported events, each with a reason"
+	else
+		fail "list --all as nobody" "$tl_hidden with a reason, $tl_noreason unsupported in JSON"
+	fi
+}
+
 tl_info_tests() {
 	tl_out=$("$PMUSCOPE" info 2>&1)
 	if [ $? -ne 0 ]; then
@@ -154,6 +223,34 @@ tl_explain_tests() {
 	else
 		fail "explain cycles" "$(printf '%s\n' "$tl_out" | head -3)"
 	fi
+	tl_perf_opens cycles
+	case $? in
+	0) tl_want='^here: opens on this machine' ;;
+	1) tl_want='^here: does not open' ;;
+	*) tl_want= ;;
+	esac
+	if [ -n "$tl_want" ]; then
+		if "$PMUSCOPE" explain cycles 2>&1 | grep -q "$tl_want"; then
+			pass "explain cycles: 'here' agrees with perf"
+		else
+			fail "explain cycles: 'here' agrees with perf" "want $tl_want: $("$PMUSCOPE" explain cycles 2>&1 | tail -n 1)"
+		fi
+	fi
+	"$PMUSCOPE" explain cache-mises >/dev/null 2>&1
+	tl_rc=$?
+	if [ $tl_rc -eq 2 ]; then
+		pass "explain: a bad event exits 2"
+	else
+		fail "explain: a bad event exits 2" "exit $tl_rc"
+	fi
+	if command -v jq >/dev/null 2>&1; then
+		if "$PMUSCOPE" explain --json 'task-clock,msr/tsc/' 2>/dev/null |
+			jq -e 'length == 2 and .[0].here.opens == true and .[0].type_name == "PERF_TYPE_SOFTWARE"' >/dev/null; then
+			pass "explain --json: valid, task-clock opens"
+		else
+			fail "explain --json" "$("$PMUSCOPE" explain --json task-clock 2>&1 | head -n 3)"
+		fi
+	fi
 	tl_out=$("$PMUSCOPE" explain task-clock 2>&1)
 	if printf '%s\n' "$tl_out" | grep -q '^here: opens on this machine'; then
 		pass "explain task-clock: opens here"
@@ -163,5 +260,7 @@ tl_explain_tests() {
 }
 
 tl_list_tests
+tl_list_oracle_tests
+tl_list_unpriv_tests
 tl_info_tests
 tl_explain_tests
