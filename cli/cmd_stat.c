@@ -899,6 +899,16 @@ static int run(int argc, char **argv)
 
 				if (one->c[k].state != PMS_COUNTER_OK)
 					continue;
+				if (one->c[k].tool != PMS_TOOL_NONE) {
+					v = stat_tool_value(&ri, one->c[k].tool);
+					if (v >= 0) {
+						s.val = s.ena = s.run = (uint64_t)v;
+						pms_count__add(&rs[k].sum, &s);
+						pms_stats__update(&rs[k].st, v);
+						rs[k].nr_counted++;
+					}
+					continue;
+				}
 				pms_count__add(&rs[k].sum, &s);
 				if (pms_count__scaled(&s, x.cfg.no_scale, &v)) {
 					pms_stats__update(&rs[k].st, v);

@@ -22,6 +22,26 @@ static bool warnings_to_stderr(const struct stat_out *o)
 	return !(o->cfg->json && o->f == stderr);
 }
 
+double stat_tool_value(const struct stat_run_info *ri, enum pms_tool_event t)
+{
+	switch (t) {
+	case PMS_TOOL_DURATION_TIME:
+		return ri->elapsed_ns;
+	case PMS_TOOL_USER_TIME:
+		return ri->have_rusage ? ri->user_ns : -1;
+	case PMS_TOOL_SYSTEM_TIME:
+		return ri->have_rusage ? ri->sys_ns : -1;
+	default:
+		return -1;
+	}
+}
+
+static void set_tool_values(struct stat_out *o, const struct stat_run_info *ri)
+{
+	for (int t = 0; t < 4; t++)
+		o->tool_ns[t] = stat_tool_value(ri, (enum pms_tool_event)t);
+}
+
 void stat_warn(struct stat_out *o, const char *fmt, ...)
 {
 	char msg[512];
@@ -47,7 +67,7 @@ static void make_ctx(const struct stat_out *o, const struct pms_counters *cs, in
 		struct pms_count sum;
 		double v;
 
-		if (c->state != PMS_COUNTER_OK)
+		if (c->state != PMS_COUNTER_OK || c->tool != PMS_TOOL_NONE)
 			continue;
 		sum = pms_counter__sum(c, cs, cpu_idx, thr_idx, delta);
 		if (pms_count__scaled(&sum, o->cfg->no_scale, &v))
@@ -66,8 +86,20 @@ static void make_row(const struct stat_out *o, const struct pms_counters *cs, si
 	r->unit = c->unit;
 	r->scale = c->scale;
 	if (c->state != PMS_COUNTER_OK) {
-		r->state = PMS_ROW_NOT_SUPPORTED;
+		r->state = c->state == PMS_COUNTER_GROUP_REFUSED ? PMS_ROW_NOT_COUNTED : PMS_ROW_NOT_SUPPORTED;
 		r->reason = c->reason;
+		return;
+	}
+	if (c->tool != PMS_TOOL_NONE) {
+		double v = (unsigned)c->tool < 4 ? o->tool_ns[c->tool] : -1;
+
+		if (v < 0) {
+			r->state = PMS_ROW_NOT_COUNTED;
+			return;
+		}
+		r->state = PMS_ROW_COUNTED;
+		r->value = v;
+		r->ena = r->run = (uint64_t)v; /* perf shows the value as its run time */
 		return;
 	}
 	r->ena = sum.ena;
@@ -92,7 +124,7 @@ static void make_rrow(const struct stat_out *o, const struct pms_counters *cs, s
 	r->unit = c->unit;
 	r->scale = c->scale;
 	if (c->state != PMS_COUNTER_OK) {
-		r->state = PMS_ROW_NOT_SUPPORTED;
+		r->state = c->state == PMS_COUNTER_GROUP_REFUSED ? PMS_ROW_NOT_COUNTED : PMS_ROW_NOT_SUPPORTED;
 		r->reason = c->reason;
 		return;
 	}
@@ -115,7 +147,7 @@ static void rctx(const struct pms_counters *cs, const struct stat_rstat *rs, dou
 	memset(m, 0, sizeof(*m));
 	m->elapsed_ns = elapsed_ns;
 	for (size_t i = 0; i < cs->nr; i++)
-		if (cs->c[i].state == PMS_COUNTER_OK && rs[i].nr_counted)
+		if (cs->c[i].state == PMS_COUNTER_OK && rs[i].nr_counted && cs->c[i].tool == PMS_TOOL_NONE)
 			pms_metric_ctx__add(m, pms_attr__metric_kind(&cs->c[i].attr), rs[i].st.mean);
 }
 
@@ -332,6 +364,7 @@ void stat_print_final(struct stat_out *o, const struct pms_counters *cs, const s
 	const struct stat_cfg *c = o->cfg;
 	struct strbuf sb = STRBUF_INIT;
 
+	set_tool_values(o, ri);
 	if (c->json) {
 		print_json_doc(o, cs, ri, rs, wall);
 		fflush(o->f);
@@ -392,6 +425,11 @@ void stat_print_interval(struct stat_out *o, const struct pms_counters *cs, uint
 	const struct stat_cfg *c = o->cfg;
 	char ts[64];
 
+	o->tool_ns[PMS_TOOL_NONE] = -1;
+	o->tool_ns[PMS_TOOL_DURATION_TIME] = interval_ns;
+	o->tool_ns[PMS_TOOL_USER_TIME] = -1; /* rusage exists only once the workload is reaped */
+	o->tool_ns[PMS_TOOL_SYSTEM_TIME] = -1;
+
 	if (c->json) {
 		struct strbuf sb = STRBUF_INIT;
 
@@ -442,6 +480,18 @@ void stat_check_counts(struct stat_out *o, const struct pms_counters *cs)
 		const struct pms_counter *c = &cs->c[i];
 		struct pms_count sum;
 
+		if (c->state == PMS_COUNTER_GROUP_REFUSED) {
+			if (c->leader == (int)i) {
+				struct strbuf g = STRBUF_INIT;
+
+				group_desc(cs, i, &g);
+				stat_warn(o,
+					  "group %s was never scheduled: %s; split it or use fewer events",
+					  strbuf_str(&g), c->reason);
+				strbuf_release(&g);
+			}
+			continue;
+		}
 		if (c->state != PMS_COUNTER_OK) {
 			bool hw_kind = c->attr.type == PERF_TYPE_HARDWARE || c->attr.type == PERF_TYPE_HW_CACHE;
 

@@ -60,6 +60,8 @@ struct stat_out {
 	char **comms;            /* per thread slot, for --per-thread */
 	struct strbuf warnings;  /* JSON: collected warning texts, as a JSON array body */
 	bool hw_note_done;
+	/* tool events' values for the reading being printed, by enum pms_tool_event; < 0: unknown */
+	double tool_ns[4];
 };
 
 /* Per-run facts the summary shows. */
@@ -86,6 +88,8 @@ void stat_print_interval(struct stat_out *o, const struct pms_counters *cs, uint
  * events this machine cannot count. Call once, on the final counts.
  */
 void stat_check_counts(struct stat_out *o, const struct pms_counters *cs);
+/* Value of a tool event (duration_time, user_time, system_time) for this run, < 0 if unknown. */
+double stat_tool_value(const struct stat_run_info *ri, enum pms_tool_event t);
 /* Record a warning for JSON and print it on stderr. */
 __attribute__((format(printf, 2, 3)))
 void stat_warn(struct stat_out *o, const char *fmt, ...);

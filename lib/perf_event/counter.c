@@ -89,6 +89,7 @@ struct pms_counters *pms_counters__new(const struct pms_evlist *list, const int 
 		c->leader = leader;
 		c->nr_members = leader == (int)i ? (ev->nr_members > 0 ? ev->nr_members : 1) : 0;
 		c->weak_group = list->entries[leader].weak_group;
+		c->tool = ev->tool_event;
 		c->fds = malloc(n * sizeof(*c->fds));
 		c->ids = calloc(n, sizeof(*c->ids));
 		c->counts = calloc(n, sizeof(*c->counts));
@@ -107,7 +108,10 @@ struct pms_counters *pms_counters__new(const struct pms_evlist *list, const int 
 				pms_cpulist__release(&pl);
 			}
 		}
-		if (is_clock(&c->attr)) {
+		if (c->tool != PMS_TOOL_NONE) {
+			snprintf(c->unit, sizeof(c->unit), "ns");
+			c->scale = 1.0;
+		} else if (is_clock(&c->attr)) {
 			snprintf(c->unit, sizeof(c->unit), "msec");
 			c->scale = 1e-6;
 		} else {
@@ -223,14 +227,29 @@ static bool on_pmu_cpu(const struct pms_counter *c, int cpu)
 	return false;
 }
 
+static bool only_duration_time(const struct pms_counters *cs)
+{
+	for (size_t i = 0; i < cs->nr; i++)
+		if (cs->c[i].tool != PMS_TOOL_DURATION_TIME)
+			return false;
+	return cs->nr > 0;
+}
+
 static int open_one(struct pms_counters *cs, struct pms_counter *c, size_t ci, size_t ti, int group_fd,
 		    const struct pms_counter_opts *o)
 {
-	int fd = pms_sys__perf_event_open(&c->attr, cs->threads[ti], cs->cpus[ci], group_fd, 0);
+	pid_t pid = cs->threads[ti];
+	int cpu = cs->cpus[ci], fd;
 
+	if (cpu < 0 && only_duration_time(cs)) {
+		/* perf anchors a list of only duration_time on CPU 0, without enable_on_exec */
+		pid = -1;
+		cpu = 0;
+		c->attr.enable_on_exec = 0;
+	}
+	fd = pms_sys__perf_event_open(&c->attr, pid, cpu, group_fd, 0);
 	if (o && o->on_open)
-		o->on_open(o->on_open_arg, &c->attr, cs->threads[ti], cs->cpus[ci], group_fd,
-			   PERF_FLAG_FD_CLOEXEC, fd);
+		o->on_open(o->on_open_arg, &c->attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC, fd);
 	return fd;
 }
 
@@ -280,6 +299,41 @@ static void fill_error(struct pms_counter_error *e, const struct pms_counters *c
 	snprintf(e->msg, sizeof(e->msg), "%s", pms_event__open_error_reason(&cs->c[idx].attr, err));
 }
 
+/* Does this member open outside its group on the same slot? (then the group is the problem) */
+static bool opens_alone(struct pms_counters *cs, struct pms_counter *c, size_t ci, size_t ti,
+			const struct pms_counter_opts *o)
+{
+	struct pms_counter probe = *c;
+	int fd;
+
+	set_tool_bits(&probe.attr, true, false, o);
+	fd = open_one(cs, &probe, ci, ti, -1, o);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+static void refuse_group(struct pms_counters *cs, int l, int culprit, int err)
+{
+	char why[192];
+
+	snprintf(why, sizeof(why),
+		 "the kernel refused the group at '%s' (%s), which opens on its own: the group needs more "
+		 "counters than the PMU has",
+		 cs->c[culprit].name, err == -ENOSPC ? "ENOSPC" : "EINVAL");
+	for (int j = l; j < l + cs->c[l].nr_members && (size_t)j < cs->nr; j++) {
+		struct pms_counter *m = &cs->c[j];
+
+		if (m->state != PMS_COUNTER_OK)
+			continue;
+		close_counter(cs, m);
+		m->state = PMS_COUNTER_GROUP_REFUSED;
+		m->open_err = err;
+		snprintf(m->reason, sizeof(m->reason), "%s", why);
+	}
+}
+
 static void close_all(struct pms_counters *cs)
 {
 	for (size_t i = 0; i < cs->nr; i++)
@@ -310,7 +364,7 @@ restart:
 			struct pms_counter *l = &cs->c[c->leader];
 			bool member = c->leader != (int)i;
 
-			if (c->state == PMS_COUNTER_UNSUPPORTED)
+			if (c->state != PMS_COUNTER_OK)
 				continue;
 			if (member && l->state == PMS_COUNTER_UNSUPPORTED) {
 				char why[192];
@@ -339,6 +393,10 @@ restart:
 				c->open_err = fd;
 				if (fd == -ESRCH)
 					continue; /* that thread exited: skip its slot */
+				if (c->tool != PMS_TOOL_NONE && !member) {
+					c->open_err = 0; /* the value does not depend on the anchor */
+					break;
+				}
 				if ((fd == -EINVAL && c->attr.exclude_guest && !member && fallback_no_guest(c)) ||
 				    ((fd == -EACCES || fd == -EPERM) && fallback_user_only(c))) {
 					if (ci > 0) {
@@ -359,6 +417,11 @@ restart:
 					close_all(cs);
 					goto restart;
 				}
+				if (member && (fd == -EINVAL || fd == -ENOSPC) && opens_alone(cs, c, ci, ti, o)) {
+					refuse_group(cs, c->leader, (int)i, fd);
+					close_all(cs);
+					goto restart;
+				}
 				close_counter(cs, c);
 				mark_unsupported(c, fd, pms_event__open_error_reason(&c->attr, fd));
 				if (!member && c->nr_members > 1 && ci > 0) {
@@ -374,7 +437,7 @@ restart:
 		bool member = c->leader != (int)i;
 		bool opened = false;
 
-		if (c->state != PMS_COUNTER_OK)
+		if (c->state != PMS_COUNTER_OK || c->tool != PMS_TOOL_NONE)
 			continue;
 		for (size_t s = 0; s < nr_slots(cs) && !opened; s++)
 			opened = c->fds[s] >= 0;
@@ -487,7 +550,7 @@ int pms_counters__read(struct pms_counters *cs)
 	for (size_t i = 0; i < cs->nr && !ret; i++) {
 		struct pms_counter *c = &cs->c[i];
 
-		if (c->leader != (int)i || c->state != PMS_COUNTER_OK)
+		if (c->leader != (int)i || c->state != PMS_COUNTER_OK || (c->tool && c->nr_members <= 1))
 			continue;
 		for (size_t s = 0; s < nr_slots(cs) && !ret; s++) {
 			if (c->fds[s] < 0)

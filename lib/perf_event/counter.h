@@ -41,6 +41,8 @@ struct pms_count {
 enum pms_counter_state {
 	PMS_COUNTER_OK,            /* opened (may still read as not counted) */
 	PMS_COUNTER_UNSUPPORTED,   /* did not open here; see open_err/reason */
+	PMS_COUNTER_GROUP_REFUSED, /* its group does not fit the PMU: the kernel refused a member
+				      that opens on its own; nothing of the group is counted */
 };
 
 struct pms_counter {
@@ -52,6 +54,8 @@ struct pms_counter {
 	int nr_members;              /* leaders: group size incl. itself; else 0 */
 	bool weak_group;
 	bool weak_split;             /* a weak group that was broken up */
+	enum pms_tool_event tool;    /* duration_time/user_time/system_time: the caller supplies the
+					value; the opened dummy only anchors it (as perf) and is not read */
 	enum pms_counter_state state;
 	int open_err;                /* -errno of the failed open, 0 if it opened */
 	char reason[192];            /* why it did not open, for messages */
@@ -105,7 +109,10 @@ void pms_counters__free(struct pms_counters *cs);
 
 /*
  * Open every counter on every slot. Per-event failures are recorded in the
- * counter (state UNSUPPORTED) and do not fail the call. Returns 0, or -errno
+ * counter (state UNSUPPORTED) and do not fail the call. A group member
+ * refused with EINVAL/ENOSPC that opens on its own means the group needs
+ * more counters than the PMU has: the whole group becomes GROUP_REFUSED
+ * (counting part of a group would break its promise of simultaneity). Returns 0, or -errno
  * for a fatal error with *err (optional) filled; then nothing stays open.
  * Weak groups (W) that fail are closed and reopened as single events.
  */

@@ -203,7 +203,7 @@ void pms_stat_row__json(const struct pms_stat_row *r, const char *extra, struct 
 	} else {
 		strbuf_adds(out, "null");
 	}
-	if (r->state == PMS_ROW_NOT_SUPPORTED && r->reason) {
+	if (r->state != PMS_ROW_COUNTED && r->reason && *r->reason) {
 		strbuf_adds(out, ",\"reason\":");
 		pms_json__str(out, r->reason);
 	}
