@@ -14,6 +14,7 @@ else
 	"$WL/rdpmc" $((2 * N)) >r2.out 2>&1
 	echo "$old" >$ua
 	for ev in inst_retired cpu_cycles; do
+		# shellcheck disable=SC2046 # split into the four fields on purpose
 		set -- $(awk -v e=$ev '$1 == "rdpmc" && $2 == e { print $3, $4, $5, $6 }' r1.out)
 		idx=${1:-} width=${2:-} u1=${3:-} k1=${4:-}
 		u2=$(awk -v e=$ev '$1 == "rdpmc" && $2 == e { print $5 }' r2.out)
