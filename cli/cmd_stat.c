@@ -663,8 +663,9 @@ again:
 	if (cfg->argv)
 		workload_reap(&w, true);
 	ri->elapsed_ns = (double)(now_ns() - t0);
-	if (pms_counters__read(cs)) {
-		error("cannot read the counters: %s", strerror(errno));
+	ret = pms_counters__read(cs);
+	if (ret) {
+		error("cannot read the counters: %s; no counts are shown", strerror(-ret));
 		rc = -EXIT_RUNTIME;
 	}
 	pms_counters__disable(cs);
@@ -888,6 +889,7 @@ static int run(int argc, char **argv)
 
 		rc = run_once(&x, &one, &ri);
 		if (rc < 0) {
+			pms_counters__free(one);
 			rc = -rc;
 			goto out;
 		}
