@@ -234,6 +234,7 @@ st_option_tests() {
 	# --timeout 300 on a ~4 s workload: stops early, prints ~300 ms
 	st_t0=$(st_now_ms)
 	"$PMUSCOPE" stat --timeout 300 -x, -e task-clock -- "$st_demo/pms-threads" 1 3000000000 >"$st_tmp/o" 2>&1
+	st_rc=$?
 	st_ms=$(($(st_now_ms) - st_t0))
 	st_v=$(st_val "$st_tmp/o" task-clock)
 	if [ $st_ms -lt 1500 ] && st_cmp "$st_v" ">" 100 && st_cmp "$st_v" "<" 400; then
@@ -241,6 +242,9 @@ st_option_tests() {
 	else
 		fail "stat --timeout 300" "$st_ms ms wall, task-clock '$st_v': $(head -c 200 "$st_tmp/o")"
 	fi
+	# docs/stat.md: the command is sent SIGTERM, so the status is 143
+	[ $st_rc -eq 143 ] && pass "stat --timeout: the command's SIGTERM status 143" ||
+		fail "stat --timeout: exit 143 (docs/stat.md)" "exit $st_rc"
 
 	# -o file: the counts go to the file, not to stdout/stderr
 	rm -f "$st_tmp/out.txt"
@@ -895,6 +899,55 @@ st_more3_tests() {
 	fi
 }
 
+st_more4_tests() {
+	# the workload starts with the signal mask and ignored set of its parent
+	st_bare=$(grep -E '^Sig(Blk|Ign):' /proc/self/status | tr '\n' ' ')
+	st_o=$("$PMUSCOPE" stat -e task-clock -- grep -E '^Sig(Blk|Ign):' /proc/self/status 2>/dev/null | tr '\n' ' ')
+	if [ "$st_o" = "$st_bare" ]; then
+		pass "stat: the workload inherits the caller's signal mask and ignored set ($st_o)"
+	else
+		fail "stat: the workload's signal mask and ignored set" "under stat: $st_o; bare: $st_bare"
+	fi
+
+	# stat waits for its command, not for what the command left running
+	st_t0=$(st_now_ms)
+	"$PMUSCOPE" stat -e task-clock -- sh -c 'sleep 3 >/dev/null 2>&1 &' >"$st_tmp/o" 2>&1
+	st_rc=$?
+	st_ms=$(($(st_now_ms) - st_t0))
+	if [ $st_rc -eq 0 ] && [ $st_ms -lt 1500 ] && grep -q task-clock "$st_tmp/o"; then
+		pass "stat: returns when the command exits, not its background children ($st_ms ms)"
+	else
+		fail "stat: returns when the command exits" "exit $st_rc after $st_ms ms"
+	fi
+
+	# a workload killed by SIGPIPE: 141; stat itself is unharmed (its output is on stderr)
+	{ "$PMUSCOPE" stat -e task-clock -- yes 2>"$st_tmp/o"; echo $? >"$st_tmp/rc"; } | head -1 >/dev/null
+	st_rc=$(cat "$st_tmp/rc")
+	if [ "$st_rc" = 141 ] && grep -q task-clock "$st_tmp/o"; then
+		pass "stat: workload dies of SIGPIPE -> 141, counts printed"
+	else
+		fail "stat: workload dies of SIGPIPE -> 141" "exit $st_rc: $(head -c 200 "$st_tmp/o")"
+	fi
+	"$PMUSCOPE" stat -e task-clock -- "$st_demo/pms-exit" 200 >/dev/null 2>&1
+	st_rc=$?
+	[ $st_rc -eq 200 ] && pass "stat: workload exit 200 -> 200" || fail "stat: workload exit 200 -> 200" "exit $st_rc"
+
+	# the table's columns are perf's: the event name and the '#' at the same offsets
+	"$PMUSCOPE" stat -e task-clock,page-faults,context-switches,cycles -- "$st_demo/pms-faults" 2000 >"$st_tmp/o" 2>&1
+	perf stat -e task-clock,page-faults,context-switches,cycles -- "$st_demo/pms-faults" 2000 >"$st_tmp/p" 2>&1
+	st_bad=
+	for st_ev in task-clock page-faults context-switches cycles; do
+		st_a=$(awk -v ev="$st_ev" '$0 ~ " " ev "( |$)" { print index($0, ev) "/" index($0, "#"); exit }' "$st_tmp/o")
+		st_b=$(awk -v ev="$st_ev" '$0 ~ " " ev "( |$)" { print index($0, ev) "/" index($0, "#"); exit }' "$st_tmp/p")
+		[ "$st_a" = "$st_b" ] || st_bad="$st_bad $st_ev(ours $st_a, perf $st_b)"
+	done
+	if [ -z "$st_bad" ]; then
+		pass "stat: table columns (event name, '#') at perf's offsets"
+	else
+		fail "stat: table columns at perf's offsets" "$st_bad"
+	fi
+}
+
 st_main() {
 	if ! command -v perf >/dev/null 2>&1; then
 		skip "stat" "perf (the oracle) not installed"
@@ -906,7 +959,7 @@ st_main() {
 	fi
 	st_tmp=$(mktemp -d)
 	# ST_ONLY="exit format" runs a subset (while debugging)
-	for st_f in ${ST_ONLY:-compare target option format exit group extra more more2 more3}; do
+	for st_f in ${ST_ONLY:-compare target option format exit group extra more more2 more3 more4}; do
 		"st_${st_f}_tests"
 	done
 	rm -rf "$st_tmp"
