@@ -303,6 +303,26 @@ static int probe_attr(const struct perf_event_attr *attr)
 	/* perf's defaults (exclude_guest) are refused by PMUs without exclude support: retry bare, as perf does */
 	a.sample_period = 0;
 	a.sample_type = 0;
+	/*
+	 * Fast path: ENOENT for a generic hw/cache event means no PMU takes it, and
+	 * neither user-only nor CPU-wide retries change that (a third of a listing's
+	 * syscalls on a machine without a hardware PMU).
+	 */
+	if (a.type == PERF_TYPE_HARDWARE || a.type == PERF_TYPE_HW_CACHE) {
+		struct perf_event_attr q = a;
+		int fd;
+
+		q.size = sizeof(q);
+		q.disabled = 1;
+		q.exclude_kernel = q.exclude_hv = 1;
+		fd = pms_sys__perf_event_open(&q, 0, -1, -1, 0);
+		if (fd >= 0) {
+			close(fd);
+			return 0;
+		}
+		if (fd == -ENOENT)
+			return fd;
+	}
 	err = pms_event__probe(&a);
 	if (err && a.exclude_guest) {
 		int err2;
