@@ -511,18 +511,16 @@ int pms_group_read__decode(const uint64_t *buf, size_t buf_words, const uint64_t
 	return 0;
 }
 
-static int read_group(struct pms_counters *cs, int l, size_t s, uint64_t *buf, size_t words)
+/* buf holds 3 + 2 * nr_members words; ids/vals nr_members entries (scratch). */
+static int read_group(struct pms_counters *cs, int l, size_t s, uint64_t *buf, uint64_t *ids,
+		      struct pms_count *vals)
 {
 	struct pms_counter *lc = &cs->c[l];
 	int nr = lc->nr_members;
-	uint64_t ids[64];
-	struct pms_count vals[64];
 	ssize_t got;
 	int k = 0;
 
-	if (nr > 64)
-		return -E2BIG;
-	got = read(lc->fds[s], buf, words * sizeof(*buf));
+	got = read(lc->fds[s], buf, (3 + 2 * (size_t)nr) * sizeof(*buf));
 	if (got < 0)
 		return -errno;
 	for (int j = l; j < l + nr && (size_t)j < cs->nr; j++, k++) {
@@ -540,11 +538,25 @@ static int read_group(struct pms_counters *cs, int l, size_t s, uint64_t *buf, s
 
 int pms_counters__read(struct pms_counters *cs)
 {
-	uint64_t buf[3 + 2 * 64];
+	uint64_t *buf, *ids;
+	struct pms_count *vals;
+	size_t max_nr = 1;
 	int ret = 0;
 
 	if (!cs)
 		return -EINVAL;
+	for (size_t i = 0; i < cs->nr; i++)
+		if (cs->c[i].nr_members > 0 && (size_t)cs->c[i].nr_members > max_nr)
+			max_nr = (size_t)cs->c[i].nr_members;
+	buf = malloc((3 + 2 * max_nr) * sizeof(*buf));
+	ids = malloc(max_nr * sizeof(*ids));
+	vals = malloc(max_nr * sizeof(*vals));
+	if (!buf || !ids || !vals) {
+		free(buf);
+		free(ids);
+		free(vals);
+		return -ENOMEM;
+	}
 	for (size_t i = 0; i < cs->nr; i++)
 		memcpy(cs->c[i].prev, cs->c[i].counts, nr_slots(cs) * sizeof(struct pms_count));
 	for (size_t i = 0; i < cs->nr && !ret; i++) {
@@ -556,7 +568,7 @@ int pms_counters__read(struct pms_counters *cs)
 			if (c->fds[s] < 0)
 				continue;
 			if (c->attr.read_format & PERF_FORMAT_GROUP) {
-				ret = read_group(cs, (int)i, s, buf, 3 + 2 * (size_t)(c->nr_members > 64 ? 64 : c->nr_members));
+				ret = read_group(cs, (int)i, s, buf, ids, vals);
 			} else {
 				ssize_t got = read(c->fds[s], buf, 3 * sizeof(*buf));
 
@@ -573,6 +585,9 @@ int pms_counters__read(struct pms_counters *cs)
 	if (ret) /* nothing partial: keep the previous complete reading */
 		for (size_t i = 0; i < cs->nr; i++)
 			memcpy(cs->c[i].counts, cs->c[i].prev, nr_slots(cs) * sizeof(struct pms_count));
+	free(buf);
+	free(ids);
+	free(vals);
 	return ret;
 }
 
