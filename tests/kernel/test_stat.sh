@@ -157,6 +157,23 @@ st_target_tests() {
 		fail "stat -C 0 -A: only CPU0" "$(head -c 200 "$st_tmp/o")"
 	fi
 
+	if [ "$st_ncpu" -ge 2 ]; then
+		# CPU numbers, not indexes: -C 1 is CPU1
+		"$PMUSCOPE" stat -C 1 -A -x, -e cpu-clock -- sleep 0.1 >"$st_tmp/o" 2>&1
+		if grep -qE '^CPU1,' "$st_tmp/o" && ! grep -qE '^CPU0,' "$st_tmp/o"; then
+			pass "stat -C 1 -A: the line is CPU1"
+		else
+			fail "stat -C 1 -A: the line is CPU1" "$(head -c 200 "$st_tmp/o")"
+		fi
+		"$PMUSCOPE" stat -a -A -I 100 --interval-count 2 -x, -e cpu-clock,page-faults >"$st_tmp/o" 2>&1
+		st_n=$(grep -cE '^[0-9.]+,CPU[0-9]+,[^,]*,[^,]*,(cpu-clock|page-faults),' "$st_tmp/o")
+		if [ "$st_n" -eq $((st_ncpu * 2 * 2)) ]; then
+			pass "stat -a -A -I: time,CPU prefix, 2 events x $st_ncpu CPUs x 2 intervals"
+		else
+			fail "stat -a -A -I: time,CPU prefix per line" "$st_n lines, want $((st_ncpu * 4)): $(head -c 300 "$st_tmp/o")"
+		fi
+	fi
+
 	# -p / -t / --per-thread on a running 2-thread CPU-bound process
 	"$st_demo/pms-threads" 2 4000000000 &
 	st_bg=$!
