@@ -874,7 +874,8 @@ static int run(int argc, char **argv)
 
 		if (fd < 0) {
 			error("cannot open '%s' for writing: %s", opt_output, strerror(errno));
-			return EXIT_RUNTIME;
+			rc = EXIT_RUNTIME;
+			goto out;
 		}
 		x.out.f = fdopen(move_high(fd), opt_append ? "a" : "w");
 		if (!x.out.f)
