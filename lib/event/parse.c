@@ -61,6 +61,9 @@ struct terms_out {
 
 static int set_err(struct pstate *ps, int err, size_t pos, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+static bool is_hybrid_pmu(const struct pms_pmu *pmu);
+static void hybrid_config(struct perf_event_attr *attr, const struct pms_pmu *pmu);
+static int parse_cache(const char *w, size_t len, uint64_t *config);
 
 static int set_err(struct pstate *ps, int err, size_t pos, const char *fmt, ...)
 {
@@ -706,6 +709,24 @@ static int apply_terms(struct pstate *ps, const struct pms_pmu *pmu, struct term
 		if (t->kind != T_USER)
 			continue;
 		f = pmu ? pms_pmu__format(pmu, t->name, t->name_len) : NULL;
+		if (!f && is_hybrid_pmu(pmu) && !t->has_value) {
+			/* "cpu_core/cycles/": a legacy hardware or cache name on one core type */
+			const struct pms_event_name *sym = pms_event_names__find(t->name, t->name_len);
+			uint64_t cfg;
+
+			if (sym && sym->type == PERF_TYPE_HARDWARE) {
+				attr->type = PERF_TYPE_HARDWARE;
+				attr->config = sym->config;
+				hybrid_config(attr, pmu);
+				continue;
+			}
+			if (parse_cache(t->name, t->name_len, &cfg) == 0) {
+				attr->type = PERF_TYPE_HW_CACHE;
+				attr->config = cfg;
+				hybrid_config(attr, pmu);
+				continue;
+			}
+		}
 		if (!f) {
 			snprintf(word, sizeof(word), "%.*s", (int)t->name_len, t->name);
 			if (pmu)
@@ -1300,13 +1321,106 @@ static int parse_breakpoint(struct pstate *ps, size_t start, size_t *name_end)
 
 /* ----------------------------------------------------------------- events */
 
+/*
+ * Hybrid x86 (cpu_core + cpu_atom): perf 6.1 opens a legacy hardware or cache
+ * event once per core type, with the PMU's type in config[63:32]
+ * (PERF_PMU_TYPE_SHIFT), and a raw event once per PMU type.
+ */
+#define PMU_TYPE_SHIFT 32
+
+static int hybrid_pmus(struct pstate *ps, const struct pms_pmu *out[2])
+{
+	static const char *const names[] = { "cpu_core", "cpu_atom" };
+	int n = 0;
+
+	for (size_t i = 0; ps->ctx && i < 2; i++) {
+		struct pms_pmu_ent *ent = pms_ctx__find_pmu(ps->ctx, names[i], strlen(names[i]));
+
+		if (ent)
+			out[n++] = &ent->pub;
+	}
+	return n;
+}
+
+static bool is_hybrid_pmu(const struct pms_pmu *pmu)
+{
+	return pmu && (!strcmp(pmu->name, "cpu_core") || !strcmp(pmu->name, "cpu_atom"));
+}
+
+static void hybrid_config(struct perf_event_attr *attr, const struct pms_pmu *pmu)
+{
+	if (attr->type == PERF_TYPE_RAW)
+		attr->type = pmu->type;
+	else
+		attr->config = (attr->config & 0xffffffffULL) | (uint64_t)pmu->type << PMU_TYPE_SHIFT;
+}
+
+/* Turn the single legacy event at `idx` into one per hybrid PMU; false when not hybrid. */
+static int hybrid_expand(struct pstate *ps, size_t idx, bool *expanded)
+{
+	const struct pms_pmu *hp[2];
+	int n = hybrid_pmus(ps, hp), k;
+	struct pms_evsel *e;
+
+	*expanded = false;
+	e = &ps->tmp.entries[idx];
+	if (!n || (e->attr.type != PERF_TYPE_HARDWARE && e->attr.type != PERF_TYPE_HW_CACHE &&
+		   e->attr.type != PERF_TYPE_RAW))
+		return 0;
+	for (k = 1; k < n; k++) {
+		struct pms_evsel *c = new_evsel(ps);
+
+		if (!c)
+			return -ENOMEM;
+		e = &ps->tmp.entries[idx]; /* new_evsel may move the array */
+		*c = *e;
+		c->leader_idx = (int)(c - ps->tmp.entries);
+		c->name = e->name ? strdup(e->name) : NULL;
+		c->pmu_name = c->pmu_cpus = NULL;
+		if (e->name && !c->name)
+			return -ENOMEM;
+	}
+	for (k = 0; k < n; k++) {
+		struct pms_evsel *c = &ps->tmp.entries[k == 0 ? idx : ps->tmp.nr - (size_t)n + (size_t)k];
+
+		hybrid_config(&c->attr, hp[k]);
+		free(c->pmu_name);
+		free(c->pmu_cpus);
+		c->pmu_name = strdup(hp[k]->name);
+		c->pmu_cpus = hp[k]->cpus ? strdup(hp[k]->cpus) : NULL;
+		if (!c->pmu_name || (hp[k]->cpus && !c->pmu_cpus))
+			return -ENOMEM;
+	}
+	*expanded = true;
+	return 0;
+}
+
+/* perf names hybrid copies "<pmu>/<event text>/" */
+static int hybrid_names(struct pstate *ps, size_t first, const char *text, size_t len)
+{
+	for (size_t i = first; i < ps->tmp.nr; i++) {
+		struct pms_evsel *e = &ps->tmp.entries[i];
+		const char *base = e->name ? e->name : text;
+		size_t blen = e->name ? strlen(e->name) : len;
+		size_t n = strlen(e->pmu_name) + blen + 3;
+		char *name = malloc(n);
+
+		if (!name)
+			return -ENOMEM;
+		snprintf(name, n, "%s/%.*s/", e->pmu_name, (int)blen, base);
+		free(e->name);
+		e->name = name;
+	}
+	return 0;
+}
+
 static int parse_event(struct pstate *ps)
 {
 	const char *s = ps->s;
 	size_t start, name_start, len, first = ps->tmp.nr, mstart = 0, mlen = 0;
 	struct resolved r;
 	int err;
-	bool has_mods = false, named = false, is_tp = false;
+	bool has_mods = false, named = false, is_tp = false, hybrid = false;
 
 	name_start = ps->pos; /* perf keeps leading blanks in the name: "cpu-clock, cs" names " cs" */
 	skip_space(ps);
@@ -1396,6 +1510,8 @@ static int parse_event(struct pstate *ps)
 			e->name = to.name;
 			named = true;
 		}
+		if (!pmu && !named && hybrid_expand(ps, first, &hybrid))
+			return set_err(ps, -ENOMEM, start, "out of memory");
 		/* modifiers follow the closing slash directly: "msr/tsc/u" */
 		if (s[ps->pos] == ':') {
 			set_err(ps, -EINVAL, ps->pos, "unexpected ':' after '/'");
@@ -1449,6 +1565,8 @@ static int parse_event(struct pstate *ps)
 						return set_err(ps, -ENOMEM, start, "out of memory");
 					named = true;
 				}
+				if (hybrid_expand(ps, first, &hybrid))
+					return set_err(ps, -ENOMEM, start, "out of memory");
 				break;
 			default: {
 				size_t added;
@@ -1486,6 +1604,11 @@ static int parse_event(struct pstate *ps)
 	if (has_mods)
 		apply_event_mods(ps, first, s + mstart, mlen);
 	/* perf names an event by its text ("cycles:u", "msr/tsc/u") unless name=, cache or tracepoint */
+	if (hybrid) {
+		if (hybrid_names(ps, first, s + start, ps->pos - start))
+			return set_err(ps, -ENOMEM, start, "out of memory");
+		named = true;
+	}
 	if (!named) {
 		size_t i, name_end = ps->pos;
 

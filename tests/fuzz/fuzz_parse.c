@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer target: event strings through pms_evlist__parse() on the vm and intel sysfs fixtures.
+// libFuzzer target: event strings through pms_evlist__parse() on the vm, intel and hybrid sysfs fixtures.
 #include <libgen.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static struct pms_event_ctx *ctx_vm, *ctx_intel;
+static struct pms_event_ctx *ctx_vm, *ctx_intel, *ctx_hybrid;
 
 /* The fixtures relative to the repository root, or to build/fuzz/<binary>. */
 static void fixture_path(char *buf, size_t size, const char *argv0, const char *rel)
@@ -54,6 +54,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	ctx_vm = load(p);
 	fixture_path(p, sizeof(p), (*argv)[0], "tests/fixtures/sysfs/intel");
 	ctx_intel = load(p);
+	fixture_path(p, sizeof(p), (*argv)[0], "tests/fixtures/sysfs/hybrid");
+	ctx_hybrid = load(p);
 	return 0;
 }
 
@@ -102,6 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s[size] = '\0';
 	one(ctx_vm, s, strlen(s));
 	one(ctx_intel, s, strlen(s));
+	one(ctx_hybrid, s, strlen(s));
 	free(s);
 	return 0;
 }

@@ -723,3 +723,46 @@ Test(event_parse, names_keep_blanks_like_perf)
 	cr_expect_str_eq(list.entries[3].name, "faults ");
 	cr_expect_eq(list.entries[3].attr.exclude_kernel, 1);
 }
+
+static void fixture_hybrid(void) { use("hybrid"); }
+TestSuite(event_parse_hybrid, .init = fixture_hybrid, .fini = teardown);
+
+Test(event_parse_hybrid, legacy_events_open_per_core_type)
+{
+	cr_assert_eq(parse("cycles:u"), 0);
+	cr_assert_eq(list.nr, 2);
+	cr_expect_eq(list.entries[0].attr.type, PERF_TYPE_HARDWARE);
+	cr_expect_eq(list.entries[0].attr.config, 4ULL << 32, "cpu_core's type in config[63:32]");
+	cr_expect_eq(list.entries[1].attr.config, 10ULL << 32);
+	cr_expect(list.entries[0].attr.exclude_kernel && list.entries[1].attr.exclude_kernel);
+	cr_expect_str_eq(list.entries[0].name, "cpu_core/cycles:u/");
+	cr_expect_str_eq(list.entries[1].name, "cpu_atom/cycles:u/");
+	cr_expect_str_eq(list.entries[1].pmu_cpus, "8-15");
+	cr_expect_eq(list.entries[1].leader_idx, 1);
+	cr_assert_eq(parse("LLC-load-misses"), 0);
+	cr_expect_eq(list.entries[3].attr.config, 10ULL << 32 | 0x10002);
+	cr_assert_eq(parse("r1234"), 0);
+	cr_expect(list.entries[4].attr.type == 4 && list.entries[5].attr.type == 10);
+	cr_expect_eq(list.entries[5].attr.config, 0x1234);
+	/* software events are not per core type */
+	cr_assert_eq(parse("cpu-clock"), 0);
+	cr_expect_eq(list.nr, 7);
+}
+
+Test(event_parse_hybrid, one_core_type_by_pmu_name)
+{
+	const struct perf_event_attr *a = ok1("cpu_core/cycles/");
+
+	cr_expect(a->type == PERF_TYPE_HARDWARE && a->config == 4ULL << 32);
+	a = ok1("cpu_atom/L1-dcache-loads/k");
+	cr_expect(a->type == PERF_TYPE_HW_CACHE && a->config == 10ULL << 32 && a->exclude_user);
+	a = ok1("cpu_atom/event=0xc0/");
+	cr_expect(a->type == 10 && a->config == 0xc0);
+	a = ok1("cpu_core/topdown-retiring/");
+	cr_expect(a->type == 4 && a->config == 0x8000);
+	cr_assert_eq(parse("topdown-retiring"), 0, "a bare alias both PMUs have opens on both");
+	cr_expect_eq(list.nr, 6);
+	cr_expect_eq(list.entries[4].attr.config, 0xc2);
+	cr_expect_eq(parse("cpu_core/cycles=2/"), -EINVAL);
+	cr_expect_eq(parse("cpu_core/cyclez/"), -EINVAL);
+}
