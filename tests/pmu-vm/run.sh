@@ -33,6 +33,7 @@ secs() { awk -v ms="$1" 'BEGIN { printf "%.1f", ms / 1000 }'; }
 t_start=$(now_ms)
 
 finish() {
+	[ -n "${check_times:-}" ] && echo "pmu-vm: check times: $check_times"
 	echo "pmu-vm: timing: total $(secs $(($(now_ms) - t_start)))s${timing:+, $timing}"
 	suite_end
 	exit $?
@@ -164,11 +165,22 @@ qemu-system-aarch64 -M virt -cpu max,pauth=off -m 1G -smp 1 -icount shift=0 \
 	-nographic -no-reboot -nic none -kernel "$vmlinuz" -initrd "$initrd" \
 	-append "console=ttyAMA0 quiet panic=-1${PMU_VM_APPEND:+ $PMU_VM_APPEND}" </dev/null >"$log" 2>&1 &
 qpid=$!
-boot_ms='' timed_out=''
-while kill -0 "$qpid" 2>/dev/null; do
+boot_ms='' timed_out='' seen=0
+: >"$work/check-times"
+poll_log() {
 	if [ -z "$boot_ms" ] && grep -aq '^PMSBOOT' "$log"; then
 		boot_ms=$(($(now_ms) - t_boot))
 	fi
+	# Host time at which each check (and the end) showed up, for the per-check times below.
+	n=$(grep -acE '^PMS(RUN|CHECK done)' "$log")
+	if [ "$n" -gt "$seen" ]; then
+		grep -aE '^PMS(RUN|CHECK done)' "$log" | tail -n +$((seen + 1)) | head -n $((n - seen)) |
+			tr -d '\r' | awk -v t="$(now_ms)" '{ print t, $2 }' >>"$work/check-times"
+		seen=$n
+	fi
+}
+while kill -0 "$qpid" 2>/dev/null; do
+	poll_log
 	if [ $(($(now_ms) - t_boot)) -gt $((guest_timeout * 1000)) ]; then
 		timed_out=1
 		kill "$qpid" 2>/dev/null
@@ -178,10 +190,15 @@ while kill -0 "$qpid" 2>/dev/null; do
 done
 wait "$qpid" 2>/dev/null
 qrc=$?
+poll_log
 run_ms=$(($(now_ms) - t_boot))
 boot_s=never
 [ -n "$boot_ms" ] && boot_s="$(secs "$boot_ms")s"
 timing="${timing:+$timing, }boot to init $boot_s, guest run $(secs $run_ms)s ($nchecks check files)"
+
+# Per-check host time (0.2 s resolution; a check that prints its result at once may share a poll).
+check_times=$(awk 'NR > 1 { printf "%s%s %.1fs", sep, name, ($1 - t) / 1000; sep = ", " } { t = $1; name = $2 }' \
+	"$work/check-times")
 
 # --- results -----------------------------------------------------------------------------------
 tr -d '\r' <"$log" >"$log.txt"
