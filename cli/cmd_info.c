@@ -15,6 +15,7 @@
 #include "perf_event/caps.h"
 #include "perf_event/sys.h"
 #include "util/cpuid.h"
+#include "util/cpulist.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/sysfs.h"
@@ -285,6 +286,20 @@ static void format_terms(const struct pms_pmu *p, struct strbuf *sb)
 	}
 }
 
+/* Long uncore cpumasks ("0,8,16,...") would break the table: count them instead (JSON keeps the list). */
+static const char *cpus_column(const char *cpus, char *buf, size_t size)
+{
+	struct pms_cpulist l;
+
+	if (!cpus)
+		return "-";
+	if (strlen(cpus) <= 10 || pms_cpulist__parse(cpus, &l, NULL))
+		return cpus;
+	snprintf(buf, size, "%zu cpus", l.nr);
+	pms_cpulist__release(&l);
+	return buf;
+}
+
 static const char *yesno(bool b)
 {
 	return b ? "yes" : "no";
@@ -413,9 +428,10 @@ static void print_text(const struct info *in)
 		for (size_t i = 0; i < in->nr_pmus; i++) {
 			const struct pms_pmu *p = in->pmus[i];
 			struct strbuf sb = STRBUF_INIT;
+			char cbuf[16];
 
 			format_terms(p, &sb);
-			printf("  %-20s %5u  %-10s %6zu  %s\n", p->name, p->type, p->cpus ? p->cpus : "-",
+			printf("  %-20s %5u  %-10s %6zu  %s\n", p->name, p->type, cpus_column(p->cpus, cbuf, sizeof(cbuf)),
 			       p->nr_aliases, sb.len ? strbuf_str(&sb) : "-");
 			strbuf_release(&sb);
 		}
