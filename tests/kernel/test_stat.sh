@@ -607,7 +607,7 @@ out" ]; then
 
 	# msr/tsc/ (a dynamic PMU) counts like perf
 	if [ -e /sys/bus/event_source/devices/msr/events/tsc ]; then
-		st_compare "stat -e msr/tsc/: within 5% of perf" msr/tsc/ 5 0 3 -- "$st_demo/pms-threads" 1 150000000
+		st_compare "stat -e msr/tsc/: within 10% of perf (median of 5)" msr/tsc/ 10 0 5 -- "$st_demo/pms-threads" 1 150000000
 	fi
 
 	# -p with two processes sums them (measured concurrently with perf)
