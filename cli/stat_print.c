@@ -192,6 +192,30 @@ static void add_json_extra(const struct stat_out *o, const struct pms_counters *
 	}
 }
 
+/* --per-thread: busiest thread first, threads that never ran last (perf's order). */
+static void sort_threads(const struct stat_out *o, const struct pms_counters *cs, size_t i, bool delta,
+			 size_t *order, size_t n)
+{
+	double *key = xcalloc(n, sizeof(*key));
+
+	for (size_t t = 0; t < n; t++) {
+		struct pms_count sum = pms_counter__sum(&cs->c[i], cs, -1, (int)t, delta);
+		double v;
+
+		key[t] = pms_count__scaled(&sum, o->cfg->no_scale, &v) ? v : -1;
+	}
+	for (size_t a = 1; a < n; a++) { /* insertion sort: stable, n is small */
+		size_t x = order[a], b = a;
+
+		while (b > 0 && key[order[b - 1]] < key[x]) {
+			order[b] = order[b - 1];
+			b--;
+		}
+		order[b] = x;
+	}
+	free(key);
+}
+
 /*
  * Every row of one reading in output order: per event, then per CPU or
  * thread when not aggregated (perf's order). `ts` (may be NULL) prefixes
@@ -212,7 +236,14 @@ static void emit_rows(struct stat_out *o, const struct pms_counters *cs, bool de
 		make_ctx(o, cs, ci, ti, delta, elapsed_ns, &ctx[u]);
 	}
 	for (size_t i = 0; i < cs->nr; i++) {
-		for (size_t u = 0; u < nu; u++) {
+		size_t *order = xcalloc(nu, sizeof(*order));
+
+		for (size_t u = 0; u < nu; u++)
+			order[u] = u;
+		if (o->cfg->aggr == AGGR_THREAD)
+			sort_threads(o, cs, i, delta, order, nu);
+		for (size_t k = 0; k < nu; k++) {
+			size_t u = order[k];
 			int ci = o->cfg->aggr == AGGR_CPU ? (int)u : -1;
 			int ti = o->cfg->aggr == AGGR_THREAD ? (int)u : -1;
 			struct pms_stat_row r;
@@ -236,6 +267,7 @@ static void emit_rows(struct stat_out *o, const struct pms_counters *cs, bool de
 				pms_stat_row__human(&r, &line);
 			fprintf(o->f, "%s\n", strbuf_str(&line));
 		}
+		free(order);
 	}
 	strbuf_release(&line);
 	strbuf_release(&extra);
