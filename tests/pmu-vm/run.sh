@@ -122,6 +122,14 @@ if [ -z "$kdeb" ] || [ -z "$bdeb" ] || [ "${PMU_VM_REFRESH:-0}" = 1 ]; then
 		finish
 	fi
 	[ -n "$why" ] && echo "note: $why; using the cached packages"
+	# Keep only the newest kernel and busybox in the cache.
+	for old in "$cache"/linux-image-*-arm64_*_arm64.deb "$cache"/busybox-static_*_arm64.deb \
+		"$cache"/vmlinuz-*; do
+		case $old in
+		"$kdeb" | "$bdeb" | */vmlinuz-"$(basename "$kdeb" | sed -E 's/^linux-image-(.*)_[^_]*_arm64\.deb$/\1/')") ;;
+		*) rm -f "$old" ;;
+		esac
+	done
 	timing="download $(secs $(($(now_ms) - t)))s"
 fi
 kver=$(basename "$kdeb" | sed -E 's/^linux-image-(.*)_[^_]*_arm64\.deb$/\1/')
