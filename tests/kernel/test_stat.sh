@@ -254,6 +254,16 @@ st_option_tests() {
 		fail "stat -I 50: interval deltas sum to the total" "$st_n intervals summing $st_sum vs total '$st_tot': $(head -c 300 "$st_tmp/o")"
 	fi
 
+	# 20 intervals of 50 ms end at ~1 s: the ticks do not drift
+	"$PMUSCOPE" stat -I 50 --interval-count 20 -x, -e task-clock -- sleep 5 >"$st_tmp/o" 2>&1
+	st_last=$(awk -F, '/task-clock/ { t = $1 } END { gsub(/ /, "", t); print t }' "$st_tmp/o")
+	st_n=$(grep -c task-clock "$st_tmp/o")
+	if [ "$st_n" -eq 20 ] && st_cmp "$st_last" ">=" 0.99 && st_cmp "$st_last" "<" 1.04; then
+		pass "stat -I 50 --interval-count 20: last interval at $st_last s (no drift)"
+	else
+		fail "stat -I 50 --interval-count 20: no drift" "$st_n intervals, last at '$st_last' s"
+	fi
+
 	# --timeout 300 on a ~4 s workload: stops early, prints ~300 ms
 	st_t0=$(st_now_ms)
 	"$PMUSCOPE" stat --timeout 300 -x, -e task-clock -- "$st_demo/pms-threads" 1 3000000000 >"$st_tmp/o" 2>&1
@@ -520,6 +530,12 @@ st_group_tests() {
 		pass "stat -e '{task-clock,page-faults}': group read ($st_pf faults)"
 	else
 		fail "stat -e '{task-clock,page-faults}': group read" "exit $st_rc: $(head -c 200 "$st_tmp/o")"
+	fi
+	"$PMUSCOPE" stat -x, -e task-clock -e page-faults,context-switches -- true >"$st_tmp/o" 2>&1
+	if [ "$(grep -cE ',(task-clock|page-faults|context-switches),' "$st_tmp/o")" -eq 3 ]; then
+		pass "stat -e a -e b,c: repeated -e adds events"
+	else
+		fail "stat -e a -e b,c: repeated -e adds events" "$(head -c 200 "$st_tmp/o")"
 	fi
 	"$PMUSCOPE" stat -x, -e task-clock:u -- "$st_demo/pms-threads" 1 20000000 >"$st_tmp/o" 2>&1
 	st_rc=$?
