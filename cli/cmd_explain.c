@@ -386,6 +386,23 @@ static int generic_lookup(enum pms_uarch u, const struct perf_event_attr *a, str
 	return pms_vendor__cache(u, a->config & 0xff, (a->config >> 8) & 0xff, (a->config >> 16) & 0xff, ve);
 }
 
+/* arch/x86/events/msr.c: the config is an index into its MSR table. */
+static const char *msr_meaning(uint64_t config)
+{
+	static const char *const m[] = {
+		"TSC: the time-stamp counter (constant rate)",
+		"IA32_APERF: actual-performance clock, cycles at the real frequency while in C0",
+		"IA32_MPERF: maximum-performance clock, cycles at the base frequency while in C0",
+		"MSR_PPERF: productive performance cycles (not stalled on memory)",
+		"MSR_SMI_COUNT: system management interrupts taken",
+		"MSR_F15H_PTSC: AMD performance time-stamp counter",
+		"MSR_F17H_IRPERF: AMD instructions retired (free-running)",
+		"IA32_THERM_STATUS: digital thermal readout",
+	};
+
+	return config < sizeof(m) / sizeof(m[0]) ? m[config] : NULL;
+}
+
 static void print_meaning(const struct pms_evsel *e, const struct vsel *v)
 {
 	const struct perf_event_attr *a = &e->attr;
@@ -457,10 +474,18 @@ static void print_meaning(const struct pms_evsel *e, const struct vsel *v)
 		printf("meaning: counts accesses that hit a debug-register watchpoint\n");
 		break;
 	default:
+		if (e->pmu_name && !strcmp(e->pmu_name, "msr") && msr_meaning(a->config)) {
+			printf("meaning: %s (x86 'msr' PMU: free-running MSR read at start and stop, no counter used)\n",
+			       msr_meaning(a->config));
+			break;
+		}
 		printf("meaning: event of the sysfs PMU '%s'; its terms are listed above\n",
 		       e->pmu_name ? e->pmu_name : "?");
 		break;
 	}
+	if (e->scale != 1.0 || e->unit[0])
+		printf("note: counts are shown multiplied by %.10g%s%s (sysfs .scale/.unit), as perf does\n", e->scale,
+		       e->unit[0] ? " in " : "", e->unit);
 }
 
 /* Why it did not open; with a core PMU present, ENOENT on a generic event means the CPU lacks it. */

@@ -11,3 +11,5 @@ echo "exit=$?"
 echo "exit=$?"
 "$PMUSCOPE" explain LLC-load-misses:pp
 echo "exit=$?"
+"$PMUSCOPE" explain 'power/energy-pkg/,msr/aperf/' | grep -E '^(event|meaning|note)'
+echo "exit=$?"
