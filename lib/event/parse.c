@@ -1414,6 +1414,84 @@ static int hybrid_names(struct pstate *ps, size_t first, const char *text, size_
 	return 0;
 }
 
+#define MAX_PMU_MATCHES 64
+
+/* perf_pmu__valid_suffix(): after the user's prefix only "" or [_]digits may follow. */
+static bool valid_instance_suffix(const char *rest)
+{
+	if (!*rest)
+		return true;
+	if (*rest == '_')
+		rest++;
+	if (!*rest)
+		return false;
+	for (; *rest; rest++)
+		if (!isdigit((unsigned char)*rest))
+			return false;
+	return true;
+}
+
+/* PMUs "<w>_N" / "uncore_<w>_N" (w may hold globs) when no PMU is named w exactly. */
+static int match_pmu_instances(struct pstate *ps, const char *w, size_t len, const struct pms_pmu **out)
+{
+	const struct pms_pmu *const *pmus;
+	char pat[258], tok[256];
+	size_t nr = 0, i;
+	int n = 0;
+
+	if (!ps->ctx || len + 2 > sizeof(pat))
+		return 0;
+	snprintf(tok, sizeof(tok), "%.*s", (int)len, w);
+	snprintf(pat, sizeof(pat), "%s*", tok);
+	pmus = pms_event_ctx__pmus(ps->ctx, &nr);
+	for (i = 0; pmus && i < nr && n < MAX_PMU_MATCHES; i++) {
+		const char *name = pmus[i]->name, *rest;
+
+		if (!strncmp(name, "uncore_", 7) && strncmp(tok, "uncore_", 7))
+			name += 7;
+		if (fnmatch(pat, name, 0))
+			continue;
+		rest = strstr(name, tok);
+		if (strpbrk(tok, "*?[") || (rest && valid_instance_suffix(rest + len)))
+			out[n++] = pmus[i];
+	}
+	return n;
+}
+
+/* One "pmu/terms/" (pmu NULL: a legacy name with terms) from the '/' at ps->pos. */
+static int add_slash_event(struct pstate *ps, const struct pms_pmu *pmu, const struct resolved *r, size_t start,
+			   bool *named)
+{
+	struct terms_out to = { .scale = 1.0 };
+	struct pms_evsel *e;
+	int err;
+
+	e = new_evsel(ps);
+	if (!e)
+		return set_err(ps, -ENOMEM, start, "out of memory");
+	e->attr.type = pmu ? pmu->type : r->type;
+	e->attr.config = pmu ? 0 : r->config;
+	e->tool_event = pmu ? PMS_TOOL_NONE : r->tool;
+	err = parse_slash_terms(ps, pmu, &e->attr, &to);
+	if (err) {
+		free(to.name);
+		return err;
+	}
+	e->period_set = to.period_set;
+	e->freq_set = to.freq_set;
+	e->scale = to.scale;
+	snprintf(e->unit, sizeof(e->unit), "%s", to.unit);
+	if (evsel_set_pmu(ps, e, pmu, r->type == PERF_TYPE_SOFTWARE ? "software" : NULL)) {
+		free(to.name);
+		return set_err(ps, -ENOMEM, start, "out of memory");
+	}
+	if (to.name) {
+		e->name = to.name;
+		*named = true;
+	}
+	return 0;
+}
+
 static int parse_event(struct pstate *ps)
 {
 	const char *s = ps->s;
@@ -1459,12 +1537,13 @@ static int parse_event(struct pstate *ps)
 		return err;
 
 	if (s[ps->pos] == '/') {
-		struct terms_out to = { .scale = 1.0 };
-		const struct pms_pmu *pmu = NULL;
-		struct pms_evsel *e;
+		size_t slash = ps->pos;
 
 		if (r.kind == K_NONE) {
 			struct pms_pmu_ent *ent = ps->ctx ? pms_ctx__find_pmu(ps->ctx, s + start, len) : NULL;
+			const struct pms_pmu *targets[MAX_PMU_MATCHES];
+			int nt = 0, ok = 0, first_err = 0, i;
+			struct pms_parse_error saved;
 
 			if (!ent && ps->ctx && errno != ENOENT) {
 				/* the PMU exists but its sysfs directory cannot be read: say why, not "unknown" */
@@ -1477,7 +1556,11 @@ static int parse_event(struct pstate *ps)
 					set_hint(ps, "%s", path);
 				return -why;
 			}
-			if (!ent) {
+			if (ent)
+				targets[nt++] = &ent->pub;
+			else
+				nt = match_pmu_instances(ps, s + start, len, targets);
+			if (!nt) {
 				char w[128];
 
 				set_err(ps, -ENOENT, start, "unknown PMU '%.*s'", (int)len, s + start);
@@ -1485,33 +1568,43 @@ static int parse_event(struct pstate *ps)
 				pmu_list_hint(ps, w);
 				return -ENOENT;
 			}
-			pmu = &ent->pub;
+			/*
+			 * perf 6.1: "uncore_imc/..." (or "imc/...") opens on every instance
+			 * uncore_imc_0, uncore_imc_1, ... whose terms resolve; an instance
+			 * that rejects them is skipped, and only if all do is it an error.
+			 */
+			memset(&saved, 0, sizeof(saved));
+			for (i = 0; i < nt; i++) {
+				size_t before = ps->tmp.nr;
+
+				ps->pos = slash;
+				err = add_slash_event(ps, targets[i], &r, start, &named);
+				if (!err) {
+					ok++;
+					continue;
+				}
+				if (err == -ENOMEM || nt == 1)
+					return err;
+				while (ps->tmp.nr > before)
+					evsel_release(&ps->tmp.entries[--ps->tmp.nr]);
+				if (!first_err) {
+					first_err = err;
+					if (ps->err)
+						saved = *ps->err;
+				}
+			}
+			if (!ok) {
+				if (ps->err)
+					*ps->err = saved;
+				return first_err;
+			}
+		} else {
+			err = add_slash_event(ps, NULL, &r, start, &named);
+			if (err)
+				return err;
+			if (!named && hybrid_expand(ps, first, &hybrid))
+				return set_err(ps, -ENOMEM, start, "out of memory");
 		}
-		e = new_evsel(ps);
-		if (!e)
-			return set_err(ps, -ENOMEM, start, "out of memory");
-		e->attr.type = pmu ? pmu->type : r.type;
-		e->attr.config = pmu ? 0 : r.config;
-		e->tool_event = pmu ? PMS_TOOL_NONE : r.tool;
-		err = parse_slash_terms(ps, pmu, &e->attr, &to);
-		if (err) {
-			free(to.name);
-			return err;
-		}
-		e->period_set = to.period_set;
-		e->freq_set = to.freq_set;
-		e->scale = to.scale;
-		snprintf(e->unit, sizeof(e->unit), "%s", to.unit);
-		if (evsel_set_pmu(ps, e, pmu, r.type == PERF_TYPE_SOFTWARE ? "software" : NULL)) {
-			free(to.name);
-			return set_err(ps, -ENOMEM, start, "out of memory");
-		}
-		if (to.name) {
-			e->name = to.name;
-			named = true;
-		}
-		if (!pmu && !named && hybrid_expand(ps, first, &hybrid))
-			return set_err(ps, -ENOMEM, start, "out of memory");
 		/* modifiers follow the closing slash directly: "msr/tsc/u" */
 		if (s[ps->pos] == ':') {
 			set_err(ps, -EINVAL, ps->pos, "unexpected ':' after '/'");

@@ -766,3 +766,29 @@ Test(event_parse_hybrid, one_core_type_by_pmu_name)
 	cr_expect_eq(parse("cpu_core/cycles=2/"), -EINVAL);
 	cr_expect_eq(parse("cpu_core/cyclez/"), -EINVAL);
 }
+
+Test(event_parse_hybrid, uncore_instances_by_prefix)
+{
+	cr_assert_eq(parse("imc_free_running/data_read/"), 0, "%s", perr.msg);
+	cr_assert_eq(list.nr, 2);
+	cr_expect_str_eq(list.entries[0].pmu_name, "uncore_imc_free_running_0");
+	cr_expect_str_eq(list.entries[1].pmu_name, "uncore_imc_free_running_1");
+	cr_expect(list.entries[0].attr.type == 12 && list.entries[1].attr.type == 13);
+	cr_expect_eq(list.entries[1].attr.config, 0x20ff);
+	cr_expect_str_eq(list.entries[1].unit, "MiB");
+	cr_expect_str_eq(list.entries[1].name, "imc_free_running/data_read/");
+	cr_assert_eq(parse("uncore_cbox/clockticks/u"), 0);
+	cr_expect_eq(list.nr, 4);
+	cr_expect_eq(list.entries[3].attr.exclude_kernel, 1);
+	cr_assert_eq(parse("cbox_1/event=1/"), 0);
+	cr_expect_eq(list.nr, 5);
+	cr_expect_str_eq(list.entries[4].pmu_name, "uncore_cbox_1");
+	cr_assert_eq(parse("uncore_cbox_*/umask=2/"), 0);
+	cr_expect_eq(list.nr, 7);
+	/* the suffix after the prefix must be [_]digits, as perf_pmu__valid_suffix() wants */
+	cr_expect_eq(parse("imc/data_read/"), -ENOENT);
+	cr_expect_eq(parse("cbox/cmask=0x30/"), -ERANGE);
+	cr_expect_eq(parse("cbox/bogus/"), -EINVAL);
+	cr_expect(strstr(perr.msg, "unknown term 'bogus' for pmu 'uncore_cbox_0'"));
+	cr_expect_eq(list.nr, 7);
+}
