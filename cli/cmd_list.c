@@ -17,7 +17,7 @@
 #include "util/strbuf.h"
 #include "util/sysfs.h"
 
-static bool opt_all, opt_json, opt_no_mount, opt_no_probe, opt_desc;
+static bool opt_all, opt_json, opt_no_mount, opt_no_probe, opt_desc, opt_details;
 static const char *core_name; /* the core PMU, for reasons; NULL when there is none */
 
 enum kind { K_HW, K_SW, K_CACHE, K_PMU, K_TP, K_NR };
@@ -446,6 +446,13 @@ static void print_text(const struct lvec *l, bool probing, bool descriptors, con
 			printf("  %-50s [%s]\n", name, kind_label[e->kind]);
 		if (opt_desc && e->desc)
 			printf("       [%s]\n", e->desc);
+		if (opt_details && e->has_attr) {
+			struct strbuf sb = STRBUF_INIT;
+
+			print_encoding(&sb, e);
+			printf("       %s\n", strbuf_str(&sb));
+			strbuf_release(&sb);
+		}
 	}
 	if (descriptors)
 		print_descriptors(core);
@@ -586,6 +593,7 @@ static const struct opt opts[] = {
 	OPT_BOOL('a', "all", &opt_all, "also show events that do not open here, with the reason"),
 	OPT_BOOL(0, "json", &opt_json, "print a JSON array of events"),
 	OPT_BOOL('d', "desc", &opt_desc, "print a description under each event"),
+	OPT_BOOL(0, "details", &opt_details, "print the encoding (type, config) under each event"),
 	OPT_BOOL(0, "no-mount", &opt_no_mount, "do not mount tracefs to list tracepoints"),
 	OPT_BOOL(0, "no-probe", &opt_no_probe, "do not open events; list everything known"),
 	OPT_END(),

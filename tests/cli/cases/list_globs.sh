@@ -16,3 +16,5 @@ echo "exit=$?"
 echo "--- bad option"
 "$PMUSCOPE" list --bogus >/dev/null 2>&1
 echo "exit=$?"
+echo "--- --details --desc"
+"$PMUSCOPE" list --details --desc cycles 'msr/*perf/' 2>/dev/null
