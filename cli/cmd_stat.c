@@ -338,6 +338,25 @@ static int add_threads_of(pid_t pid, pid_t **tids, size_t *nr)
 	return *nr > first ? 0 : -ESRCH;
 }
 
+/* Every thread of every process in <procfs>, for -a --per-thread. */
+static int add_all_threads(pid_t **tids, size_t *nr)
+{
+	DIR *d = opendir(pms_procfs_root());
+	struct dirent *de;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		uint64_t v;
+
+		if (pms_str__to_u64(de->d_name, &v) || v > INT_MAX || v == 0)
+			continue;
+		add_threads_of((pid_t)v, tids, nr); /* a process that just exited is skipped */
+	}
+	closedir(d);
+	return *nr ? 0 : -ESRCH;
+}
+
 static char *read_comm(pid_t tid)
 {
 	char path[PATH_MAX], buf[64];
@@ -758,6 +777,13 @@ static void setup_target(struct stat_ctx *x)
 				exit(EXIT_RUNTIME);
 			}
 		}
+	} else if (opt_all && opt_per_thread) {
+		/* perf's -a --per-thread: every thread that exists now, each counted on any CPU */
+		c->target = ST_SYSTEM;
+		if (add_all_threads(&x->tids, &x->nr_tids)) {
+			error("cannot list the threads in '%s'", pms_procfs_root());
+			exit(EXIT_RUNTIME);
+		}
 	} else if (opt_all || opt_cpus) {
 		struct pms_cpulist cl = { 0 };
 		struct pms_cpulist online = { 0 };
@@ -820,8 +846,8 @@ static void check_options(struct stat_ctx *x)
 		usage_error(&cmd_stat, "-A and --per-thread cannot be combined");
 	if (opt_no_aggr && !(c->target == ST_SYSTEM || c->target == ST_CPUS))
 		usage_error(&cmd_stat, "-A (per-CPU counts) needs a CPU target: -a or -C");
-	if (opt_per_thread && (c->target == ST_SYSTEM || c->target == ST_CPUS))
-		usage_error(&cmd_stat, "--per-thread needs a thread target: -p, -t or a command");
+	if (opt_per_thread && c->target == ST_CPUS)
+		usage_error(&cmd_stat, "--per-thread needs a thread target: -p, -t, -a or a command");
 	if (opt_repeat > 1 && (opt_no_aggr || opt_per_thread))
 		usage_error(&cmd_stat, "-r cannot be combined with -A or --per-thread");
 	c->aggr = opt_no_aggr ? AGGR_CPU : opt_per_thread ? AGGR_THREAD : AGGR_GLOBAL;

@@ -249,6 +249,9 @@ static void emit_rows(struct stat_out *o, const struct pms_counters *cs, bool de
 			struct pms_stat_row r;
 
 			make_row(o, cs, i, ci, ti, delta, &ctx[u], &r);
+			if (ti >= 0 && o->cfg->target == ST_SYSTEM &&
+			    (r.state == PMS_ROW_NOT_COUNTED || (r.state == PMS_ROW_COUNTED && r.value == 0)))
+				continue; /* -a --per-thread: only the threads that did something, as perf */
 			if (o->cfg->json) {
 				add_json_extra(o, cs, ci, ti, &extra);
 				if (!first)
