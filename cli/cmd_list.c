@@ -300,7 +300,7 @@ static int probe_attr(const struct perf_event_attr *attr)
 	struct perf_event_attr a = *attr;
 	int err;
 
-	/* perf's defaults (exclude_guest) are refused by PMUs without exclude support: retry bare, as perf does */
+	/* counting only: an alias's period= term must not make a PMU that cannot sample refuse it */
 	a.sample_period = 0;
 	a.sample_type = 0;
 	/*
@@ -324,6 +324,7 @@ static int probe_attr(const struct perf_event_attr *attr)
 			return fd;
 	}
 	err = pms_event__probe(&a);
+	/* perf's default exclude_guest is refused by PMUs without exclude support: retry bare, as perf does */
 	if (err && a.exclude_guest) {
 		int err2;
 
