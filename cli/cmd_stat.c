@@ -509,24 +509,30 @@ static bool raise_nofile(void)
 	return setrlimit(RLIMIT_NOFILE, &rl) == 0;
 }
 
+/* A task that still runs: its <procfs>/<id>/stat exists and it is not a zombie. */
+static bool task_alive(pid_t id)
+{
+	char path[PATH_MAX], buf[512];
+	const char *paren;
+
+	if (pms_procfs__path(path, sizeof(path), "%d/stat", (int)id) ||
+	    pms_file__read_str(path, buf, sizeof(buf)))
+		return false;
+	paren = strrchr(buf, ')'); /* comm may hold spaces and parentheses */
+	return !(paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'));
+}
+
 static bool targets_alive(const struct stat_ctx *x)
 {
-	if (x->cfg.target == ST_PID) {
-		for (size_t i = 0; i < x->nr_pids; i++)
-			if (kill(x->pids[i], 0) == 0 || errno == EPERM)
-				return true;
-		return false;
-	}
-	if (x->cfg.target == ST_TID) {
-		for (size_t i = 0; i < x->nr_tids; i++) {
-			char path[PATH_MAX];
+	const pid_t *ids = x->cfg.target == ST_PID ? x->pids : x->tids;
+	size_t n = x->cfg.target == ST_PID ? x->nr_pids : x->nr_tids;
 
-			if (!pms_procfs__path(path, sizeof(path), "%d", (int)x->tids[i]) && access(path, F_OK) == 0)
-				return true;
-		}
-		return false;
-	}
-	return true;
+	if (x->cfg.target != ST_PID && x->cfg.target != ST_TID)
+		return true;
+	for (size_t i = 0; i < n; i++)
+		if (task_alive(ids[i]))
+			return true;
+	return false;
 }
 
 static void free_comms(char **comms, size_t n)
