@@ -269,6 +269,19 @@ sf_sysfs_tests() {
 	mv "$sf_tmp/online.saved" "$sf_sys/devices/system/cpu/online"
 }
 
+sf_procfs_tests() {
+	# -p lists the threads in <procfs>/<pid>/task: without procfs (a container,
+	# a broken fixture) the message must say so, not that the process is gone
+	mkdir -p "$sf_tmp/proc"
+	sleep 5 &
+	sf_bg=$!
+	PMS_PROCFS_ROOT=$sf_tmp/proc "$PMUSCOPE" stat -p "$sf_bg" -e task-clock --timeout 100 >"$sf_tmp/o" 2>&1
+	sf_rc=$?
+	kill "$sf_bg" 2>/dev/null
+	wait "$sf_bg" 2>/dev/null
+	sf_expect "stat -p without procfs: says procfs is unreadable" 1 "$sf_tmp/proc|/task|procfs|/proc" '.'
+}
+
 sf_main() {
 	if ! sf_implemented; then
 		skip "stat faults" "stat not implemented yet"
@@ -276,7 +289,7 @@ sf_main() {
 	fi
 	sf_tmp=$(mktemp -d)
 	chmod 755 "$sf_tmp"
-	for sf_fn in ${SF_ONLY:-emfile perm sysfs}; do
+	for sf_fn in ${SF_ONLY:-emfile perm sysfs procfs}; do
 		"sf_${sf_fn}_tests"
 	done
 	rm -rf "$sf_tmp"
