@@ -282,6 +282,16 @@ sf_procfs_tests() {
 	sf_expect "stat -p without procfs: says procfs is unreadable" 1 "$sf_tmp/proc|/task|procfs|/proc" '.'
 }
 
+sf_output_tests() {
+	# the counts cannot be written: an error, not a silent success
+	for sf_fmt in "" "-x," "--json" "-I 50"; do
+		# shellcheck disable=SC2086
+		"$PMUSCOPE" stat $sf_fmt -o /dev/full -e task-clock -- sleep 0.1 >"$sf_tmp/o" 2>&1
+		sf_rc=$?
+		sf_expect "stat $sf_fmt -o /dev/full: write error reported" 1 'full|no space|writ' '.'
+	done
+}
+
 sf_main() {
 	if ! sf_implemented; then
 		skip "stat faults" "stat not implemented yet"
@@ -289,7 +299,7 @@ sf_main() {
 	fi
 	sf_tmp=$(mktemp -d)
 	chmod 755 "$sf_tmp"
-	for sf_fn in ${SF_ONLY:-emfile perm sysfs procfs}; do
+	for sf_fn in ${SF_ONLY:-emfile perm sysfs procfs output}; do
 		"sf_${sf_fn}_tests"
 	done
 	rm -rf "$sf_tmp"
