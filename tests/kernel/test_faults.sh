@@ -54,6 +54,14 @@ sf_emfile_tests() {
 	else
 		sf_expect "stat -a, 10 events, ulimit -n 16: EMFILE message" 1 'open files|file descriptors' 'ulimit|fewer events|limit'
 	fi
+	# only the soft limit is low: raised to the hard limit, as perf does
+	(ulimit -Sn 16 && exec "$PMUSCOPE" stat -a -x, -e "$sf_evs" -- true) >"$sf_tmp/o" 2>&1
+	sf_rc=$?
+	if [ $sf_rc -eq 0 ] && [ "$(grep -cE '^[0-9.]+,[^,]*,[a-z-]+,' "$sf_tmp/o")" -eq 10 ]; then
+		pass "stat -a, 10 events, soft ulimit -n 16: raised to the hard limit, 10 counts"
+	else
+		fail "stat -a, soft ulimit -n 16: raised to the hard limit" "exit $sf_rc: $(head -c 300 "$sf_tmp/o")"
+	fi
 	# the workload alone (no -a) needs 10 fds: fits in 32, so it must work
 	(ulimit -n 32 && exec "$PMUSCOPE" stat -x, -e "$sf_evs" -- true) >"$sf_tmp/o" 2>&1
 	sf_rc=$?
