@@ -572,7 +572,7 @@ static int run(int argc, char **argv)
 
 	if (tp_msg && (f.sect[K_TP] || !f.nr))
 		note("%s", tp_msg);
-	if (f.nr && hidden == 0 && !any_shown(&l, probing))
+	else if (f.nr && hidden == 0 && !any_shown(&l, probing))
 		note("no event matches the filter");
 	if (hidden)
 		note("%zu event%s that do%s not open here %s hidden; --all shows them with the reason", hidden,

@@ -174,6 +174,41 @@ tl_list_unpriv_tests() {
 	fi
 }
 
+# tracefs not mounted (in a private mount namespace, so nobody else loses it): root mounts it
+# like perf, --no-mount and unprivileged users get one note saying how.
+tl_list_tracefs_tests() {
+	if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null 2>&1 || ! command -v setpriv >/dev/null 2>&1; then
+		skip "list: tracefs not mounted" "needs root, unshare and setpriv"
+		return
+	fi
+	tl_out=$(unshare -m --propagation private sh -c '
+		umount /sys/kernel/tracing 2>/dev/null; umount /sys/kernel/debug/tracing 2>/dev/null
+		[ -d /sys/kernel/tracing/events ] && { echo "still mounted"; exit 0; }
+		echo "== no-mount"; "$1" list --no-mount tracepoint 2>&1
+		echo "== nobody"; setpriv --reuid=65534 --regid=65534 --clear-groups "$1" list tracepoint 2>&1
+		echo "== root"; "$1" list tracepoint 2>&1 | grep -c "\[Tracepoint event\]"' sh "$PMUSCOPE")
+	if printf '%s\n' "$tl_out" | grep -q 'still mounted'; then
+		skip "list: tracefs not mounted" "cannot unmount tracefs in a private namespace"
+		return
+	fi
+	if printf '%s\n' "$tl_out" | sed -n '/== no-mount/,/== nobody/p' | grep -q 'tracepoints not listed: tracefs is not mounted (--no-mount)'; then
+		pass "list --no-mount: one note when tracefs is not mounted"
+	else
+		fail "list --no-mount" "$(printf '%s\n' "$tl_out" | head -n 3)"
+	fi
+	if printf '%s\n' "$tl_out" | sed -n '/== nobody/,/== root/p' | grep -q 'as root: mount -t tracefs nodev /sys/kernel/tracing'; then
+		pass "list as nobody: says how to mount tracefs"
+	else
+		fail "list as nobody: says how to mount tracefs" "$(printf '%s\n' "$tl_out" | sed -n '/== nobody/,/== root/p')"
+	fi
+	tl_n=$(printf '%s\n' "$tl_out" | sed -n '/== root/{n;p;}')
+	if [ "${tl_n:-0}" -gt 100 ] 2>/dev/null; then
+		pass "list as root: mounts tracefs and lists $tl_n tracepoints"
+	else
+		fail "list as root: mounts tracefs" "got '$tl_n' tracepoints"
+	fi
+}
+
 tl_info_tests() {
 	tl_out=$("$PMUSCOPE" info 2>&1)
 	if [ $? -ne 0 ]; then
@@ -262,5 +297,6 @@ tl_explain_tests() {
 tl_list_tests
 tl_list_oracle_tests
 tl_list_unpriv_tests
+tl_list_tracefs_tests
 tl_info_tests
 tl_explain_tests
