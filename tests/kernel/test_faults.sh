@@ -105,6 +105,21 @@ sf_perm_tests() {
 	sf_nobody "$PMUSCOPE" stat -a -e task-clock -- true >"$sf_tmp/o" 2>&1
 	sf_rc=$?
 	sf_expect "paranoid 2, unprivileged stat -a: refused, names perf_event_paranoid" 1 'perf_event_paranoid' 'sysctl|CAP_PERFMON|root'
+	# the hinted sysctl value really lets the same command count
+	sf_val=$(sed -n 's/.*sysctl kernel\.perf_event_paranoid=\(-*[0-9]\).*/\1/p' "$sf_tmp/o" | head -1)
+	if [ -n "$sf_val" ]; then
+		echo "$sf_val" >"$sf_paranoid_file"
+		sf_nobody "$PMUSCOPE" stat -a -x, -e task-clock -- true >"$sf_tmp/o" 2>&1
+		sf_rc=$?
+		echo 2 >"$sf_paranoid_file"
+		if [ $sf_rc -eq 0 ] && grep -qE '^[0-9.]+,msec,task-clock' "$sf_tmp/o"; then
+			pass "the hinted 'sysctl kernel.perf_event_paranoid=$sf_val' lets unprivileged stat -a count"
+		else
+			fail "the hinted 'sysctl kernel.perf_event_paranoid=$sf_val' is enough" "exit $sf_rc: $(head -c 200 "$sf_tmp/o")"
+		fi
+	else
+		fail "paranoid 2, unprivileged stat -a: hint gives a sysctl value" "$(head -c 300 "$sf_tmp/o")"
+	fi
 
 	# counting one's own process in user space works, as it does for perf
 	sf_nobody perf stat -x, -e task-clock -- "$sf_demo/pms-threads" 1 20000000 >"$sf_tmp/p" 2>&1
