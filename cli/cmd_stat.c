@@ -593,6 +593,7 @@ again:
 		return -code;
 	}
 	if (cfg->aggr == AGGR_THREAD) {
+		free_comms(x->out.comms, cs->nr_threads); /* -r: the previous run's */
 		x->out.comms = xcalloc(cs->nr_threads, sizeof(char *));
 		for (size_t t = 0; t < cs->nr_threads; t++)
 			if (cs->threads[t] > 0 && !(cfg->argv && cfg->target == ST_COMMAND))
@@ -715,6 +716,35 @@ again:
 		print_raw(cs);
 	*cs_out = cs;
 	return rc;
+}
+
+/* -r: add one run's reading of counter k in aggregation unit u. */
+static void rstat_add(const struct stat_cfg *cfg, const struct pms_counters *cs, size_t k, size_t u,
+		      const struct stat_run_info *ri, struct stat_rstat *e)
+{
+	const struct pms_counter *c = &cs->c[k];
+	struct pms_count s;
+	double v;
+
+	if (c->state != PMS_COUNTER_OK)
+		return;
+	if (c->tool != PMS_TOOL_NONE) {
+		v = stat_tool_value(ri, c->tool);
+		if (v >= 0) {
+			s.val = s.ena = s.run = (uint64_t)v;
+			pms_count__add(&e->sum, &s);
+			pms_stats__update(&e->st, v);
+			e->nr_counted++;
+		}
+		return;
+	}
+	s = pms_counter__sum(c, cs, cfg->aggr == AGGR_CPU ? (int)u : -1, cfg->aggr == AGGR_THREAD ? (int)u : -1,
+			     false);
+	pms_count__add(&e->sum, &s);
+	if (pms_count__scaled(&s, cfg->no_scale, &v)) {
+		pms_stats__update(&e->st, v);
+		e->nr_counted++;
+	}
 }
 
 /* ------------------------------------------------------------ set-up -- */
@@ -854,8 +884,6 @@ static void check_options(struct stat_ctx *x)
 		usage_error(&cmd_stat, "-A (per-CPU counts) needs a CPU target: -a or -C");
 	if (opt_per_thread && c->target == ST_CPUS)
 		usage_error(&cmd_stat, "--per-thread needs a thread target: -p, -t, -a or a command");
-	if (opt_repeat > 1 && (opt_no_aggr || opt_per_thread))
-		usage_error(&cmd_stat, "-r cannot be combined with -A or --per-thread");
 	c->aggr = opt_no_aggr ? AGGR_CPU : opt_per_thread ? AGGR_THREAD : AGGR_GLOBAL;
 	c->no_scale = opt_no_scale;
 	c->json = opt_json;
@@ -915,8 +943,6 @@ static int run(int argc, char **argv)
 	}
 	install_signals();
 
-	if (x.cfg.repeat > 1)
-		rs = xcalloc(x.list.nr, sizeof(*rs));
 	for (int r = 0; r < x.cfg.repeat; r++) {
 		struct pms_counters *one = NULL;
 
@@ -926,30 +952,15 @@ static int run(int argc, char **argv)
 			rc = -rc;
 			goto out;
 		}
-		if (rs) {
-			pms_stats__update(&wall, ri.elapsed_ns);
-			for (size_t k = 0; k < one->nr; k++) {
-				struct pms_count s = pms_counter__sum(&one->c[k], one, -1, -1, false);
-				double v;
+		if (x.cfg.repeat > 1) {
+			size_t nu = stat_nr_units(&x.cfg, one);
 
-				if (one->c[k].state != PMS_COUNTER_OK)
-					continue;
-				if (one->c[k].tool != PMS_TOOL_NONE) {
-					v = stat_tool_value(&ri, one->c[k].tool);
-					if (v >= 0) {
-						s.val = s.ena = s.run = (uint64_t)v;
-						pms_count__add(&rs[k].sum, &s);
-						pms_stats__update(&rs[k].st, v);
-						rs[k].nr_counted++;
-					}
-					continue;
-				}
-				pms_count__add(&rs[k].sum, &s);
-				if (pms_count__scaled(&s, x.cfg.no_scale, &v)) {
-					pms_stats__update(&rs[k].st, v);
-					rs[k].nr_counted++;
-				}
-			}
+			if (!rs)
+				rs = xcalloc(one->nr * nu, sizeof(*rs));
+			pms_stats__update(&wall, ri.elapsed_ns);
+			for (size_t k = 0; k < one->nr; k++)
+				for (size_t u = 0; u < nu; u++)
+					rstat_add(&x.cfg, one, k, u, &ri, &rs[k * nu + u]);
 		}
 		pms_counters__free(cs);
 		cs = one;

@@ -112,13 +112,12 @@ static void make_row(const struct stat_out *o, const struct pms_counters *cs, si
 	pms_metric__compute(m, pms_attr__metric_kind(&c->attr), r->value, &r->metric);
 }
 
-/* -r: a row from the statistics of every run. */
-static void make_rrow(const struct stat_out *o, const struct pms_counters *cs, size_t i,
-		      const struct stat_rstat *rs, const struct pms_metric_ctx *m, struct pms_stat_row *r)
+/* -r: a row from the statistics of every run (e: this event in this unit). */
+static void make_rrow(const struct pms_counters *cs, size_t i, const struct stat_rstat *e,
+		      const struct pms_metric_ctx *m, struct pms_stat_row *r)
 {
 	const struct pms_counter *c = &cs->c[i];
 
-	(void)o;
 	memset(r, 0, sizeof(*r));
 	r->name = c->name;
 	r->unit = c->unit;
@@ -128,27 +127,36 @@ static void make_rrow(const struct stat_out *o, const struct pms_counters *cs, s
 		r->reason = c->reason;
 		return;
 	}
-	r->ena = rs[i].sum.ena;
-	r->run = rs[i].sum.run;
+	r->ena = e->sum.ena;
+	r->run = e->sum.run;
 	r->has_noise = true;
-	if (!rs[i].nr_counted) {
+	if (!e->nr_counted) {
 		r->state = PMS_ROW_NOT_COUNTED;
 		return;
 	}
 	r->state = PMS_ROW_COUNTED;
-	r->value = rs[i].st.mean;
-	r->noise_pct = pms_stats__rel_pct(&rs[i].st);
-	pms_metric__compute(m, pms_attr__metric_kind(&c->attr), r->value, &r->metric);
+	r->value = e->st.mean;
+	r->noise_pct = pms_stats__rel_pct(&e->st);
+	if (c->tool == PMS_TOOL_NONE)
+		pms_metric__compute(m, pms_attr__metric_kind(&c->attr), r->value, &r->metric);
 }
 
-static void rctx(const struct pms_counters *cs, const struct stat_rstat *rs, double elapsed_ns,
-		 struct pms_metric_ctx *m)
+static void rctx(const struct pms_counters *cs, const struct stat_rstat *rs, size_t u, size_t nu,
+		 double elapsed_ns, struct pms_metric_ctx *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->elapsed_ns = elapsed_ns;
-	for (size_t i = 0; i < cs->nr; i++)
-		if (cs->c[i].state == PMS_COUNTER_OK && rs[i].nr_counted && cs->c[i].tool == PMS_TOOL_NONE)
-			pms_metric_ctx__add(m, pms_attr__metric_kind(&cs->c[i].attr), rs[i].st.mean);
+	for (size_t i = 0; i < cs->nr; i++) {
+		const struct stat_rstat *e = &rs[i * nu + u];
+
+		if (cs->c[i].state == PMS_COUNTER_OK && e->nr_counted && cs->c[i].tool == PMS_TOOL_NONE)
+			pms_metric_ctx__add(m, pms_attr__metric_kind(&cs->c[i].attr), e->st.mean);
+	}
+}
+
+size_t stat_nr_units(const struct stat_cfg *cfg, const struct pms_counters *cs)
+{
+	return cfg->aggr == AGGR_CPU ? cs->nr_cpus : cfg->aggr == AGGR_THREAD ? cs->nr_threads : 1;
 }
 
 static const char *comm_of(const struct stat_out *o, size_t t)
@@ -194,14 +202,19 @@ static void add_json_extra(const struct stat_out *o, const struct pms_counters *
 
 /* --per-thread: busiest thread first, threads that never ran last (perf's order). */
 static void sort_threads(const struct stat_out *o, const struct pms_counters *cs, size_t i, bool delta,
-			 size_t *order, size_t n)
+			 const struct stat_rstat *rs, size_t *order, size_t n)
 {
 	double *key = xcalloc(n, sizeof(*key));
 
 	for (size_t t = 0; t < n; t++) {
-		struct pms_count sum = pms_counter__sum(&cs->c[i], cs, -1, (int)t, delta);
+		struct pms_count sum;
 		double v;
 
+		if (rs) {
+			key[t] = rs[i * n + t].nr_counted ? rs[i * n + t].st.mean : -1;
+			continue;
+		}
+		sum = pms_counter__sum(&cs->c[i], cs, -1, (int)t, delta);
 		key[t] = pms_count__scaled(&sum, o->cfg->no_scale, &v) ? v : -1;
 	}
 	for (size_t a = 1; a < n; a++) { /* insertion sort: stable, n is small */
@@ -222,9 +235,9 @@ static void sort_threads(const struct stat_out *o, const struct pms_counters *cs
  * human/CSV lines; JSON rows are appended to `json` comma-separated.
  */
 static void emit_rows(struct stat_out *o, const struct pms_counters *cs, bool delta, double elapsed_ns,
-		      const char *ts, struct strbuf *json)
+		      const char *ts, struct strbuf *json, const struct stat_rstat *rs)
 {
-	size_t nu = o->cfg->aggr == AGGR_CPU ? cs->nr_cpus : o->cfg->aggr == AGGR_THREAD ? cs->nr_threads : 1;
+	size_t nu = stat_nr_units(o->cfg, cs);
 	struct pms_metric_ctx *ctx = xcalloc(nu, sizeof(*ctx));
 	struct strbuf line = STRBUF_INIT, extra = STRBUF_INIT;
 	bool first = true;
@@ -233,7 +246,10 @@ static void emit_rows(struct stat_out *o, const struct pms_counters *cs, bool de
 		int ci = o->cfg->aggr == AGGR_CPU ? (int)u : -1;
 		int ti = o->cfg->aggr == AGGR_THREAD ? (int)u : -1;
 
-		make_ctx(o, cs, ci, ti, delta, elapsed_ns, &ctx[u]);
+		if (rs)
+			rctx(cs, rs, u, nu, elapsed_ns, &ctx[u]);
+		else
+			make_ctx(o, cs, ci, ti, delta, elapsed_ns, &ctx[u]);
 	}
 	for (size_t i = 0; i < cs->nr; i++) {
 		size_t *order = xcalloc(nu, sizeof(*order));
@@ -241,14 +257,17 @@ static void emit_rows(struct stat_out *o, const struct pms_counters *cs, bool de
 		for (size_t u = 0; u < nu; u++)
 			order[u] = u;
 		if (o->cfg->aggr == AGGR_THREAD)
-			sort_threads(o, cs, i, delta, order, nu);
+			sort_threads(o, cs, i, delta, rs, order, nu);
 		for (size_t k = 0; k < nu; k++) {
 			size_t u = order[k];
 			int ci = o->cfg->aggr == AGGR_CPU ? (int)u : -1;
 			int ti = o->cfg->aggr == AGGR_THREAD ? (int)u : -1;
 			struct pms_stat_row r;
 
-			make_row(o, cs, i, ci, ti, delta, &ctx[u], &r);
+			if (rs)
+				make_rrow(cs, i, &rs[i * nu + u], &ctx[u], &r);
+			else
+				make_row(o, cs, i, ci, ti, delta, &ctx[u], &r);
 			if (ti >= 0 && o->cfg->target == ST_SYSTEM &&
 			    (r.state == PMS_ROW_NOT_COUNTED || (r.state == PMS_ROW_COUNTED && r.value == 0)))
 				continue; /* -a --per-thread: only the threads that did something, as perf */
@@ -350,21 +369,7 @@ static void print_json_doc(struct stat_out *o, const struct pms_counters *cs, co
 	strbuf_adds(&sb, ",\"aggregation\":");
 	pms_json__str(&sb, aggr_name(c->aggr));
 	strbuf_addf(&sb, ",\"runs\":%d,\"scaled\":%s,\"events\":[", c->repeat, c->no_scale ? "false" : "true");
-	if (rs) {
-		struct pms_metric_ctx m;
-
-		rctx(cs, rs, wall->mean, &m);
-		for (size_t i = 0; i < cs->nr; i++) {
-			struct pms_stat_row r;
-
-			make_rrow(o, cs, i, rs, &m, &r);
-			if (i)
-				strbuf_addch(&sb, ',');
-			pms_stat_row__json(&r, NULL, &sb);
-		}
-	} else {
-		emit_rows(o, cs, false, ri->elapsed_ns, NULL, &sb);
-	}
+	emit_rows(o, cs, false, rs ? wall->mean : ri->elapsed_ns, NULL, &sb, rs);
 	strbuf_adds(&sb, "],\"elapsed_ns\":");
 	pms_json__num(&sb, rs ? floor(wall->mean + 0.5) : ri->elapsed_ns);
 	if (rs) {
@@ -412,26 +417,7 @@ void stat_print_final(struct stat_out *o, const struct pms_counters *cs, const s
 			fprintf(o->f, " (%d runs)", c->repeat);
 		fprintf(o->f, ":\n\n");
 	}
-	if (rs) {
-		struct pms_metric_ctx m;
-		struct strbuf line = STRBUF_INIT;
-
-		rctx(cs, rs, wall->mean, &m);
-		for (size_t i = 0; i < cs->nr; i++) {
-			struct pms_stat_row r;
-
-			make_rrow(o, cs, i, rs, &m, &r);
-			strbuf_reset(&line);
-			if (c->csv_sep)
-				pms_stat_row__csv(&r, c->csv_sep, &line);
-			else
-				pms_stat_row__human(&r, &line);
-			fprintf(o->f, "%s\n", strbuf_str(&line));
-		}
-		strbuf_release(&line);
-	} else {
-		emit_rows(o, cs, false, ri->elapsed_ns, NULL, NULL);
-	}
+	emit_rows(o, cs, false, rs ? wall->mean : ri->elapsed_ns, NULL, NULL, rs);
 	if (!c->csv_sep) {
 		fputc('\n', o->f);
 		if (rs) {
@@ -472,7 +458,7 @@ void stat_print_interval(struct stat_out *o, const struct pms_counters *cs, uint
 			    (unsigned long long)(ts_ns % 1000000000ULL));
 		pms_json__num(&sb, interval_ns);
 		strbuf_adds(&sb, ",\"events\":[");
-		emit_rows(o, cs, true, interval_ns, NULL, &sb);
+		emit_rows(o, cs, true, interval_ns, NULL, &sb, NULL);
 		strbuf_adds(&sb, "]}");
 		fprintf(o->f, "%s\n", strbuf_str(&sb));
 		strbuf_release(&sb);
@@ -495,7 +481,7 @@ void stat_print_interval(struct stat_out *o, const struct pms_counters *cs, uint
 		}
 	}
 	o->interval_lines++;
-	emit_rows(o, cs, true, interval_ns, ts, NULL);
+	emit_rows(o, cs, true, interval_ns, ts, NULL, NULL);
 	fflush(o->f);
 }
 

@@ -73,9 +73,11 @@ struct stat_run_info {
 	bool interrupted;
 };
 
+/* Aggregation units of a reading: 1, the CPUs (-A) or the threads (--per-thread). */
+size_t stat_nr_units(const struct stat_cfg *cfg, const struct pms_counters *cs);
 /*
  * The final table/CSV/JSON of one run (rstat NULL) or of -r runs (rstat
- * per counter, elapsed stats in wall).
+ * [counter * stat_nr_units() + unit], elapsed stats in wall).
  */
 void stat_print_final(struct stat_out *o, const struct pms_counters *cs,
 		      const struct stat_run_info *ri, const struct stat_rstat *rstat,
