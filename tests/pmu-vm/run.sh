@@ -22,7 +22,10 @@ suite_begin pmu-vm
 build=${1:-build-aarch64}
 here=$top/tests/pmu-vm
 cache=${PMU_VM_CACHE:-$here/cache}
-work=$top/$build/pmu-vm
+case $build in
+/*) work=$build/pmu-vm ;;
+*) work=$top/$build/pmu-vm ;;
+esac
 guest_timeout=${PMU_VM_TIMEOUT:-150}
 checks_glob=${PMU_VM_CHECKS:-[0-9]*.sh}
 CROSS=aarch64-linux-gnu-
@@ -80,10 +83,38 @@ ${CROSS}strip -o "$root/bin/pmuscope" "$build/pmuscope"
 
 # --- Debian arm64 kernel and busybox (cached .debs) --------------------------------------------
 # A private arm64-only apt state: the host's architecture list and package state are untouched.
+# Sources: the host's own Debian sources when it is Debian bookworm (its mirror/proxy), else
+# bookworm on deb.debian.org verified with debian-archive-keyring (e.g. on an Ubuntu CI host).
 apt_setup() {
-	src=${PMU_VM_SOURCES:-/etc/apt/sources.list.d/debian.sources}
-	[ -r "$src" ] || src=/etc/apt/sources.list
 	mkdir -p "$cache/apt/state/lists/partial" "$cache/apt/cache/archives/partial"
+	src=${PMU_VM_SOURCES:-}
+	if [ -z "$src" ]; then
+		for f in /etc/apt/sources.list.d/debian.sources /etc/apt/sources.list; do
+			if [ -r "$f" ] && grep -qE '^[^#]*/debian(-security)?/?( |$)' "$f" &&
+				grep -qE '^[^#]*bookworm' "$f"; then
+				src=$f
+				break
+			fi
+		done
+	fi
+	if [ -z "$src" ]; then
+		kr=/usr/share/keyrings/debian-archive-keyring.gpg
+		[ -r "$kr" ] || return 1
+		src=$cache/apt/debian.sources
+		cat >"$src" <<EOF
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: $kr
+
+Types: deb
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: $kr
+EOF
+	fi
 	: >"$cache/apt/state/status"
 	cat >"$cache/apt/apt.conf" <<EOF
 APT::Architecture "arm64";
@@ -101,9 +132,10 @@ kdeb=$(newest 'linux-image-*-arm64_*_arm64.deb')
 bdeb=$(newest 'busybox-static_*_arm64.deb')
 if [ -z "$kdeb" ] || [ -z "$bdeb" ] || [ "${PMU_VM_REFRESH:-0}" = 1 ]; then
 	t=$(now_ms)
-	apt_setup
 	why=
-	if ! APT_CONFIG=$cache/apt/apt.conf apt-get -q update >"$work/apt.log" 2>&1; then
+	if ! apt_setup; then
+		why="the host is not Debian bookworm and debian-archive-keyring is not installed"
+	elif ! APT_CONFIG=$cache/apt/apt.conf apt-get -q update >"$work/apt.log" 2>&1; then
 		why="apt-get update failed: $(grep -E '^(E|W):' "$work/apt.log" | head -n 1)"
 	else
 		kpkg=$(APT_CONFIG=$cache/apt/apt.conf apt-cache depends linux-image-arm64 2>>"$work/apt.log" |
