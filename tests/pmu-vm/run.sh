@@ -134,7 +134,7 @@ if [ -z "$kdeb" ] || [ -z "$bdeb" ] || [ "${PMU_VM_REFRESH:-0}" = 1 ]; then
 	t=$(now_ms)
 	why=
 	if ! apt_setup; then
-		why="the host is not Debian bookworm and debian-archive-keyring is not installed"
+		why="the host is not Debian bookworm and there is no /usr/share/keyrings/debian-archive-keyring.gpg (package debian-archive-keyring)"
 	elif ! APT_CONFIG=$cache/apt/apt.conf apt-get -q update >"$work/apt.log" 2>&1; then
 		why="apt-get update failed: $(grep -E '^(E|W):' "$work/apt.log" | head -n 1)"
 	else
