@@ -142,6 +142,11 @@ sf_perm_tests() {
 	else
 		fail "paranoid 2, unprivileged stat -e task-clock:u: counts" "exit $sf_rc: $(head -c 300 "$sf_tmp/o")"
 	fi
+	# kernel-only counting (:k) asked for explicitly: no user-only fallback (there
+	# is nothing left to count), a refusal like perf's
+	sf_nobody "$PMUSCOPE" stat -e task-clock:k -- true >"$sf_tmp/o" 2>&1
+	sf_rc=$?
+	sf_expect "paranoid 2, unprivileged stat -e task-clock:k: refused, no :u fallback" 1 'perf_event_paranoid' 'sysctl|CAP_PERFMON|root'
 	# default events: the software ones are counted
 	sf_nobody "$PMUSCOPE" stat -- true >"$sf_tmp/o" 2>&1
 	sf_rc=$?
