@@ -18,14 +18,15 @@ echo 1 >/proc/sys/kernel/printk
 echo "PMSBOOT uptime=$(cut -d' ' -f1 /proc/uptime)"
 echo "PMSINFO $(dmesg | grep -m1 'hw perfevents' | sed 's/^\[[^]]*\] //')"
 export PMUSCOPE=/bin/pmuscope WL=/wl CHECK_TIMEOUT=${CHECK_TIMEOUT:-30}
-cd /tmp || exit 1
 for f in /checks/[0-9]*.sh; do
 	[ -e "$f" ] || continue
 	name=$(basename "$f" .sh)
 	echo "PMSRUN $name"
 	out=/tmp/check.out
+	# A fresh scratch dir per check, always with the same name: the environment (PWD included)
+	# must be the same for every check, since process start-up costs depend on its size.
+	cd / && rm -rf /tmp/w && mkdir /tmp/w && cd /tmp/w || exit 1
 	# A check that hangs must not eat the whole budget; a check that reports nothing fails.
-	# Same environment for every check: process start-up costs depend on its size.
 	timeout "$CHECK_TIMEOUT" sh -c ". /lib/pmu-vm/guest.sh; . $f" >"$out" 2>&1
 	rc=$?
 	# Results first (intact lines), the check's other output after as context.
