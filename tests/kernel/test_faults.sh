@@ -43,6 +43,31 @@ sf_nobody() {
 	setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
 }
 
+# sf_vv FILE: successful opens of -vv output (attr block + open line), the
+# command's pid as P, fd numbers renamed in order, flags ignored
+sf_vv() {
+	awk '
+		/^perf_event_attr:/ { blk = $0 "\n"; next }
+		/^  [a-z_0-9]+ +[^ ]/ { blk = blk $0 "\n"; next }
+		/^sys_perf_event_open: pid/ {
+			if ($0 !~ / = [0-9]+$/) { blk = ""; next }
+			n = split($0, w, " ")
+			out = ""
+			for (i = 1; i <= n; i++) {
+				x = w[i]
+				if (w[i - 1] == "pid" && x != "-1") x = "P"
+				if ((w[i - 1] == "group_fd" || w[i - 1] == "=") && x != "-1") {
+					if (!(x in fd)) fd[x] = "F" (++nfd)
+					x = fd[x]
+				}
+				if (w[i - 1] == "flags") x = "*"
+				out = out (i > 1 ? " " : "") x
+			}
+			printf "%s%s\n", blk, out
+			blk = ""
+		}' "$1"
+}
+
 sf_emfile_tests() {
 	sf_evs=task-clock,cpu-clock,page-faults,context-switches,cpu-migrations,minor-faults,major-faults,alignment-faults,emulation-faults,dummy
 	# 10 events x ncpu fds for -a, with room for 16 in all
@@ -147,6 +172,21 @@ sf_perm_tests() {
 	sf_nobody "$PMUSCOPE" stat -e task-clock:k -- true >"$sf_tmp/o" 2>&1
 	sf_rc=$?
 	sf_expect "paranoid 2, unprivileged stat -e task-clock:k: refused, no :u fallback" 1 'perf_event_paranoid' 'sysctl|CAP_PERFMON|root'
+	# what ends up open as nobody (after the EACCES fallbacks) is what perf opens
+	for sf_cfg in "-- true" "-e task-clock -- true" "-e {task-clock,page-faults} -- true" \
+		"-e task-clock:k -- true" "-e task-clock:u,cpu-clock:k -- true"; do
+		# shellcheck disable=SC2086
+		sf_nobody "$PMUSCOPE" stat -vv $sf_cfg >"$sf_tmp/o" 2>&1
+		# shellcheck disable=SC2086
+		sf_nobody perf stat -vv $sf_cfg >"$sf_tmp/p" 2>&1
+		sf_vv "$sf_tmp/o" >"$sf_tmp/ov"
+		sf_vv "$sf_tmp/p" >"$sf_tmp/pv"
+		if cmp -s "$sf_tmp/ov" "$sf_tmp/pv"; then
+			pass "paranoid 2, nobody, stat -vv $sf_cfg: the same $(grep -c '^sys_perf_event_open:' "$sf_tmp/pv") opens as perf after fallbacks"
+		else
+			fail "paranoid 2, nobody, stat -vv $sf_cfg: same opens as perf" "$(diff "$sf_tmp/ov" "$sf_tmp/pv" | head -12 | tr '\n' '|')"
+		fi
+	done
 	# default events: the software ones are counted
 	sf_nobody "$PMUSCOPE" stat -- true >"$sf_tmp/o" 2>&1
 	sf_rc=$?
