@@ -205,6 +205,30 @@ sf_perm_tests() {
 	wait "$sf_bg" 2>/dev/null
 	sf_expect "paranoid 2, unprivileged stat -p <root's process>: refused" 1 'permi|not allowed|denied|access' "$sf_bg|another user|other user|ptrace|owne"
 
+	# at every level, an unprivileged user ends up with perf's opens, and
+	# succeeds or fails as perf does
+	for sf_lvl in 1 0 -1; do
+		echo "$sf_lvl" >"$sf_paranoid_file"
+		for sf_cfg in "-a -e cpu-clock -- true" "-C 0 -e cpu-clock,page-faults -- true" "-e task-clock,page-faults -- true" "-e task-clock:k -- true"; do
+			# shellcheck disable=SC2086
+			sf_nobody "$PMUSCOPE" stat -vv $sf_cfg >"$sf_tmp/o" 2>&1
+			sf_rc=$?
+			# shellcheck disable=SC2086
+			sf_nobody perf stat -vv $sf_cfg >"$sf_tmp/p" 2>&1
+			sf_prc=$?
+			sf_vv "$sf_tmp/o" >"$sf_tmp/ov"
+			sf_vv "$sf_tmp/p" >"$sf_tmp/pv"
+			sf_same=no
+			[ $sf_rc -eq 0 ] && [ $sf_prc -eq 0 ] && sf_same=yes
+			[ $sf_rc -ne 0 ] && [ $sf_prc -ne 0 ] && sf_same=yes
+			if cmp -s "$sf_tmp/ov" "$sf_tmp/pv" && [ $sf_same = yes ]; then
+				pass "paranoid $sf_lvl, nobody, stat $sf_cfg: same opens and outcome as perf (exit $sf_rc)"
+			else
+				fail "paranoid $sf_lvl, nobody, stat $sf_cfg: same opens and outcome as perf" "exit $sf_rc (perf $sf_prc): $(diff "$sf_tmp/ov" "$sf_tmp/pv" | head -8 | tr '\n' '|')"
+			fi
+		done
+	done
+
 	# paranoid 3: whatever the kernel allows (perf is the oracle), else a clear message
 	echo 3 >"$sf_paranoid_file"
 	sf_nobody perf stat -x, -e task-clock:u -- true >"$sf_tmp/p" 2>&1
