@@ -447,6 +447,7 @@ static int report_open_error(const struct stat_ctx *x, const struct pms_counters
 	case EPERM: {
 		struct pms_knobs k;
 		bool cpu_wide = x->cfg.target == ST_SYSTEM || x->cfg.target == ST_CPUS;
+		bool kernel_only = cs->c[e->idx].attr.exclude_user && !cs->c[e->idx].attr.exclude_kernel;
 		uid_t owner;
 
 		if (!cpu_wide && e->tid > 0 && owner_of(e->tid, &owner) && owner != geteuid()) {
@@ -465,6 +466,10 @@ static int report_open_error(const struct stat_ctx *x, const struct pms_counters
 				note("kernel.perf_event_paranoid is %d: counting whole CPUs (-a/-C) needs it at 0 or "
 				     "lower, or CAP_PERFMON",
 				     k.paranoid);
+			else if (kernel_only)
+				note("kernel.perf_event_paranoid is %d: counting the kernel (a :k event) needs it at 1 "
+				     "or lower, or CAP_PERFMON",
+				     k.paranoid);
 			else
 				note("kernel.perf_event_paranoid is %d: even user-space counting of your own process "
 				     "was refused (kernels patched like Debian's deny everything at 3 and above)",
@@ -472,7 +477,7 @@ static int report_open_error(const struct stat_ctx *x, const struct pms_counters
 		}
 		note("hint: run as root, grant CAP_PERFMON (setcap cap_perfmon+ep), or lower it: "
 		     "sysctl kernel.perf_event_paranoid=%d",
-		     cpu_wide ? 0 : 2);
+		     cpu_wide ? 0 : kernel_only ? 1 : 2);
 		return EXIT_RUNTIME;
 	}
 	case EMFILE:
@@ -796,6 +801,16 @@ static void setup_target(struct stat_ctx *x)
 		for (size_t i = 0; i < x->nr_pids; i++) {
 			int ret = add_threads_of(x->pids[i], &x->tids, &x->nr_tids);
 
+			if (ret && (kill(x->pids[i], 0) == 0 || errno == EPERM)) {
+				char path[PATH_MAX];
+
+				/* it exists: procfs is what is missing (not mounted, a container) */
+				pms_procfs__path(path, sizeof(path), "%d/task", (int)x->pids[i]);
+				error("cannot list the threads of process %d: '%s': %s", (int)x->pids[i], path,
+				      strerror(ret == -ESRCH ? ENOENT : -ret));
+				note("hint: mount procfs (mount -t proc proc /proc) or count threads with -t");
+				exit(EXIT_RUNTIME);
+			}
 			if (ret) {
 				error("no such process: %d", (int)x->pids[i]);
 				exit(EXIT_RUNTIME);
@@ -806,9 +821,8 @@ static void setup_target(struct stat_ctx *x)
 		c->target_str = opt_tids;
 		parse_id_list(opt_tids, &x->tids, &x->nr_tids, "tid");
 		for (size_t i = 0; i < x->nr_tids; i++) {
-			char path[PATH_MAX];
-
-			if (pms_procfs__path(path, sizeof(path), "%d", (int)x->tids[i]) || access(path, F_OK)) {
+			/* kill(tid, 0) finds any task, thread or not, without needing procfs */
+			if (kill(x->tids[i], 0) && errno != EPERM) {
 				error("no such thread: %d", (int)x->tids[i]);
 				exit(EXIT_RUNTIME);
 			}

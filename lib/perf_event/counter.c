@@ -270,8 +270,8 @@ static bool fallback_user_only(struct pms_counter *c)
 	char *n;
 	size_t len;
 
-	if (c->attr.exclude_kernel)
-		return false;
+	if (c->attr.exclude_kernel || c->attr.exclude_user)
+		return false; /* already user-only, or kernel-only: nothing sensible is left to count */
 	c->attr.exclude_kernel = 1;
 	c->attr.exclude_hv = 1;
 	len = strlen(c->name) + 3;
