@@ -996,6 +996,23 @@ st_more4_tests() {
 	fi
 }
 
+st_tracepoint_tests() {
+	if [ ! -d /sys/kernel/tracing/events/sched ] && [ ! -d /sys/kernel/debug/tracing/events/sched ]; then
+		skip "stat: tracepoint counts" "tracefs not mounted"
+		return
+	fi
+	# exact counts: 3 forks, 3 sleeps, 4 execs (sh + 3 sleep), with inherit
+	st_evs=sched:sched_process_fork,syscalls:sys_enter_clock_nanosleep,sched:sched_process_exec
+	"$PMUSCOPE" stat -x, -e "$st_evs" -- sh -c 'sleep 0.01; sleep 0.01; sleep 0.01; true' >"$st_tmp/o" 2>&1
+	st_got=$(for st_ev in sched:sched_process_fork syscalls:sys_enter_clock_nanosleep sched:sched_process_exec; do
+		st_val "$st_tmp/o" "$st_ev"; done | tr '\n' ' ')
+	if [ "$st_got" = "3 3 4 " ]; then
+		pass "stat: tracepoints fork/clock_nanosleep/exec counted exactly (3 3 4)"
+	else
+		fail "stat: tracepoints counted exactly (want 3 3 4)" "got '$st_got': $(head -c 300 "$st_tmp/o")"
+	fi
+}
+
 st_main() {
 	if ! command -v perf >/dev/null 2>&1; then
 		skip "stat" "perf (the oracle) not installed"
@@ -1007,7 +1024,7 @@ st_main() {
 	fi
 	st_tmp=$(mktemp -d)
 	# ST_ONLY="exit format" runs a subset (while debugging)
-	for st_f in ${ST_ONLY:-compare target option format exit group extra more more2 more3 more4}; do
+	for st_f in ${ST_ONLY:-compare target option format exit group extra more more2 more3 more4 tracepoint}; do
 		"st_${st_f}_tests"
 	done
 	rm -rf "$st_tmp"
