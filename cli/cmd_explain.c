@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "event/attr_print.h"
@@ -536,6 +537,69 @@ static void print_here(struct pms_event_ctx *ctx, const struct pms_evsel *e, boo
 		printf("here: does not open (%s): %s\n", errno_name(err), here_reason(ctx, &e->attr, err, buf, sizeof(buf)));
 }
 
+/*
+ * A group opens only if its members can share one context and, on most PMUs,
+ * pass validate_group() at open, which single-event probes cannot tell (some
+ * drivers accept an oversized group that then never runs).
+ * Returns 0, or the -errno of the member at *bad.
+ */
+static int probe_group(const struct pms_evlist *list, size_t leader, size_t *bad)
+{
+	int fds[64], n = 0, err = 0;
+	int nr = list->entries[leader].nr_members;
+
+	/* as parsed; then user-only (refused for privileges); then without exclude_guest, as perf falls back */
+	for (int variant = 0; variant <= 2; variant++) {
+		err = 0;
+		for (int k = 0; k < nr && k < 64; k++) {
+			struct perf_event_attr a = list->entries[leader + (size_t)k].attr;
+			int fd;
+
+			a.size = sizeof(a);
+			a.sample_period = 0;
+			a.sample_type = 0;
+			a.freq = 0;
+			a.disabled = k == 0;
+			if (variant == 1)
+				a.exclude_kernel = a.exclude_hv = 1;
+			if (variant == 2)
+				a.exclude_guest = 0;
+			fd = pms_sys__perf_event_open(&a, 0, -1, k ? fds[0] : -1, 0);
+			if (fd < 0) {
+				err = fd;
+				*bad = leader + (size_t)k;
+				break;
+			}
+			fds[n++] = fd;
+		}
+		while (n)
+			close(fds[--n]);
+		if (!err || err == -ENOENT)
+			break;
+	}
+	return err;
+}
+
+static void print_groups(const struct pms_evlist *list, bool probing)
+{
+	for (size_t k = 0; probing && k < list->nr; k++) {
+		const struct pms_evsel *e = &list->entries[k];
+		size_t bad = k;
+		int err;
+
+		if (e->nr_members < 2 || e->leader_idx != (int)k)
+			continue;
+		err = probe_group(list, k, &bad);
+		if (!err)
+			printf("\ngroup here: the %d events of %s's group open together (a group too big for the counters "
+			       "may still open, and then never runs)\n", e->nr_members, e->name);
+		else
+			printf("\ngroup here: %s's group of %d does not open: %s fails with %s%s\n", e->name,
+			       e->nr_members, list->entries[bad].name, errno_name(err),
+			       err == -EINVAL ? " (more events than the PMU can count at once, or members of different PMUs)" : "");
+	}
+}
+
 /* ---- JSON ---- */
 
 static void json_event(struct jw *w, struct pms_event_ctx *ctx, const struct pms_evsel *e, const struct vsel *v,
@@ -740,6 +804,7 @@ static int run(int argc, char **argv)
 			print_meaning(e, &v);
 			print_here(ctx, e, probing);
 		}
+		print_groups(&list, probing);
 	}
 	pms_evlist__release(&list);
 	pms_event_ctx__free(ctx);

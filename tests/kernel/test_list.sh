@@ -286,6 +286,11 @@ tl_explain_tests() {
 			fail "explain --json" "$("$PMUSCOPE" explain --json task-clock 2>&1 | head -n 3)"
 		fi
 	fi
+	if "$PMUSCOPE" explain '{task-clock,page-faults}' 2>&1 | grep -q "^group here: the 2 events of task-clock's group open together"; then
+		pass "explain: a software group opens together"
+	else
+		fail "explain: group here" "$("$PMUSCOPE" explain '{task-clock,page-faults}' 2>&1 | tail -n 1)"
+	fi
 	tl_out=$("$PMUSCOPE" explain task-clock 2>&1)
 	if printf '%s\n' "$tl_out" | grep -q '^here: opens on this machine'; then
 		pass "explain task-clock: opens here"
