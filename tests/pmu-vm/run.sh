@@ -200,6 +200,8 @@ initrd=$work/initrd.cpio.gz
 # counts and the inst_retired event; pauth=off boots ~6x faster; -nic none avoids the
 # efi-virtio.rom error; -no-reboot + panic=-1 make a guest crash end the run.
 log=$work/console.log
+# Truncate here, not only in qemu's redirection: the poll below may run before the child does.
+: >"$log"
 t_boot=$(now_ms)
 qemu-system-aarch64 -M virt -cpu max,pauth=off -m 1G -smp 1 -icount shift=0 \
 	-nographic -no-reboot -nic none -kernel "$vmlinuz" -initrd "$initrd" \
