@@ -577,7 +577,7 @@ static int run_once(struct stat_ctx *x, struct pms_counters **cs_out, struct sta
 	}
 	copts.no_inherit = opt_no_inherit;
 	copts.enable_on_exec = cfg->target == ST_COMMAND;
-	if (opt_verbose >= 2 || verbose >= 2)
+	if (verbose >= 2)
 		copts.on_open = print_open;
 	cs = pms_counters__new(&x->list, x->cpus, x->nr_cpus, threads, nr_threads, &copts);
 	if (!cs) {
@@ -717,7 +717,7 @@ again:
 		if (rc == 0)
 			rc = ri->exit_status;
 	}
-	if (opt_verbose >= 1 || verbose >= 1)
+	if (verbose >= 1)
 		print_raw(cs);
 	*cs_out = cs;
 	return rc;
@@ -928,6 +928,7 @@ static int run(int argc, char **argv)
 		x.cfg.argv = argv + i;
 		x.cfg.argc = argc - i;
 	}
+	verbose += opt_verbose; /* stat -vv also shows the library's debug notes (fallbacks, splits) */
 	setup_target(&x);
 	check_options(&x);
 	parse_events(&x);

@@ -412,7 +412,10 @@ restart:
 					pms_counters__close(cs);
 					return fd;
 				}
-				if (member && c->weak_group && !c->weak_split) {
+				if (member && c->weak_group && !c->weak_split &&
+				    (fd == -EINVAL || fd == -EBADF || fd == -ENOSPC)) {
+					/* the group did not fit (perf's cases, plus ENOSPC); an unknown
+					 * event (ENOENT) would not open alone either */
 					split_weak_group(cs, c->leader, o);
 					close_all(cs);
 					goto restart;
