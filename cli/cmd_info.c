@@ -206,6 +206,9 @@ static void summarize_counters(struct info *in)
 	else if (c->nr > g->nr)
 		snprintf(in->counters, sizeof(in->counters), "%s%d general + %d more that take only cycles (probed)",
 			 more, g->nr, c->nr - g->nr);
+	else if (in->k.nmi_watchdog > 0)
+		snprintf(in->counters, sizeof(in->counters),
+			 "%s%d general, none free for cycles only (probed; the NMI watchdog holds one)", more, g->nr);
 	else
 		snprintf(in->counters, sizeof(in->counters), "%s%d general, none dedicated to cycles (probed)", more,
 			 g->nr);
