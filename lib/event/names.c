@@ -178,8 +178,10 @@ const struct pms_event_name *pms_event_names__find(const char *w, size_t len)
 		for (j = 0; j < tabs[i].n; j++) {
 			const struct pms_event_name *e = &tabs[i].t[j];
 
-			if ((strlen(e->name) == len && memcmp(e->name, w, len) == 0) ||
-			    (e->alias && strlen(e->alias) == len && memcmp(e->alias, w, len) == 0))
+			/* first letters first: this runs for every event word the parser sees */
+			if ((e->name[0] == w[0] && strncmp(e->name, w, len) == 0 && e->name[len] == '\0') ||
+			    (e->alias && e->alias[0] == w[0] && strncmp(e->alias, w, len) == 0 &&
+			     e->alias[len] == '\0'))
 				return e;
 		}
 	return NULL;

@@ -445,8 +445,12 @@ static enum term_kind builtin_kind(const char *name, size_t len)
 {
 	size_t i;
 
+	/* every builtin starts with c, n, p, f or m: most format terms leave here */
+	if (!strchr("cnpfm", name[0]))
+		return T_USER;
 	for (i = 0; i < NR_BUILTIN; i++)
-		if (strlen(builtin_terms[i].name) == len && !memcmp(builtin_terms[i].name, name, len))
+		if (builtin_terms[i].name[0] == name[0] && !strncmp(builtin_terms[i].name, name, len) &&
+		    builtin_terms[i].name[len] == '\0')
 			return builtin_terms[i].kind;
 	return T_USER;
 }
@@ -861,8 +865,11 @@ static int match_spelling(int what, const char *p, size_t len, size_t *used)
 		size_t k;
 
 		for (k = 0; sp && sp[k]; k++) {
-			size_t l = strlen(sp[k]);
+			size_t l;
 
+			if (sp[k][0] != p[0])
+				continue;
+			l = strlen(sp[k]);
 			if (l <= len && !memcmp(sp[k], p, l) && (l == len || p[l] == '-') && l > best_len) {
 				best = idx;
 				best_len = l;
@@ -887,11 +894,14 @@ static int parse_cache(const char *w, size_t len, uint64_t *config)
 		size_t k;
 
 		for (k = 0; sp && sp[k]; k++) {
-			size_t l = strlen(sp[k]), p = l;
+			size_t l, p;
 			const char *words[2];
 			size_t wlen[2];
 			int nw = 0, op = -1, res = -1, i;
 
+			if (sp[k][0] != w[0])
+				continue;
+			l = p = strlen(sp[k]);
 			if (l > len || memcmp(sp[k], w, l) || (l < len && w[l] != '-'))
 				continue;
 			while (p < len && nw < 2) {
@@ -987,7 +997,8 @@ static int resolve_word(struct pstate *ps, size_t start, size_t len, struct reso
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(tool_names) / sizeof(tool_names[0]); i++)
-		if (strlen(tool_names[i].name) == len && !memcmp(tool_names[i].name, w, len)) {
+		if (tool_names[i].name[0] == w[0] && !strncmp(tool_names[i].name, w, len) &&
+		    tool_names[i].name[len] == '\0') {
 			r->kind = K_TOOL;
 			r->type = PERF_TYPE_SOFTWARE;
 			r->config = PERF_COUNT_SW_DUMMY;
@@ -1057,7 +1068,7 @@ static int add_alias_everywhere(struct pstate *ps, size_t start, size_t len, str
 		if (err)
 			return err;
 		e->scale = to.scale;
-		snprintf(e->unit, sizeof(e->unit), "%s", to.unit);
+		memcpy(e->unit, to.unit, sizeof(e->unit));
 		if (evsel_set_pmu(ps, e, pmu, NULL))
 			return set_err(ps, -ENOMEM, start, "out of memory");
 		(*nr_added)++;
@@ -1205,12 +1216,24 @@ static int add_tracepoint(struct pstate *ps, size_t start, size_t sys_len, size_
 	snprintf(sys, sizeof(sys), "%.*s", (int)sys_len, ps->s + start);
 	snprintf(name, sizeof(name), "%.*s", (int)name_len, ps->s + name_start);
 	snprintf(full, sizeof(full), "%s:%s", sys, name);
+	glob = strpbrk(full, "*?[") != NULL;
+	if (!glob && ps->ctx) {
+		/* ids seen before need neither tracefs nor a syscall */
+		for (size_t i = 0; i < ps->ctx->nr_tp_ids; i++)
+			if (!strcmp(ps->ctx->tp_ids[i].name, full)) {
+				struct pms_evsel *e = new_evsel(ps);
+
+				if (!e || !(e->name = strdup(full)) || !(e->pmu_name = strdup("tracepoint")))
+					return set_err(ps, -ENOMEM, start, "out of memory");
+				tp_attr(e, ps->ctx->tp_ids[i].id);
+				return 0;
+			}
+	}
 	if (!tracefs_ready()) {
 		set_err(ps, -ENOENT, start, "tracefs is not mounted, cannot resolve tracepoint '%s'", full);
 		set_hint(ps, "mount it (as root): mount -t tracefs nodev /sys/kernel/tracing");
 		return -ENOENT;
 	}
-	glob = strpbrk(full, "*?[") != NULL;
 	if (!glob) {
 		struct pms_evsel *e;
 		uint64_t id;
@@ -1480,7 +1503,7 @@ static int add_slash_event(struct pstate *ps, const struct pms_pmu *pmu, const s
 	e->period_set = to.period_set;
 	e->freq_set = to.freq_set;
 	e->scale = to.scale;
-	snprintf(e->unit, sizeof(e->unit), "%s", to.unit);
+	memcpy(e->unit, to.unit, sizeof(e->unit));
 	if (evsel_set_pmu(ps, e, pmu, r->type == PERF_TYPE_SOFTWARE ? "software" : NULL)) {
 		free(to.name);
 		return set_err(ps, -ENOMEM, start, "out of memory");
