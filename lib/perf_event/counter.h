@@ -12,10 +12,15 @@
  *    TOTAL_TIME_RUNNING (|ID|GROUP in groups of more than one),
  *    sample_type IDENTIFIER, disabled=1 on leaders (+enable_on_exec for a
  *    forked workload), inherit unless asked not to;
+ *  - slots are opened in perf's order (CPU, then event, then thread) so
+ *    `stat -vv` can be diffed against `perf stat -vv`;
  *  - an event that cannot open here (ENOENT, EOPNOTSUPP, EINVAL, ...) is
  *    kept with open_err/reason and never read; errors that make the whole
- *    measurement meaningless (EACCES/EPERM, EMFILE, ESRCH, ...) fail the
- *    open and close everything;
+ *    measurement meaningless (EACCES/EPERM after perf's :u fallback, EMFILE,
+ *    a target that no longer exists, ...) fail the open and close
+ *    everything; a slot whose thread exited meanwhile (ESRCH) is skipped;
+ *  - a group is counted whole or not at all (GROUP_REFUSED), never partly
+ *    because it did not fit; weak groups (:W) are split instead;
  *  - counts are cumulative since open; `prev` holds the previous read so
  *    interval deltas need no extra state in the caller.
  * The library never prints: open attempts are reported through a callback.
