@@ -233,6 +233,20 @@ st_option_tests() {
 		fail "stat -r 3 -x,: stddev column after the event" "$(head -c 200 "$st_tmp/o")"
 	fi
 
+	# -r: runs k = 1, 2, 3 touch 1000 k pages, so the mean is base + 2000 and
+	# ( +- x% ) is the standard error of the mean, 1000 / sqrt(3), over the mean
+	echo 1 >"$st_tmp/run-n"
+	"$PMUSCOPE" stat -r 3 -x, -e page-faults -- sh -c "n=\$(cat '$st_tmp/run-n'); echo \$((n + 1)) >'$st_tmp/run-n'; exec '$st_demo/pms-faults' \$((n * 1000))" >"$st_tmp/o" 2>&1
+	st_mean=$(awk -F, '$3 == "page-faults" { print $1 }' "$st_tmp/o")
+	st_sd=$(awk -F, '$3 == "page-faults" { sub(/%/, "", $4); print $4 }' "$st_tmp/o")
+	st_want=$(awk -v m="$st_mean" 'BEGIN { if (m > 0) printf "%.2f", 1000 / sqrt(3) / m * 100 }')
+	if [ "$(cat "$st_tmp/run-n")" = 4 ] && st_cmp "$st_mean" ">" 2000 && st_cmp "$st_mean" "<" 2500 &&
+		st_within "$st_sd" "$st_want" 0 0.5; then
+		pass "stat -r 3: 3 runs, mean $st_mean, +- $st_sd% = SEM/mean ($st_want%)"
+	else
+		fail "stat -r 3: mean and relative SEM" "runs $(($(cat "$st_tmp/run-n") - 1)), mean '$st_mean', +- '$st_sd'% (want $st_want%): $(head -c 200 "$st_tmp/o")"
+	fi
+
 	# -I 100 --interval-count 3 on a ~1 s workload: exactly 3 intervals of ~100 ms
 	"$PMUSCOPE" stat -I 100 --interval-count 3 -x, -e task-clock -- "$st_demo/pms-threads" 1 700000000 >"$st_tmp/o" 2>&1
 	st_n=$(grep -c 'task-clock' "$st_tmp/o")
