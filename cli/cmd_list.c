@@ -390,6 +390,11 @@ static const char *reason(const struct lent *e, char *buf, size_t size)
 		snprintf(buf, size, "not supported: the core PMU '%s' has no such event on this CPU", core_name);
 		return buf;
 	}
+	/* Ice Lake+ topdown metric events only open as members of a group led by slots */
+	if (e->err == -EINVAL && e->kind == K_PMU && e->bare && !strncmp(e->bare, "topdown-", 8)) {
+		snprintf(buf, size, "opens only in a group led by %s/slots/ (topdown metrics)", e->pmu);
+		return buf;
+	}
 	return pms_event__open_error_reason(&e->attr, e->err);
 }
 
