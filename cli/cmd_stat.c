@@ -58,7 +58,7 @@ static const struct opt opts[] = {
 	OPT_STRING('C', "cpu", &opt_cpus, "<cpulist>", "system-wide on these CPUs (\"0-3,8\")"),
 	OPT_GROUP("aggregation and repetition"),
 	OPT_BOOL('A', "no-aggr", &opt_no_aggr, "one line per CPU (with -a/-C)"),
-	OPT_BOOL(0, "per-thread", &opt_per_thread, "one line per thread (with -p/-t/a command)"),
+	OPT_BOOL(0, "per-thread", &opt_per_thread, "one line per thread (with -p, -t, -a or a command)"),
 	OPT_INT('r', "repeat", &opt_repeat, "<n>", "run the command n times; show means and +- stddev"),
 	OPT_INT('I', "interval-print", &opt_interval, "<ms>", "print deltas every ms milliseconds (>= 10)"),
 	OPT_INT(0, "interval-count", &opt_interval_count, "<n>", "stop after n intervals"),
