@@ -221,8 +221,9 @@ st_option_tests() {
 	"$PMUSCOPE" stat -r 3 -e task-clock -- true >"$st_tmp/o" 2>&1
 	st_rc=$?
 	if [ $st_rc -eq 0 ] && grep -E 'task-clock' "$st_tmp/o" | grep -qE '\( *\+- *[0-9]+(\.[0-9]+)? *% *\)' &&
-		grep -qE '3 runs' "$st_tmp/o"; then
-		pass "stat -r 3: mean with ( +- x% ) and '(3 runs)'"
+		grep -qE '3 runs' "$st_tmp/o" &&
+		grep -qE '^ +[0-9.]+ \+- [0-9.]+ seconds time elapsed +\( \+- +[0-9.]+% \)$' "$st_tmp/o"; then
+		pass "stat -r 3: mean with ( +- x% ), '(3 runs)', elapsed +- like perf"
 	else
 		fail "stat -r 3: mean with ( +- x% )" "exit $st_rc: $(head -c 400 "$st_tmp/o")"
 	fi
