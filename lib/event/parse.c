@@ -971,7 +971,7 @@ static bool is_raw(const char *w, size_t len, uint64_t *config, bool *overflow)
 	return true;
 }
 
-enum kind { K_NONE, K_SYM, K_CACHE, K_RAW, K_ALIAS, K_TOOL };
+enum kind { K_NONE, K_SYM, K_CACHE, K_RAW, K_TOOL };
 
 struct resolved {
 	enum kind kind;
@@ -1027,9 +1027,8 @@ static int resolve_word(struct pstate *ps, size_t start, size_t len, struct reso
 	return 0;
 }
 
-/* Every PMU with an events/ alias named w[0..len), in name order; returns how many were added. */
-static int add_alias_everywhere(struct pstate *ps, size_t start, size_t len, struct terms_out *shared_to,
-				size_t *nr_added)
+/* One event per PMU with an events/ alias named w[0..len), in name order; *nr_added says how many. */
+static int add_alias_everywhere(struct pstate *ps, size_t start, size_t len, size_t *nr_added)
 {
 	const struct pms_pmu *const *pmus;
 	size_t nr = 0, i;
@@ -1073,7 +1072,6 @@ static int add_alias_everywhere(struct pstate *ps, size_t start, size_t len, str
 			return set_err(ps, -ENOMEM, start, "out of memory");
 		(*nr_added)++;
 	}
-	(void)shared_to;
 	return 0;
 }
 
@@ -1689,7 +1687,7 @@ static int parse_event(struct pstate *ps)
 				char w[256];
 				const char *best;
 
-				err = add_alias_everywhere(ps, start, len, NULL, &added);
+				err = add_alias_everywhere(ps, start, len, &added);
 				if (err)
 					return err;
 				if (added)
