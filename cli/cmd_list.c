@@ -180,8 +180,17 @@ static void add_pmu_aliases(struct lvec *l, const struct filter *f, struct pms_e
 	size_t nr = 0, first = l->n;
 
 	pmus = pms_event_ctx__pmus(ctx, &nr);
-	if (!pmus)
+	/* every kernel has the software and tracepoint PMUs: none means the directory is unreadable */
+	if (!pmus || !nr) {
+		char dir[4096];
+
+		if (pms_pmu_dir__path(dir, sizeof(dir), "%s", ""))
+			dir[0] = 0;
+		if (dir[0] && dir[strlen(dir) - 1] == '/')
+			dir[strlen(dir) - 1] = 0;
+		warning("PMU events not listed: cannot read %s: %s", dir, strerror(errno ? errno : ENOENT));
 		return;
+	}
 	for (size_t i = 0; i < nr; i++) {
 		const struct pms_pmu *p = pmus[i];
 
