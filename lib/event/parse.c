@@ -172,17 +172,18 @@ static int evsel_set_pmu(struct pstate *ps, struct pms_evsel *e, const struct pm
 	if (!pmu && !fallback && ps->ctx) {
 		/* hardware, cache and raw events go to the core PMU: "cpu" on x86, armv8_* on arm64 */
 		if (!ps->ctx->core_looked) {
-			const struct pms_pmu *const *pmus;
-			const struct pms_pmu *core;
-			size_t nr = 0, i;
+			/* by name, so that only the core PMU is loaded, not every PMU of the machine */
+			struct pms_event_ctx *c = ps->ctx;
+			struct pms_pmu_ent *ent = pms_ctx__find_pmu(c, "cpu", 3);
+			size_t i;
 
-			core = pms_event_ctx__pmu_by_type(ps->ctx, PERF_TYPE_RAW);
-			pmus = core ? NULL : pms_event_ctx__pmus(ps->ctx, &nr);
-			for (i = 0; pmus && i < nr && !core; i++)
-				if (!strncmp(pmus[i]->name, "armv8_", 6) || !strncmp(pmus[i]->name, "armv9_", 6))
-					core = pmus[i];
-			ps->ctx->core_pmu = core;
-			ps->ctx->core_looked = true;
+			if (!ent)
+				ent = pms_ctx__find_pmu(c, "cpu_core", 8);
+			for (i = 0; !ent && i < c->nr_pmus; i++)
+				if (!strncmp(c->pmus[i].pub.name, "armv8_", 6) || !strncmp(c->pmus[i].pub.name, "armv9_", 6))
+					ent = pms_ctx__find_pmu(c, c->pmus[i].pub.name, strlen(c->pmus[i].pub.name));
+			c->core_pmu = ent ? &ent->pub : NULL;
+			c->core_looked = true;
 		}
 		pmu = ps->ctx->core_pmu;
 		if (!pmu)

@@ -245,6 +245,8 @@ static void load_alias_extras(const char *dir, struct pms_pmu_alias *a)
 static int load_aliases(struct pms_pmu *p)
 {
 	char dir[4096], path[4096 + 256];
+	char **extras = NULL; /* "<alias>.scale" / "<alias>.unit" names seen */
+	size_t nr_extras = 0, cap_extras = 0, i;
 	struct dirent *de;
 	size_t cap = 0;
 	DIR *d;
@@ -258,8 +260,24 @@ static int load_aliases(struct pms_pmu *p)
 		struct pms_pmu_alias a = { 0 };
 		char *terms = NULL, *q;
 
-		if (de->d_name[0] == '.' || has_suffix(de->d_name, ".scale") ||
-		    has_suffix(de->d_name, ".unit") || has_suffix(de->d_name, ".snapshot") ||
+		if (has_suffix(de->d_name, ".scale") || has_suffix(de->d_name, ".unit")) {
+			/* remembered so that only aliases that have them cost the extra reads */
+			if (nr_extras == cap_extras) {
+				size_t ncap = cap_extras ? cap_extras * 2 : 16;
+				char **n = realloc(extras, ncap * sizeof(*n));
+
+				if (!n)
+					goto nomem;
+				extras = n;
+				cap_extras = ncap;
+			}
+			extras[nr_extras] = strdup(de->d_name);
+			if (!extras[nr_extras])
+				goto nomem;
+			nr_extras++;
+			continue;
+		}
+		if (de->d_name[0] == '.' || has_suffix(de->d_name, ".snapshot") ||
 		    has_suffix(de->d_name, ".per-pkg"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
@@ -286,15 +304,31 @@ static int load_aliases(struct pms_pmu *p)
 			free(terms);
 			goto nomem;
 		}
-		load_alias_extras(dir, &a);
+		a.scale = 1.0;
 		p->aliases[p->nr_aliases++] = a;
 	}
 	closedir(d);
+	for (i = 0; i < p->nr_aliases && nr_extras; i++) {
+		size_t l = strlen(p->aliases[i].name), j;
+
+		for (j = 0; j < nr_extras; j++)
+			if (!strncmp(extras[j], p->aliases[i].name, l) &&
+			    (!strcmp(extras[j] + l, ".scale") || !strcmp(extras[j] + l, ".unit"))) {
+				load_alias_extras(dir, &p->aliases[i]);
+				break;
+			}
+	}
+	for (i = 0; i < nr_extras; i++)
+		free(extras[i]);
+	free(extras);
 	if (p->nr_aliases)
 		qsort(p->aliases, p->nr_aliases, sizeof(p->aliases[0]), cmp_alias);
 	return 0;
 nomem:
 	closedir(d);
+	for (i = 0; i < nr_extras; i++)
+		free(extras[i]);
+	free(extras);
 	return -ENOMEM;
 }
 
