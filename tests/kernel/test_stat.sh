@@ -809,6 +809,24 @@ st_more_tests() {
 	[ $st_rc -eq 7 ] && pass "stat: a script without #! runs (execvp), exit 7" ||
 		fail "stat: a script without #! runs (execvp)" "exit $st_rc: $(head -c 200 "$st_tmp/o")"
 
+	# hardware derived metrics: only where a hardware PMU counts
+	if perf stat -x, -e cycles true 2>&1 | grep -q '<not supported>'; then
+		skip "stat: GHz, insn per cycle, branch-miss and cache-miss %" "no hardware PMU here"
+	else
+		"$PMUSCOPE" stat -e task-clock,cycles,instructions,branches,branch-misses,cache-references,cache-misses -- \
+			"$st_demo/pms-threads" 1 50000000 >"$st_tmp/o" 2>&1
+		st_bad=
+		grep -qE ' cycles +# +[0-9.]+ GHz' "$st_tmp/o" || st_bad="$st_bad GHz"
+		grep -qE ' instructions +# +[0-9.]+ +insn per cycle' "$st_tmp/o" || st_bad="$st_bad IPC"
+		grep -qE ' branch-misses +# +[0-9.]+% of all branches' "$st_tmp/o" || st_bad="$st_bad branch-miss%"
+		grep -qE ' cache-misses +# +[0-9.]+ *% of all cache refs' "$st_tmp/o" || st_bad="$st_bad cache-miss%"
+		if [ -z "$st_bad" ]; then
+			pass "stat: GHz, insn per cycle, branch-miss and cache-miss % shown"
+		else
+			fail "stat: hardware derived metrics" "missing:$st_bad: $(head -c 400 "$st_tmp/o")"
+		fi
+	fi
+
 	# multiplexing: only where a PMU can run out of counters (hardware counters)
 	if perf stat -x, -e cycles true 2>&1 | grep -q '<not supported>'; then
 		skip "stat: multiplexing scaling and run %" "no hardware PMU here: nothing multiplexes"
