@@ -2,8 +2,8 @@
 # Check 7: explain describes the ARMv8 meaning: raw 0x08 is INST_RETIRED, the generic
 # cache-misses maps to L1D_CACHE_REFILL (0x03) on ARM (the "semantic trap": LLC on Intel).
 if "$PMUSCOPE" explain armv8_pmuv3/event=0x8/ >e1.out 2>&1; then
-	if grep -qi 'INST_RETIRED' e1.out; then
-		pass explain-raw "$(grep -i -m1 'INST_RETIRED' e1.out | sed 's/  */ /g')"
+	if grep -qE '0x0*8[^0-9a-fA-F]+INST_RETIRED' e1.out; then
+		pass explain-raw "$(grep -m1 -E '0x0*8[^0-9a-fA-F]+INST_RETIRED' e1.out | sed 's/  */ /g')"
 	else
 		fail explain-raw "no INST_RETIRED in: $(excerpt e1.out 300)"
 	fi
