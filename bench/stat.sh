@@ -3,7 +3,8 @@
 # `pmuscope stat` vs `perf stat` wall time on the same workloads, same run:
 # `stat -- true` (default event set: start-up + open + fork/exec + report
 # cost, the goal is <= 0.5x perf) and `stat -e task-clock,page-faults` on
-# the demo (the overhead a counted run adds). Median of N runs each, output
+# the demo (the overhead a counted run adds), and system-wide start-up with
+# -a. Median of N runs each, output
 # to /dev/null. Usage: sh bench/stat.sh [build-dir] [runs (default 30)]
 set -u
 build=${1:-build}
@@ -53,4 +54,5 @@ report() {
 }
 
 report stat-true "<= 0.5x" -- true
+report stat-a-true "" -a -e cpu-clock,task-clock,page-faults,context-switches -- true
 [ -x "$demo" ] && report stat-demo "" -e task-clock,page-faults -- "$demo" 2 20000000
