@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: MIT
 # `pmuscope stat` vs `perf stat` wall time on the same workloads, same run:
 # `stat -- true` (default event set: start-up + open + fork/exec + report
-# cost, the goal is <= 0.5x perf) and `stat -e task-clock,page-faults` on
-# the demo (the overhead a counted run adds), and system-wide start-up with
-# -a. Median of N runs each, output
-# to /dev/null. Usage: sh bench/stat.sh [build-dir] [runs (default 30)]
+# cost; the goal is <= 0.5x perf), `stat -a` system-wide start-up, and
+# `stat -e task-clock,page-faults` on a demo (the overhead a counted run
+# adds). Median of N runs each, output to /dev/null.
+# Usage: sh bench/stat.sh [build-dir] [runs (default 30)]
 set -u
 build=${1:-build}
 runs=${2:-30}
