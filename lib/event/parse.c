@@ -456,6 +456,21 @@ static enum term_kind builtin_kind(const char *name, size_t len)
 	return T_USER;
 }
 
+/* perf 6.1's other config terms (record-time settings): recognised, refused with a clear message */
+static bool is_perf_config_term(const char *name, size_t len)
+{
+	static const char *const perf_terms[] = {
+		"call-graph", "stack-size", "max-stack", "inherit", "no-inherit", "overwrite",
+		"no-overwrite", "time", "branch_type", "driver-config", "nr", "aux-output",
+		"aux-sample-size",
+	};
+
+	for (size_t i = 0; i < sizeof(perf_terms) / sizeof(perf_terms[0]); i++)
+		if (!strncmp(perf_terms[i], name, len) && perf_terms[i][len] == '\0')
+			return true;
+	return false;
+}
+
 static bool is_term_name_char(char c)
 {
 	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.';
@@ -497,7 +512,8 @@ static int scan_terms(struct pstate *ps, struct term_list *out, bool in_alias, s
 			ps->pos++;
 			skip_space(ps);
 			t.has_value = true;
-			if (t.kind == T_NAME || t.kind == T_METRIC_ID) {
+			if (t.kind == T_NAME || t.kind == T_METRIC_ID ||
+			    (is_perf_config_term(t.name, n) && !isdigit((unsigned char)s[ps->pos]))) {
 				size_t m = 0;
 
 				if (s[ps->pos] == '\'' ) {
@@ -731,6 +747,13 @@ static int apply_terms(struct pstate *ps, const struct pms_pmu *pmu, struct term
 				hybrid_config(attr, pmu);
 				continue;
 			}
+		}
+		if (!f && is_perf_config_term(t->name, t->name_len)) {
+			snprintf(word, sizeof(word), "%.*s", (int)t->name_len, t->name);
+			set_err(ps, -EOPNOTSUPP, t->pos, "perf's term '%s' is not supported by pmuscope", word);
+			set_hint(ps, "pmuscope takes config=, config1=, config2=, name=, period=, freq=, percore, "
+				 "metric-id= and the PMU's format terms");
+			return -EOPNOTSUPP;
 		}
 		if (!f) {
 			snprintf(word, sizeof(word), "%.*s", (int)t->name_len, t->name);

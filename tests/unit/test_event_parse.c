@@ -411,6 +411,11 @@ Test(event_parse, pmu_term_errors)
 	cr_expect(strstr(perr.hint, "msr/tsc/u"));
 	cr_expect_eq(parse("software/cpu-clock/"), -EINVAL);
 	cr_expect_eq(parse("msr/name/"), -EINVAL);
+	cr_expect_eq(parse("cpu-clock/call-graph=dwarf/"), -EOPNOTSUPP);
+	cr_expect_eq(perr.pos, 10);
+	cr_expect(strstr(perr.msg, "perf's term 'call-graph' is not supported"));
+	cr_expect_eq(parse("msr/tsc,no-inherit/"), -EOPNOTSUPP);
+	cr_expect_eq(parse("msr/max-stack=3/"), -EOPNOTSUPP);
 	cr_expect_eq(list.nr, 0);
 }
 

@@ -3,7 +3,8 @@
 export PMS_SYSFS_ROOT=$FIXTURES/sysfs/vm PMS_TRACEFS_ROOT=$FIXTURES/tracefs/default
 for ev in cache-mises 'cycles,instructons:u' foo/bar/ mrs/tsc/ msr/tsx/ 'cpu-clock:uX' 'cpu-clock:uu' \
 	'{cpu-clock,cs' '{cpu-clock,{cs}}' 'cpu-clock,,cs' sched:sched_swich uprobe/retprobe=2/ \
-	'msr/tsc/:u' iTLB-stores 'msr/event=0x10000000000000000/' 'mem:0x10/3' 'cpu-clock/event=1/'; do
+	'msr/tsc/:u' iTLB-stores 'msr/event=0x10000000000000000/' 'mem:0x10/3' 'cpu-clock/event=1/' \
+	'cpu-clock/call-graph=dwarf/' 'imc/data_read/'; do
 	"$PMUSCOPE" stat -e "$ev" -- true
 	echo "exit=$?"
 done
