@@ -72,8 +72,9 @@ struct pms_evlist {
 
 /* Where and why a string did not parse. pos indexes the string passed in. */
 struct pms_parse_error {
-	int err;          /* -EINVAL syntax, -ENOENT unknown name/PMU, -ERANGE value too big, -ENOMEM,
-			     or the -errno of a sysfs file that exists but cannot be read */
+	int err;          /* -EINVAL syntax, -ENOENT unknown name/PMU/tracepoint, -ERANGE value too big,
+			     -EOPNOTSUPP a perf term pmuscope does not take, -ENOMEM, or the -errno
+			     of a sysfs file that exists but cannot be read */
 	size_t pos;       /* byte offset of the offending character */
 	char msg[256];    /* "unknown event 'cache-mises'", "expected ',' or '}'", ... */
 	char hint[1024];  /* "did you mean 'cache-misses'?", "PMUs on this machine: ...", or "" */
