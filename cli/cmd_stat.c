@@ -992,9 +992,11 @@ static int run(int argc, char **argv)
 out:
 	if (x.out.f && x.out.f != stderr) {
 		/* a full disk must not leave a truncated file that looks complete */
-		if ((ferror(x.out.f) | fclose(x.out.f)) && !rc) {
-			error("writing '%s' failed: %s", opt_output, strerror(errno ? errno : EIO));
-			rc = EXIT_RUNTIME;
+		if (ferror(x.out.f) | fclose(x.out.f)) {
+			error("writing '%s' failed: %s; its counts are incomplete", opt_output,
+			      strerror(errno ? errno : EIO));
+			if (!rc)
+				rc = EXIT_RUNTIME;
 		}
 	}
 	free_comms(x.out.comms, cs ? cs->nr_threads : 0);

@@ -13,7 +13,7 @@ grep -c 'seconds time elapsed' out.txt
 if [ -w /dev/full ]; then
 	"$PMUSCOPE" stat -o /dev/full -e task-clock -- true; echo "exit=$?"
 else
-	echo "pmuscope: error: writing '/dev/full' failed: No space left on device"
+	echo "pmuscope: error: writing '/dev/full' failed: No space left on device; its counts are incomplete"
 	echo "exit=1"
 fi
 "$PMUSCOPE" stat -o /nonexistent-dir/x -e task-clock -- true; echo "exit=$?"
