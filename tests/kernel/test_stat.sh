@@ -625,7 +625,9 @@ out" ]; then
 	# usage errors: exit 129
 	for st_cfg in "-A -e task-clock -- true" "-a -p 1 -e task-clock -- true" "-I 5 -e task-clock -- true" \
 		"-r 0 -e task-clock -- true" "-r x -e task-clock -- true" "--timeout abc -e task-clock -- true" \
-		"-C 0-x -e cpu-clock -- true"; do
+		"-C 0-x -e cpu-clock -- true" "--append -e task-clock -- true" "-x, --json -e task-clock -- true" \
+		"--interval-count 2 -e task-clock -- true" "-a -A --per-thread -e task-clock -- true" \
+		"-r 2 -p 1 -e task-clock --timeout 10"; do
 		# shellcheck disable=SC2086
 		"$PMUSCOPE" stat $st_cfg >"$st_tmp/o" 2>&1
 		st_rc=$?
@@ -690,6 +692,18 @@ out" ]; then
 	else
 		fail "stat: SIGTERM to stat" "still running 4 s later"
 		kill -KILL "$st_pid" 2>/dev/null
+	fi
+
+	"$PMUSCOPE" stat -x '' -e task-clock -- true >"$st_tmp/o" 2>&1
+	st_rc=$?
+	[ $st_rc -eq 129 ] && pass "stat -x '': usage error 129" || fail "stat -x '': usage error 129" "exit $st_rc"
+
+	# -o: the workload's own stdout stays on stdout
+	st_o=$("$PMUSCOPE" stat -o "$st_tmp/o3" -e task-clock -- echo hello 2>&1)
+	if [ "$st_o" = hello ] && grep -q task-clock "$st_tmp/o3" && ! grep -qx hello "$st_tmp/o3"; then
+		pass "stat -o: counts in the file, the workload's output on stdout"
+	else
+		fail "stat -o: counts in the file, workload output on stdout" "stdout '$st_o', file: $(head -c 200 "$st_tmp/o3")"
 	fi
 
 	# -o --append keeps what was there
