@@ -715,7 +715,23 @@ out" ]; then
 		fail "stat -o --append: appends" "$(head -c 200 "$st_tmp/app.txt")"
 	fi
 
+	# -v: perf's raw "event: cpu: value enabled running" lines, per CPU with -a
+	"$PMUSCOPE" stat -v -a -e cpu-clock,page-faults -- true >"$st_tmp/o" 2>&1
+	st_n=$(grep -cE '^(cpu-clock|page-faults): [0-9]+: [0-9]+ [0-9]+ [0-9]+$' "$st_tmp/o")
+	st_m=$(grep -cE '^(cpu-clock|page-faults): [0-9]+ [0-9]+ [0-9]+$' "$st_tmp/o")
+	if [ "$st_n" -eq $((2 * $(getconf _NPROCESSORS_ONLN))) ] && [ "$st_m" -eq 2 ]; then
+		pass "stat -v -a: raw per-CPU and total lines like perf"
+	else
+		fail "stat -v -a: raw lines like perf" "$st_n per-CPU, $st_m total lines: $(head -c 300 "$st_tmp/o")"
+	fi
+
 	command -v jq >/dev/null 2>&1 || return
+	"$PMUSCOPE" stat --no-scale --json -e task-clock,page-faults -- true >"$st_tmp/o" 2>&1
+	if jq -e '.scaled == false and (.events | all(.raw_count | type == "number"))' "$st_tmp/o" >/dev/null 2>&1; then
+		pass "stat --no-scale --json: scaled false"
+	else
+		fail "stat --no-scale --json: scaled false" "$(head -c 200 "$st_tmp/o")"
+	fi
 	# JSON details: the exit status, -r, -A, --per-thread and a consistent metric
 	"$PMUSCOPE" stat --json -e task-clock -- "$st_demo/pms-exit" 3 >"$st_tmp/o" 2>&1
 	st_rc=$?
