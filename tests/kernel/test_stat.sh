@@ -918,6 +918,23 @@ st_more2_tests() {
 		fail "stat -p: children started later are counted" "pmuscope '$st_a' vs perf '$st_b': $(head -c 200 "$st_tmp/o")"
 	fi
 
+	# -p on threads that exit before their process: their counts are kept
+	"$st_demo/pms-threads" 2 300000000 &
+	st_bg=$!
+	sleep 0.1
+	perf stat -x, -p "$st_bg" -e task-clock >"$st_tmp/p" 2>&1 &
+	st_perf=$!
+	"$PMUSCOPE" stat -x, -p "$st_bg" -e task-clock >"$st_tmp/o" 2>&1
+	wait "$st_perf"
+	wait "$st_bg" 2>/dev/null
+	st_a=$(st_val "$st_tmp/o" task-clock)
+	st_b=$(st_val "$st_tmp/p" task-clock)
+	if st_within "$st_a" "$st_b" 15 && st_cmp "$st_a" ">" 100; then
+		pass "stat -p: threads that exit before the process keep their counts ($st_a ms, perf $st_b ms)"
+	else
+		fail "stat -p: exited threads keep their counts" "pmuscope '$st_a' vs perf '$st_b': $(head -c 200 "$st_tmp/o")"
+	fi
+
 	# a workload ignoring SIGINT: the third SIGINT kills it (docs/stat.md), counts printed
 	env --default-signal=INT "$PMUSCOPE" stat -e task-clock -- sh -c 'trap "" INT TERM; sleep 6' >"$st_tmp/o" 2>&1 &
 	st_pid=$!
