@@ -299,6 +299,16 @@ static void fill_error(struct pms_counter_error *e, const struct pms_counters *c
 	snprintf(e->msg, sizeof(e->msg), "%s", pms_event__open_error_reason(&cs->c[idx].attr, err));
 }
 
+/*
+ * Can a refusal of this member mean "the group needs more counters than
+ * the PMU has"? Not for a pinned member (only leaders may be pinned) nor
+ * for software and tracepoint events, which have no counter limit.
+ */
+static bool may_not_fit(const struct pms_counter *c)
+{
+	return !c->attr.pinned && c->attr.type != PERF_TYPE_SOFTWARE && c->attr.type != PERF_TYPE_TRACEPOINT;
+}
+
 /* Does this member open outside its group on the same slot? (then the group is the problem) */
 static bool opens_alone(struct pms_counters *cs, struct pms_counter *c, size_t ci, size_t ti,
 			const struct pms_counter_opts *o)
@@ -420,7 +430,8 @@ restart:
 					close_all(cs);
 					goto restart;
 				}
-				if (member && (fd == -EINVAL || fd == -ENOSPC) && opens_alone(cs, c, ci, ti, o)) {
+				if (member && (fd == -EINVAL || fd == -ENOSPC) && may_not_fit(c) &&
+				    opens_alone(cs, c, ci, ti, o)) {
 					refuse_group(cs, c->leader, (int)i, fd);
 					close_all(cs);
 					goto restart;
