@@ -437,7 +437,9 @@ restart:
 					goto restart;
 				}
 				close_counter(cs, c);
-				mark_unsupported(c, fd, pms_event__open_error_reason(&c->attr, fd));
+				mark_unsupported(c, fd, member && c->attr.pinned && fd == -EINVAL
+							? "only a group's leader can be pinned (D): pin the whole group, {...}:D"
+							: pms_event__open_error_reason(&c->attr, fd));
 				if (!member && c->nr_members > 1 && ci > 0) {
 					close_all(cs); /* members on earlier CPUs hang on its closed fds */
 					goto restart;
