@@ -546,6 +546,18 @@ st_group_tests() {
 	else
 		fail "stat -e '{task-clock,page-faults}': group read" "exit $st_rc: $(head -c 200 "$st_tmp/o")"
 	fi
+	# perf's tool events: duration_time ~ wall, user_time ~ task-clock for a CPU-bound run
+	"$PMUSCOPE" stat -x, -e duration_time,user_time,system_time,task-clock -- "$st_demo/pms-threads" 1 150000000 >"$st_tmp/o" 2>&1
+	st_d=$(st_val "$st_tmp/o" duration_time)
+	st_u=$(st_val "$st_tmp/o" user_time)
+	st_tc=$(awk -v t="$(st_val "$st_tmp/o" task-clock)" 'BEGIN { if (t != "") printf "%.0f", t * 1e6 }')
+	if [ -n "$st_tc" ] && st_within "$st_u" "$st_tc" 10 5000000 && st_cmp "$st_d" ">=" "$(awk -v t="$st_tc" 'BEGIN { print t * 0.9 }')" &&
+		[ "$(st_val "$st_tmp/o" system_time | grep -cE '^[0-9]+$')" -eq 1 ]; then
+		pass "stat -e duration_time,user_time,system_time: ns values consistent with task-clock"
+	else
+		fail "stat -e duration_time,user_time,system_time" "duration '$st_d', user '$st_u', task-clock ns '$st_tc': $(head -c 300 "$st_tmp/o")"
+	fi
+
 	# a weak group whose leader cannot open: its events are opened separately
 	# (docs/stat.md), so task-clock is still counted
 	if perf stat -x, -e cycles true 2>&1 | grep -q '<not supported>'; then
