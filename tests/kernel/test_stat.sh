@@ -506,6 +506,25 @@ st_exit_tests() {
 		wait "$st_pid" 2>/dev/null
 	fi
 
+	# system-wide with no command runs until SIGINT, then prints and exits 0
+	env --default-signal=INT "$PMUSCOPE" stat -a -x, -e cpu-clock >"$st_tmp/o" 2>&1 &
+	st_pid=$!
+	sleep 0.4
+	kill -INT "$st_pid"
+	if st_wait_gone "$st_pid" 30; then
+		wait "$st_pid"
+		st_rc=$?
+		st_v=$(st_val "$st_tmp/o" cpu-clock)
+		if [ $st_rc -eq 0 ] && st_cmp "$st_v" ">" "$(($(getconf _NPROCESSORS_ONLN) * 300))"; then
+			pass "stat -a (no command) until SIGINT: exit 0, cpu-clock $st_v ms"
+		else
+			fail "stat -a (no command) until SIGINT" "exit $st_rc, cpu-clock '$st_v': $(head -c 200 "$st_tmp/o")"
+		fi
+	else
+		fail "stat -a (no command) until SIGINT" "still running 3 s after SIGINT"
+		kill -KILL "$st_pid" 2>/dev/null
+	fi
+
 	# unknown event: exit 2 and a caret under the bad name
 	"$PMUSCOPE" stat -e task-clock,no-such-event -- true >"$st_tmp/o" 2>&1
 	st_rc=$?
