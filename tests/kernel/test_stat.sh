@@ -1071,6 +1071,24 @@ st_more3_tests() {
 	else
 		fail "stat --json -I, default events: only JSON lines" "$st_badl bad lines: $(head -c 300 "$st_tmp/o")"
 	fi
+	# a terminal's Ctrl-C (SIGINT to the whole group) is an interruption too,
+	# even when the workload dies of it before stat looks (10 tries)
+	st_bad=
+	for st_i in 1 2 3 4 5 6 7 8 9 10; do
+		env --default-signal=INT setsid "$PMUSCOPE" stat --json -e task-clock -- "$st_demo/pms-exit" -w 3000 >"$st_tmp/o" 2>&1 &
+		st_pid=$!
+		sleep 0.1
+		kill -INT "-$st_pid"
+		st_wait_gone "$st_pid" 30 || kill -KILL "-$st_pid" 2>/dev/null
+		wait "$st_pid"
+		jq -e '.interrupted == true and .exit_status == 130' "$st_tmp/o" >/dev/null 2>&1 ||
+			st_bad="$st_bad $(jq -c '{interrupted, exit_status}' "$st_tmp/o" 2>/dev/null || head -c 80 "$st_tmp/o")"
+	done
+	if [ -z "$st_bad" ]; then
+		pass "stat --json, Ctrl-C to the group: interrupted true, exit_status 130 (10 tries)"
+	else
+		fail "stat --json, Ctrl-C to the group: interrupted true" "got:$st_bad"
+	fi
 	# --json, SIGINT: still one document, interrupted true
 	env --default-signal=INT "$PMUSCOPE" stat --json -e task-clock -- "$st_demo/pms-exit" -w 5000 >"$st_tmp/o" 2>&1 &
 	st_pid=$!
