@@ -212,11 +212,18 @@ static void workload_abort(struct workload *w)
 /* Release the child; returns 0 once it exec'ed, else its exec errno (positive). */
 static int workload_start(struct workload *w)
 {
+	sigset_t pipe_set, old_set;
+	struct timespec zero = { 0, 0 };
 	ssize_t n;
 	int e = 0;
 
-	if (write(w->go_fd, "g", 1) != 1)
-		e = errno ? errno : EPIPE;
+	/* a child killed before exec (a ^C right now) must not SIGPIPE us */
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe_set, &old_set);
+	if (write(w->go_fd, "g", 1) != 1 && errno == EPIPE)
+		sigtimedwait(&pipe_set, NULL, &zero);
+	sigprocmask(SIG_SETMASK, &old_set, NULL);
 	close(w->go_fd);
 	w->go_fd = -1;
 	do
@@ -693,6 +700,8 @@ again:
 	}
 	if (cfg->argv)
 		workload_reap(&w, true);
+	if (stop_requests)
+		ri->interrupted = true; /* also when the workload died of the same ^C first */
 	ri->elapsed_ns = (double)(now_ns() - t0);
 	ret = pms_counters__read(cs);
 	if (ret) {
@@ -960,6 +969,9 @@ static int run(int argc, char **argv)
 
 	for (int r = 0; r < x.cfg.repeat; r++) {
 		struct pms_counters *one = NULL;
+
+		if (r > 0 && stop_requests)
+			break; /* a signal between two runs ends the repetition */
 
 		rc = run_once(&x, &one, &ri);
 		if (rc < 0) {

@@ -436,6 +436,13 @@ restart:
 					close_all(cs);
 					goto restart;
 				}
+				if (!member && c->weak_group && c->nr_members > 1 && !c->weak_split) {
+					/* :W with a leader that cannot open: count the others on their own */
+					split_weak_group(cs, (int)i, o);
+					mark_unsupported(c, fd, pms_event__open_error_reason(&c->attr, fd));
+					close_all(cs);
+					goto restart;
+				}
 				close_counter(cs, c);
 				mark_unsupported(c, fd, member && c->attr.pinned && fd == -EINVAL
 							? "only a group's leader can be pinned (D): pin the whole group, {...}:D"
