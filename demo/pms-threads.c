@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 // CPU-bound multi-thread workload with a known amount of work per thread, so
-// that a counter inherited by every thread can be checked against the sum.
+// that a counter inherited by every thread can be checked against the sum;
+// each thread can also touch its own fresh pages (an exact page-fault count).
 // Usage: pms-threads [threads (default 8)] [iterations per thread (default 20000000)]
+//                    [pages per thread (default 0)]
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static volatile uint64_t sink;
 
@@ -18,8 +22,28 @@ __attribute__((noinline)) static uint64_t spin(uint64_t n)
 	return x;
 }
 
+static uint64_t pages_per_thread;
+
+/* mmap, not malloc: no arena reuse between threads, no THP */
+static void touch_pages(uint64_t pages)
+{
+	size_t len = (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
+	volatile char *p;
+
+	if (!pages)
+		return;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return;
+	madvise((void *)p, len, MADV_NOHUGEPAGE);
+	for (size_t off = 0; off < len; off += (size_t)sysconf(_SC_PAGESIZE))
+		p[off] = 1;
+	munmap((void *)p, len);
+}
+
 static void *worker(void *arg)
 {
+	touch_pages(pages_per_thread);
 	sink += spin(*(uint64_t *)arg);
 	return NULL;
 }
@@ -42,8 +66,8 @@ int main(int argc, char **argv)
 	pthread_t *t;
 
 	if ((argc > 1 && parse_u64(argv[1], &nthreads)) || (argc > 2 && parse_u64(argv[2], &iters)) ||
-	    nthreads < 1 || nthreads > 1024) {
-		fprintf(stderr, "usage: pms-threads [threads 1..1024] [iterations]\n");
+	    (argc > 3 && parse_u64(argv[3], &pages_per_thread)) || nthreads < 1 || nthreads > 1024) {
+		fprintf(stderr, "usage: pms-threads [threads 1..1024] [iterations] [pages per thread]\n");
 		return 2;
 	}
 	t = calloc(nthreads, sizeof(*t));
