@@ -2,9 +2,11 @@
 # Kernel tests of `pmuscope stat` against the spec and against `perf stat` on
 # the same workloads in the same run (task-clock within 5%, page-faults within
 # 2% or +-10, inherit, -a/-A/-C, -p/-t/--per-thread, -r, -I, --timeout, -o,
-# -x, --json, exit status passthrough, SIGINT, bad events). Comparisons use
-# medians of a few interleaved runs: this 2-core VM is shared with compilers.
+# -x, --json, exit status passthrough, SIGINT, bad events, -vv opens, races).
+# Comparisons use medians of a few interleaved runs, or perf watching the same
+# process concurrently: this 2-core VM is shared with compilers.
 # Sourced by tests/kernel/run.sh; every function and variable is st_-prefixed.
+# ST_ONLY="exit format" runs some areas only (see st_main).
 
 st_demo=$BUILD_DIR/demo
 
@@ -20,7 +22,8 @@ st_implemented() {
 
 # st_val FILE EVENT: the value printed in front of EVENT in CSV output (-x,),
 # whatever precedes it (interval time, CPU, thread): the field two to the left
-# of the event name. One line per match; spaces stripped.
+# of the event name. One line per match; spaces stripped (so a
+# "<not supported>" value reads "<notsupported>").
 st_val() {
 	awk -F"${3:-,}" -v ev="$2" '{
 		for (i = 3; i <= NF; i++) {
@@ -626,7 +629,7 @@ st_group_tests() {
 	if perf stat -x, -e cycles true 2>&1 | grep -q '<not supported>'; then
 		"$PMUSCOPE" stat -x, -e '{cycles,task-clock}:W' -- true >"$st_tmp/o" 2>&1
 		st_rc=$?
-		if [ $st_rc -eq 0 ] && [ "$(st_val "$st_tmp/o" cycles)" = '<not supported>' ] &&
+		if [ $st_rc -eq 0 ] && [ "$(st_val "$st_tmp/o" cycles)" = '<notsupported>' ] &&
 			st_cmp "$(st_val "$st_tmp/o" task-clock)" ">" 0; then
 			pass "stat -e '{cycles,task-clock}:W': leader unsupported, task-clock counted alone"
 		else
@@ -675,7 +678,7 @@ st_vv() {
 		}' "$1"
 }
 
-st_extra_tests() {
+st_misc_tests() {
 	# -vv prints what was opened in perf stat -vv's format: same attrs, same order
 	for st_cfg in "-e task-clock,page-faults -- true" "-e {task-clock,page-faults,context-switches} -- true" \
 		"-- true" "--no-inherit -e task-clock:u -- true" "-a -e cpu-clock,page-faults -- true" \
@@ -859,7 +862,7 @@ out" ]; then
 	fi
 }
 
-st_more_tests() {
+st_verdict_tests() {
 	# supported or not: the same verdict as perf, event by event
 	st_bad=
 	st_n=0
@@ -961,7 +964,7 @@ st_more_tests() {
 	fi
 }
 
-st_more2_tests() {
+st_lifecycle_tests() {
 	# -o to a path that cannot be written: error before the workload runs
 	rm -f "$st_tmp/marker"
 	"$PMUSCOPE" stat -o "$st_tmp/no/such/dir/out" -e task-clock -- touch "$st_tmp/marker" >"$st_tmp/o" 2>&1
@@ -1044,7 +1047,7 @@ st_more2_tests() {
 	fi
 }
 
-st_more3_tests() {
+st_robust_tests() {
 	# malformed event lists: exit 2, no workload run, no counts
 	st_bad=
 	for st_ev in '' 'task-clock,' ',task-clock' '{task-clock' 'task-clock:zz' 'msr/nope/' \
@@ -1123,7 +1126,7 @@ st_more3_tests() {
 	fi
 }
 
-st_more4_tests() {
+st_process_tests() {
 	# the workload starts with the signal mask and ignored set of its parent
 	st_bare=$(grep -E '^Sig(Blk|Ign):' /proc/self/status | tr '\n' ' ')
 	st_o=$("$PMUSCOPE" stat -e task-clock -- grep -E '^Sig(Blk|Ign):' /proc/self/status 2>/dev/null | tr '\n' ' ')
@@ -1209,7 +1212,7 @@ st_main() {
 	fi
 	st_tmp=$(mktemp -d)
 	# ST_ONLY="exit format" runs a subset (while debugging)
-	for st_f in ${ST_ONLY:-compare target option format exit group extra more more2 more3 more4 tracepoint}; do
+	for st_f in ${ST_ONLY:-compare target option format exit group misc verdict lifecycle robust process tracepoint}; do
 		"st_${st_f}_tests"
 	done
 	rm -rf "$st_tmp"
