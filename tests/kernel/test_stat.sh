@@ -553,6 +553,27 @@ st_exit_tests() {
 		fail "stat -r 5: Ctrl-C mid-run stops the repetition at once" "late exits after SIGINT:$st_late (exits:$st_rcs)"
 	fi
 
+	# Ctrl-C while stat is still starting the workload (1-4 ms in): it must not
+	# be lost, i.e. the 1 s workload must not run to its end (20 tries)
+	st_late=
+	for st_d in 0.001 0.002 0.003 0.004 0.001 0.002 0.003 0.004 0.001 0.002 \
+		0.003 0.004 0.001 0.002 0.003 0.004 0.001 0.002 0.003 0.004; do
+		env --default-signal=INT setsid "$PMUSCOPE" stat -e task-clock -- "$st_demo/pms-exit" -w 1000 >"$st_tmp/o" 2>&1 &
+		st_pid=$!
+		sleep "$st_d"
+		kill -INT "-$st_pid" 2>/dev/null || kill -INT "$st_pid" 2>/dev/null
+		st_t0=$(st_now_ms)
+		wait "$st_pid"
+		st_rc=$?
+		st_ms=$(($(st_now_ms) - st_t0))
+		[ $st_ms -ge 500 ] && st_late="$st_late ${st_d}s:exit$st_rc/${st_ms}ms"
+	done
+	if [ -z "$st_late" ]; then
+		pass "stat: Ctrl-C during start-up is not lost (20 tries at 1-4 ms)"
+	else
+		fail "stat: Ctrl-C during start-up is not lost" "the workload ran on after SIGINT at:$st_late"
+	fi
+
 	# system-wide with no command runs until SIGINT, then prints and exits 0
 	env --default-signal=INT "$PMUSCOPE" stat -a -x, -e cpu-clock >"$st_tmp/o" 2>&1 &
 	st_pid=$!
