@@ -14,12 +14,25 @@ ALL_CFLAGS := -std=gnu11 $(CFLAGS) $(CFLAGS_WARN) -fPIC -fvisibility=hidden \
               -D_GNU_SOURCE -Iinclude -Ilib -MMD -MP
 LDLIBS    := -lm
 
+# Host-only libraries: elfutils (lib/symbol: ELF symbols, build-ids, source
+# lines, DWARF unwinding), zstd (compressed perf.data records), zlib (gzip
+# for pprof) and libiberty (C++/Rust demangling). The static arm64 build for
+# the real-PMU rig has no arm64 copies of them, so HOST_LIBS=0 leaves out
+# lib/symbol and every *_zstd.c / *_gz.c file and defines PMS_NO_HOST_LIBS.
+HOST_LIBS ?= 1
+
 ifneq ($(SAN),)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS    += -fsanitize=address,undefined
 endif
 
 LIB_SRCS  := $(sort $(wildcard lib/*/*.c))
+ifeq ($(HOST_LIBS),1)
+LDLIBS    := -ldw -lelf -lzstd -lz -liberty $(LDLIBS)
+else
+LIB_SRCS  := $(filter-out lib/symbol/% %_zstd.c %_gz.c,$(LIB_SRCS))
+ALL_CFLAGS += -DPMS_NO_HOST_LIBS
+endif
 CLI_SRCS  := $(sort $(wildcard cli/*.c))
 UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
 DEMO_SRCS := $(sort $(wildcard demo/*.c))
@@ -84,12 +97,12 @@ $(BUILD)/demo/%: demo/%.c
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Ilib
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
 	@mkdir -p $(dir $@)
-	$(Q)clang $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRCS) -lm
+	$(Q)clang $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRCS) $(LDLIBS)
 
 # Static aarch64 CLI for the arm64 real-PMU rig (tests/pmu-vm).
 aarch64:
 	$(Q)$(MAKE) --no-print-directory BUILD=build-aarch64 CC=aarch64-linux-gnu-gcc \
-		AR=aarch64-linux-gnu-ar LDFLAGS=-static build-aarch64/pmuscope
+		AR=aarch64-linux-gnu-ar LDFLAGS=-static HOST_LIBS=0 build-aarch64/pmuscope
 
 test-layers:
 	$(Q)sh scripts/check-layers.sh

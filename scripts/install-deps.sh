@@ -16,6 +16,7 @@ util-linux
 jq
 python3
 libpfm4-dev
+libelf-dev libdw-dev libzstd-dev zlib1g-dev libiberty-dev
 qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross cpio
 "
 
