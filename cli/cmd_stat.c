@@ -36,6 +36,7 @@ static bool opt_all, opt_no_aggr, opt_per_thread, opt_no_inherit, opt_no_scale, 
 static int opt_repeat = 1, opt_interval, opt_interval_count, opt_timeout, opt_verbose;
 
 static volatile sig_atomic_t stop_requests;
+static volatile sig_atomic_t last_signal;
 static volatile sig_atomic_t child_pid_for_signal;
 
 static int add_event(const struct opt *o, const char *arg)
@@ -88,6 +89,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
 	stop_requests++;
+	last_signal = sig;
 	/*
 	 * A terminal's ^C already reached the workload (same process group);
 	 * forward only signals sent by a process (kill), and escalate on the
@@ -139,15 +141,27 @@ static int move_high(int fd)
 
 static int workload_fork(struct workload *w, char **argv)
 {
+	sigset_t stop_set, old_set;
 	int go[2], er[2];
 
 	memset(w, 0, sizeof(*w));
 	w->pidfd = -1;
 	if (pipe2(go, O_CLOEXEC) || pipe2(er, O_CLOEXEC))
 		return error("cannot create a pipe: %s", strerror(errno));
+	/*
+	 * Signals stay blocked across fork so none reaches the child's copy of
+	 * our handler: once it has the default actions, a pending ^C kills it.
+	 */
+	sigemptyset(&stop_set);
+	sigaddset(&stop_set, SIGINT);
+	sigaddset(&stop_set, SIGTERM);
+	sigaddset(&stop_set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop_set, &old_set);
 	w->pid = fork();
-	if (w->pid < 0)
+	if (w->pid < 0) {
+		sigprocmask(SIG_SETMASK, &old_set, NULL);
 		return error("cannot fork: %s", strerror(errno));
+	}
 	if (w->pid == 0) {
 		char c;
 		ssize_t n;
@@ -156,6 +170,7 @@ static int workload_fork(struct workload *w, char **argv)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &old_set, NULL);
 		close(go[1]);
 		close(er[0]);
 		do
@@ -174,6 +189,7 @@ static int workload_fork(struct workload *w, char **argv)
 	w->go_fd = move_high(go[1]);
 	w->err_fd = move_high(er[0]);
 	child_pid_for_signal = w->pid;
+	sigprocmask(SIG_SETMASK, &old_set, NULL);
 	return 0;
 }
 
@@ -597,6 +613,18 @@ again:
 		retried = true;
 		goto again;
 	}
+	if (ret == -ESRCH && cfg->target == ST_COMMAND) {
+		/* the child died before its exec: a ^C to the group, or the OOM killer */
+		workload_abort(&w);
+		pms_counters__free(cs);
+		if (stop_requests) {
+			error("interrupted before '%s' started; nothing was counted", cfg->argv[0]);
+			return -(128 + last_signal);
+		}
+		error("'%s' died before it started (%s); nothing was counted", cfg->argv[0],
+		      WIFSIGNALED(w.status) ? strsignal(WTERMSIG(w.status)) : "exited");
+		return -EXIT_RUNTIME;
+	}
 	if (ret) {
 		int code = report_open_error(x, cs, &cerr);
 
@@ -614,6 +642,15 @@ again:
 	t0 = now_ns();
 	if (cfg->target != ST_COMMAND)
 		pms_counters__enable(cs);
+	if (cfg->argv && stop_requests) {
+		/* ^C before the command started: do not start it */
+		workload_abort(&w);
+		pms_counters__free(cs);
+		free_comms(x->out.comms, nr_threads);
+		x->out.comms = NULL;
+		error("interrupted before '%s' started; nothing was counted", cfg->argv[0]);
+		return -(128 + last_signal);
+	}
 	if (cfg->argv) {
 		int e = workload_start(&w);
 
