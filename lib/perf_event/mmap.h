@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Mapping perf_event ring buffers and the ioctls that steer them.
+ *
+ * Invariants: a mapped ring is 1 metadata page + 2^n data pages, mapped
+ * PROT_READ|PROT_WRITE (we write data_tail, so the kernel never overwrites
+ * unread data: it drops records and emits PERF_RECORD_LOST instead). Only
+ * this file calls mmap/munmap/ioctl on event fds for sampling; lib/ring
+ * reads the mapped memory. A struct pms_mmap is either all zero/unmapped
+ * (base == NULL) or owns exactly one mapping; the fd stays owned by the
+ * caller (the mapping survives close(fd), so unmap before or after, as you
+ * like).
+ */
+#ifndef PMS_PERF_EVENT_MMAP_H
+#define PMS_PERF_EVENT_MMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct pms_mmap {
+	int fd;                  /* the event whose ring this is (-1 if unmapped) */
+	void *base;              /* struct perf_event_mmap_page, then the data pages */
+	size_t len_bytes;        /* (1 + nr_data_pages) * page size */
+	size_t page_size_bytes;
+	unsigned nr_data_pages;  /* power of two */
+};
+
+/* Page size of this system (sysconf), cached. */
+size_t pms_mmap__page_size(void);
+
+/*
+ * Parse -m like perf: a number of pages ("128") or a size with a B/K/M/G
+ * suffix ("512K", "4M"). The page count is rounded UP to a power of two, as
+ * perf does (*rounded says whether it had to). -EINVAL for syntax, zero, or
+ * a size below one page after rounding; -ERANGE beyond 2^31 pages.
+ */
+int pms_mmap__parse_pages(const char *str, unsigned *out_pages, bool *rounded);
+
+/*
+ * perf's default data pages for one ring: perf_event_mlock_kb (per-CPU
+ * budget, default 516 kB) minus the metadata page, rounded DOWN to a power
+ * of two (so 516 kB -> 128 pages of 4 kB), at least 1. Falls back to the
+ * kernel default 516 if the sysctl cannot be read.
+ */
+int pms_mmap__default_pages(unsigned *out_pages);
+
+/*
+ * Map a ring of 1 + nr_data_pages pages for fd. nr_data_pages must be a
+ * power of two (-EINVAL otherwise). Returns 0 or -errno from mmap: -EPERM
+ * when the locked-memory budget (perf_event_mlock_kb per CPU, then
+ * RLIMIT_MEMLOCK) is exhausted without CAP_IPC_LOCK; explain it with
+ * pms_mmap__error_reason(). On error *m is left unmapped.
+ */
+int pms_mmap__map(struct pms_mmap *m, int fd, unsigned nr_data_pages);
+
+/* Unmap; accepts zeroed, unmapped or already unmapped structs. */
+void pms_mmap__unmap(struct pms_mmap *m);
+
+/*
+ * PERF_EVENT_IOC_SET_OUTPUT: records of fd go to target_fd's ring. Both
+ * events must be on the same CPU (or the same task) and use the same
+ * clock; the kernel says -EINVAL otherwise. fd must not be mapped itself.
+ */
+int pms_mmap__set_output(int fd, int target_fd);
+
+/* PERF_EVENT_IOC_ENABLE / DISABLE on one fd (not the group). */
+int pms_perf_fd__enable(int fd);
+int pms_perf_fd__disable(int fd);
+/* PERF_EVENT_IOC_ID: the kernel id that samples carry in ID/IDENTIFIER. */
+int pms_perf_fd__id(int fd, uint64_t *id);
+
+/*
+ * One-line explanation of a pms_mmap__map() failure, written into buf:
+ * for -EPERM it names the ring size, perf_event_mlock_kb and
+ * RLIMIT_MEMLOCK and says what to change. Returns buf.
+ */
+const char *pms_mmap__error_reason(int err, unsigned nr_data_pages, char *buf, size_t size);
+
+#endif
