@@ -1034,6 +1034,9 @@ static int run(int argc, char **argv)
 	if (rs && wall.n < x.cfg.repeat)
 		x.cfg.repeat = (int)wall.n; /* interrupted: show the runs that finished */
 	stat_check_counts(&x.out, cs);
+	if (x.cfg.interval_ms && x.cfg.json && x.out.warnings.len)
+		/* JSON Lines: the warnings as one last line, so none is lost */
+		fprintf(x.out.f, "{\"warnings\":[%s]}\n", strbuf_str(&x.out.warnings));
 	if (!x.cfg.interval_ms)
 		stat_print_final(&x.out, cs, &ri, rs && x.cfg.repeat > 1 ? rs : NULL, &wall);
 	if (ri.exit_status < 0)
