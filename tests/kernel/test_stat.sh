@@ -918,7 +918,7 @@ st_verdict_tests() {
 	fi
 
 	# context switches of a sleeping workload (2 threads x 10 usleeps, pms-demo) vs perf
-	st_compare "stat: context-switches within 20% or 5 of perf (pms-demo)" context-switches 20 5 3 -- \
+	st_compare "stat: context-switches within 25% or 8 of perf (pms-demo)" context-switches 25 8 3 -- \
 		"$st_demo/pms-demo" 0.05
 
 	# inherit reaches children, not only threads: sh runs two workloads in turn
