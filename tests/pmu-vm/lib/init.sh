@@ -13,6 +13,10 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t tmpfs tmpfs /tmp
 mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+# No address-space randomisation: glibc's start-up cost depends a little on where the stack
+# and mappings land (alignment-dependent string routines), and the random state depends on what
+# earlier programs did, so with ASLR two otherwise identical runs can differ by a few instructions.
+echo 0 >/proc/sys/kernel/randomize_va_space
 # Keep kernel messages off the console so they cannot split a result line.
 echo 1 >/proc/sys/kernel/printk
 echo "PMSBOOT uptime=$(cut -d' ' -f1 /proc/uptime)"
