@@ -78,6 +78,11 @@ static inline int pms_cursor__u64_array(struct pms_cursor *c, uint64_t nr, const
 {
 	const void *p;
 
+	/* An empty array has no alignment to keep (and nothing to point to). */
+	if (!nr) {
+		*out = NULL;
+		return 0;
+	}
 	if (nr > pms_cursor__left(c) / 8)
 		return pms_cursor__fail(c, c->off);
 	if ((uintptr_t)(c->base + c->off) % 8)
