@@ -1,0 +1,631 @@
+// SPDX-License-Identifier: MIT
+// perf.data feature sections: host collection, payload encoding and bounds-checked decoding.
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "data/data_priv.h"
+#include "data/features.h"
+#include "util/cpuid.h"
+#include "util/fileio.h"
+#include "util/sysfs.h"
+#include <pmuscope/pmuscope.h>
+
+/* ---- byte buffer ---- */
+
+static void bbuf_reserve(struct pms_bbuf *b, size_t n)
+{
+	size_t cap;
+	uint8_t *p;
+
+	if (b->oom)
+		return;
+	if (n > SIZE_MAX - b->len) {
+		b->oom = true;
+		return;
+	}
+	if (b->len + n <= b->cap)
+		return;
+	cap = b->cap ? b->cap : 256;
+	while (cap < b->len + n)
+		cap *= 2;
+	p = realloc(b->p, cap);
+	if (!p) {
+		b->oom = true;
+		return;
+	}
+	b->p = p;
+	b->cap = cap;
+}
+
+void pms_bbuf__add(struct pms_bbuf *b, const void *src, size_t n)
+{
+	bbuf_reserve(b, n);
+	if (b->oom || !n)
+		return;
+	memcpy(b->p + b->len, src, n);
+	b->len += n;
+}
+
+void pms_bbuf__add_zero(struct pms_bbuf *b, size_t n)
+{
+	bbuf_reserve(b, n);
+	if (b->oom || !n)
+		return;
+	memset(b->p + b->len, 0, n);
+	b->len += n;
+}
+
+void pms_bbuf__add_u32(struct pms_bbuf *b, uint32_t v)
+{
+	pms_bbuf__add(b, &v, sizeof(v));
+}
+
+void pms_bbuf__add_u64(struct pms_bbuf *b, uint64_t v)
+{
+	pms_bbuf__add(b, &v, sizeof(v));
+}
+
+void pms_bbuf__add_pstr(struct pms_bbuf *b, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	size_t padded = (n + 63) & ~(size_t)63;
+
+	pms_bbuf__add_u32(b, (uint32_t)padded);
+	pms_bbuf__add(b, s, n);
+	pms_bbuf__add_zero(b, padded - n);
+}
+
+void pms_bbuf__release(struct pms_bbuf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+/* ---- struct management ---- */
+
+static char **str_field(struct pms_data_features *f, unsigned bit)
+{
+	switch (bit) {
+	case PMS_FEAT_HOSTNAME: return &f->hostname;
+	case PMS_FEAT_OSRELEASE: return &f->osrelease;
+	case PMS_FEAT_VERSION: return &f->version;
+	case PMS_FEAT_ARCH: return &f->arch;
+	case PMS_FEAT_CPUDESC: return &f->cpudesc;
+	case PMS_FEAT_CPUID: return &f->cpuid;
+	default: return NULL;
+	}
+}
+
+int pms_data_features__set_str(struct pms_data_features *f, unsigned bit, const char *s)
+{
+	char **field = str_field(f, bit);
+	char *copy;
+
+	if (!field || !s)
+		return -EINVAL;
+	copy = strdup(s);
+	if (!copy)
+		return -ENOMEM;
+	free(*field);
+	*field = copy;
+	pms_data_features__set_bit(f, bit);
+	return 0;
+}
+
+static void free_cmdline(struct pms_data_features *f)
+{
+	for (uint32_t i = 0; i < f->nr_cmdline; i++)
+		free(f->cmdline[i]);
+	free(f->cmdline);
+	f->cmdline = NULL;
+	f->nr_cmdline = 0;
+}
+
+int pms_data_features__set_cmdline(struct pms_data_features *f, int argc, char *const *argv)
+{
+	free_cmdline(f);
+	if (argc < 0)
+		return -EINVAL;
+	f->cmdline = calloc((size_t)argc + 1, sizeof(char *));
+	if (!f->cmdline)
+		return -ENOMEM;
+	for (int i = 0; i < argc; i++) {
+		f->cmdline[i] = strdup(argv[i] ? argv[i] : "");
+		if (!f->cmdline[i]) {
+			free_cmdline(f);
+			return -ENOMEM;
+		}
+		f->nr_cmdline = (uint32_t)i + 1;
+	}
+	pms_data_features__set_bit(f, PMS_FEAT_CMDLINE);
+	return 0;
+}
+
+int pms_data_features__add_build_id(struct pms_data_features *f, const char *filename,
+				    const uint8_t *id, size_t size, int32_t pid, uint16_t cpumode)
+{
+	struct pms_data_build_id *n, *e;
+
+	if (!filename || size > PMS_BUILD_ID_MAX || (size && !id))
+		return -EINVAL;
+	n = realloc(f->build_ids, (f->nr_build_ids + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	f->build_ids = n;
+	e = &n[f->nr_build_ids];
+	memset(e, 0, sizeof(*e));
+	e->filename = strdup(filename);
+	if (!e->filename)
+		return -ENOMEM;
+	if (size)
+		memcpy(e->id, id, size);
+	e->size = (uint8_t)size;
+	e->pid = pid;
+	e->cpumode = cpumode;
+	f->nr_build_ids++;
+	pms_data_features__set_bit(f, PMS_FEAT_BUILD_ID);
+	return 0;
+}
+
+void pms_data_features__release(struct pms_data_features *f)
+{
+	if (!f)
+		return;
+	free(f->hostname);
+	free(f->osrelease);
+	free(f->version);
+	free(f->arch);
+	free(f->cpudesc);
+	free(f->cpuid);
+	free_cmdline(f);
+	for (uint32_t i = 0; i < f->nr_event_descs; i++) {
+		free(f->event_descs[i].name);
+		free(f->event_descs[i].ids);
+	}
+	free(f->event_descs);
+	for (size_t i = 0; i < f->nr_build_ids; i++)
+		free(f->build_ids[i].filename);
+	free(f->build_ids);
+	memset(f, 0, sizeof(*f));
+}
+
+static const char *const feature_names[] = {
+	[PMS_FEAT_TRACING_DATA] = "TRACING_DATA", [PMS_FEAT_BUILD_ID] = "BUILD_ID",
+	[PMS_FEAT_HOSTNAME] = "HOSTNAME", [PMS_FEAT_OSRELEASE] = "OSRELEASE",
+	[PMS_FEAT_VERSION] = "VERSION", [PMS_FEAT_ARCH] = "ARCH", [PMS_FEAT_NRCPUS] = "NRCPUS",
+	[PMS_FEAT_CPUDESC] = "CPUDESC", [PMS_FEAT_CPUID] = "CPUID", [PMS_FEAT_TOTAL_MEM] = "TOTAL_MEM",
+	[PMS_FEAT_CMDLINE] = "CMDLINE", [PMS_FEAT_EVENT_DESC] = "EVENT_DESC",
+	[PMS_FEAT_CPU_TOPOLOGY] = "CPU_TOPOLOGY", [PMS_FEAT_NUMA_TOPOLOGY] = "NUMA_TOPOLOGY",
+	[PMS_FEAT_BRANCH_STACK] = "BRANCH_STACK", [PMS_FEAT_PMU_MAPPINGS] = "PMU_MAPPINGS",
+	[PMS_FEAT_GROUP_DESC] = "GROUP_DESC", [PMS_FEAT_AUXTRACE] = "AUXTRACE", [PMS_FEAT_STAT] = "STAT",
+	[PMS_FEAT_CACHE] = "CACHE", [PMS_FEAT_SAMPLE_TIME] = "SAMPLE_TIME",
+	[PMS_FEAT_MEM_TOPOLOGY] = "MEM_TOPOLOGY", [PMS_FEAT_CLOCKID] = "CLOCKID",
+	[PMS_FEAT_DIR_FORMAT] = "DIR_FORMAT", [PMS_FEAT_BPF_PROG_INFO] = "BPF_PROG_INFO",
+	[PMS_FEAT_BPF_BTF] = "BPF_BTF", [PMS_FEAT_COMPRESSED] = "COMPRESSED",
+};
+
+const char *pms_data_feature__name(unsigned bit)
+{
+	if (bit >= sizeof(feature_names) / sizeof(feature_names[0]))
+		return NULL;
+	return feature_names[bit];
+}
+
+/* ---- host collection ---- */
+
+/* The value after "key<spaces>:" on the first matching line of text, or NULL. */
+static char *field_value(const char *text, const char *key)
+{
+	size_t klen = strlen(key);
+	const char *line = text;
+
+	while (line && *line) {
+		const char *eol = strchr(line, '\n');
+		size_t llen = eol ? (size_t)(eol - line) : strlen(line);
+
+		if (llen > klen && !strncmp(line, key, klen) &&
+		    (line[klen] == ' ' || line[klen] == '\t' || line[klen] == ':')) {
+			const char *c = memchr(line, ':', llen);
+
+			if (c) {
+				const char *v = c + 1;
+				const char *end = line + llen;
+
+				while (v < end && (*v == ' ' || *v == '\t'))
+					v++;
+				while (end > v && (end[-1] == ' ' || end[-1] == '\t'))
+					end--;
+				return strndup(v, (size_t)(end - v));
+			}
+		}
+		line = eol ? eol + 1 : NULL;
+	}
+	return NULL;
+}
+
+static int host_cpu(struct pms_data_features *f)
+{
+	char path[4096], buf[128];
+	char *text = NULL, *v = NULL;
+	int err = 0;
+
+	if (pms_procfs__path(path, sizeof(path), "cpuinfo") == 0 &&
+	    pms_file__read_all(path, &text, NULL) == 0) {
+		v = field_value(text, "model name");
+		if (!v)
+			v = field_value(text, "Processor");
+		if (!v)
+			v = field_value(text, "cpu model");
+		if (v)
+			err = pms_data_features__set_str(f, PMS_FEAT_CPUDESC, v);
+		free(v);
+		free(text);
+		if (err)
+			return err;
+	}
+#if defined(__x86_64__) || defined(__i386__)
+	{
+		struct pms_cpuid_info info;
+
+		if (pms_cpuid__available() && pms_cpuid__read_info(&info) == 0) {
+			snprintf(buf, sizeof(buf), "%s,%u,%u,%u", info.vendor, info.family, info.model,
+				 info.stepping);
+			return pms_data_features__set_str(f, PMS_FEAT_CPUID, buf);
+		}
+	}
+#else
+	{
+		uint64_t midr;
+
+		if (pms_sysfs__path(path, sizeof(path),
+				    "devices/system/cpu/cpu0/regs/identification/midr_el1") == 0 &&
+		    pms_file__read_u64(path, &midr) == 0) {
+			snprintf(buf, sizeof(buf), "0x%016" PRIx64, midr);
+			return pms_data_features__set_str(f, PMS_FEAT_CPUID, buf);
+		}
+	}
+#endif
+	(void)buf;
+	return 0;
+}
+
+int pms_data_features__from_host(struct pms_data_features *f, int argc, char *const *argv)
+{
+	struct utsname u;
+	char path[4096];
+	char *text = NULL, *v;
+	long n;
+	int err;
+
+	if (uname(&u) == 0) {
+		if ((err = pms_data_features__set_str(f, PMS_FEAT_HOSTNAME, u.nodename)) ||
+		    (err = pms_data_features__set_str(f, PMS_FEAT_OSRELEASE, u.release)) ||
+		    (err = pms_data_features__set_str(f, PMS_FEAT_ARCH, u.machine)))
+			return err;
+	}
+	err = pms_data_features__set_str(f, PMS_FEAT_VERSION, "pmuscope " PMS_VERSION_STRING);
+	if (err)
+		return err;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n > 0) {
+		long conf = sysconf(_SC_NPROCESSORS_CONF);
+
+		f->nr_cpus_online = (uint32_t)n;
+		f->nr_cpus_avail = (uint32_t)(conf > n ? conf : n);
+		pms_data_features__set_bit(f, PMS_FEAT_NRCPUS);
+	}
+	err = host_cpu(f);
+	if (err)
+		return err;
+	if (pms_procfs__path(path, sizeof(path), "meminfo") == 0 &&
+	    pms_file__read_all(path, &text, NULL) == 0) {
+		v = field_value(text, "MemTotal");
+		if (v) {
+			f->total_mem_kb = strtoull(v, NULL, 10);
+			if (f->total_mem_kb)
+				pms_data_features__set_bit(f, PMS_FEAT_TOTAL_MEM);
+		}
+		free(v);
+		free(text);
+	}
+	if (argc > 0 && argv)
+		return pms_data_features__set_cmdline(f, argc, argv);
+	return 0;
+}
+
+/* ---- encoding ---- */
+
+static void encode_build_id(const struct pms_data_build_id *b, struct pms_bbuf *out)
+{
+	/* struct build_id_event: header, s32 pid, u8 build_id[24], char filename[] */
+	size_t name_len = strlen(b->filename) + 1;
+	size_t padded = (name_len + PMS_BUILD_ID_NAME_ALIGN - 1) & ~(size_t)(PMS_BUILD_ID_NAME_ALIGN - 1);
+	struct perf_event_header h = {
+		.type = 0,
+		.misc = (uint16_t)(b->cpumode | PMS_BUILD_ID_MISC_SIZE),
+		.size = (uint16_t)(8 + 4 + 24 + padded),
+	};
+	uint8_t id[24] = { 0 };
+
+	memcpy(id, b->id, b->size);
+	id[20] = b->size;
+	pms_bbuf__add(out, &h, sizeof(h));
+	pms_bbuf__add(out, &b->pid, 4);
+	pms_bbuf__add(out, id, sizeof(id));
+	pms_bbuf__add(out, b->filename, name_len);
+	pms_bbuf__add_zero(out, padded - name_len);
+}
+
+int pms_data_feature__encode(const struct pms_data_features *f, unsigned bit,
+			     const struct pms_data_event_desc *descs, uint32_t nr_descs,
+			     struct pms_bbuf *out)
+{
+	const char *s;
+
+	switch (bit) {
+	case PMS_FEAT_HOSTNAME:
+	case PMS_FEAT_OSRELEASE:
+	case PMS_FEAT_VERSION:
+	case PMS_FEAT_ARCH:
+	case PMS_FEAT_CPUDESC:
+	case PMS_FEAT_CPUID:
+		s = *str_field((struct pms_data_features *)f, bit);
+		pms_bbuf__add_pstr(out, s ? s : "");
+		break;
+	case PMS_FEAT_NRCPUS:
+		pms_bbuf__add_u32(out, f->nr_cpus_avail);
+		pms_bbuf__add_u32(out, f->nr_cpus_online);
+		break;
+	case PMS_FEAT_TOTAL_MEM:
+		pms_bbuf__add_u64(out, f->total_mem_kb);
+		break;
+	case PMS_FEAT_CMDLINE:
+		pms_bbuf__add_u32(out, f->nr_cmdline);
+		for (uint32_t i = 0; i < f->nr_cmdline; i++)
+			pms_bbuf__add_pstr(out, f->cmdline[i]);
+		break;
+	case PMS_FEAT_EVENT_DESC:
+		pms_bbuf__add_u32(out, nr_descs);
+		pms_bbuf__add_u32(out, (uint32_t)sizeof(struct perf_event_attr));
+		for (uint32_t i = 0; i < nr_descs; i++) {
+			pms_bbuf__add(out, &descs[i].attr, sizeof(descs[i].attr));
+			pms_bbuf__add_u32(out, descs[i].nr_ids);
+			pms_bbuf__add_pstr(out, descs[i].name ? descs[i].name : "");
+			pms_bbuf__add(out, descs[i].ids, descs[i].nr_ids * sizeof(uint64_t));
+		}
+		break;
+	case PMS_FEAT_BUILD_ID:
+		for (size_t i = 0; i < f->nr_build_ids; i++)
+			encode_build_id(&f->build_ids[i], out);
+		break;
+	case PMS_FEAT_SAMPLE_TIME:
+		pms_bbuf__add_u64(out, f->sample_time_first_ns);
+		pms_bbuf__add_u64(out, f->sample_time_last_ns);
+		break;
+	case PMS_FEAT_CLOCKID:
+		pms_bbuf__add_u64(out, f->clockid_res_ns);
+		break;
+	case PMS_FEAT_COMPRESSED:
+		pms_bbuf__add_u32(out, f->comp_version);
+		pms_bbuf__add_u32(out, f->comp_type);
+		pms_bbuf__add_u32(out, f->comp_level);
+		pms_bbuf__add_u32(out, f->comp_ratio);
+		pms_bbuf__add_u32(out, f->comp_mmap_len);
+		break;
+	default:
+		return -ENOENT;
+	}
+	return out->oom ? -ENOMEM : 0;
+}
+
+/* ---- decoding (untrusted) ---- */
+
+struct cursor {
+	const uint8_t *p;
+	size_t len;
+	size_t pos;
+	char *err;
+	size_t err_size;
+};
+
+static int cur_fail(struct cursor *c, const char *what, size_t need)
+{
+	snprintf(c->err, c->err_size, "%s at payload offset %zu needs %zu bytes, %zu left", what,
+		 c->pos, need, c->len - c->pos);
+	return -EBADMSG;
+}
+
+static int cur_get(struct cursor *c, void *dst, size_t n, const char *what)
+{
+	if (n > c->len - c->pos)
+		return cur_fail(c, what, n);
+	memcpy(dst, c->p + c->pos, n);
+	c->pos += n;
+	return 0;
+}
+
+static int cur_pstr(struct cursor *c, char **out, const char *what)
+{
+	uint32_t len;
+	int err = cur_get(c, &len, 4, what);
+
+	if (err)
+		return err;
+	if (len > c->len - c->pos)
+		return cur_fail(c, what, len);
+	*out = strndup((const char *)c->p + c->pos, len);
+	if (!*out)
+		return -ENOMEM;
+	c->pos += len;
+	return 0;
+}
+
+static int decode_build_ids(struct pms_data_features *f, struct cursor *c)
+{
+	while (c->len - c->pos >= 8) {
+		struct perf_event_header h;
+		int32_t pid;
+		uint8_t id[24];
+		size_t name_len, start = c->pos;
+		char *name;
+		int err;
+
+		memcpy(&h, c->p + c->pos, sizeof(h));
+		if (h.size < 36 || h.size > c->len - c->pos) {
+			snprintf(c->err, c->err_size,
+				 "build-id entry at payload offset %zu has size %u, %zu bytes left", start,
+				 h.size, c->len - c->pos);
+			return -EBADMSG;
+		}
+		c->pos += 8;
+		memcpy(&pid, c->p + c->pos, 4);
+		memcpy(id, c->p + c->pos + 4, 24);
+		c->pos += 28;
+		name_len = strnlen((const char *)c->p + c->pos, h.size - 36u);
+		name = strndup((const char *)c->p + c->pos, name_len);
+		if (!name)
+			return -ENOMEM;
+		c->pos = start + h.size;
+		err = pms_data_features__add_build_id(
+			f, name, id, (h.misc & PMS_BUILD_ID_MISC_SIZE) && id[20] <= 20 ? id[20] : 20, pid,
+			h.misc & PERF_RECORD_MISC_CPUMODE_MASK);
+		free(name);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int decode_event_desc(struct pms_data_features *f, struct cursor *c)
+{
+	uint32_t nr, attr_size;
+	int err;
+
+	if ((err = cur_get(c, &nr, 4, "EVENT_DESC count")) ||
+	    (err = cur_get(c, &attr_size, 4, "EVENT_DESC attr size")))
+		return err;
+	if (attr_size < PERF_ATTR_SIZE_VER0 || attr_size > 4096) {
+		snprintf(c->err, c->err_size, "EVENT_DESC attr size %u is not plausible", attr_size);
+		return -EBADMSG;
+	}
+	/* Each entry needs at least attr + nr_ids + an empty string. */
+	if (nr > (c->len - c->pos) / (attr_size + 8)) {
+		snprintf(c->err, c->err_size, "EVENT_DESC claims %u events in %zu bytes", nr,
+			 c->len - c->pos);
+		return -EBADMSG;
+	}
+	f->event_descs = calloc(nr ? nr : 1, sizeof(*f->event_descs));
+	if (!f->event_descs)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < nr; i++) {
+		struct pms_data_event_desc *d = &f->event_descs[i];
+		size_t copy = attr_size < sizeof(d->attr) ? attr_size : sizeof(d->attr);
+
+		if (attr_size > c->len - c->pos)
+			return cur_fail(c, "EVENT_DESC attr", attr_size);
+		memcpy(&d->attr, c->p + c->pos, copy);
+		c->pos += attr_size;
+		f->nr_event_descs = i + 1;
+		if ((err = cur_get(c, &d->nr_ids, 4, "EVENT_DESC nr_ids")) ||
+		    (err = cur_pstr(c, &d->name, "EVENT_DESC name")))
+			return err;
+		if (d->nr_ids > (c->len - c->pos) / 8) {
+			size_t need = (size_t)d->nr_ids * 8;
+
+			d->nr_ids = 0;
+			return cur_fail(c, "EVENT_DESC ids", need);
+		}
+		if (d->nr_ids) {
+			d->ids = malloc((size_t)d->nr_ids * 8);
+			if (!d->ids) {
+				d->nr_ids = 0;
+				return -ENOMEM;
+			}
+			memcpy(d->ids, c->p + c->pos, (size_t)d->nr_ids * 8);
+			c->pos += (size_t)d->nr_ids * 8;
+		}
+	}
+	return 0;
+}
+
+int pms_data_feature__decode(struct pms_data_features *f, unsigned bit, const uint8_t *p,
+			     size_t len, char *err_msg, size_t err_size)
+{
+	struct cursor c = { .p = p, .len = len, .err = err_msg, .err_size = err_size };
+	char **field = str_field(f, bit);
+	char *s = NULL;
+	uint32_t nr;
+	int err = 0;
+
+	switch (bit) {
+	case PMS_FEAT_HOSTNAME:
+	case PMS_FEAT_OSRELEASE:
+	case PMS_FEAT_VERSION:
+	case PMS_FEAT_ARCH:
+	case PMS_FEAT_CPUDESC:
+	case PMS_FEAT_CPUID:
+		err = cur_pstr(&c, &s, pms_data_feature__name(bit));
+		if (err)
+			return err;
+		free(*field);
+		*field = s;
+		break;
+	case PMS_FEAT_NRCPUS:
+		if ((err = cur_get(&c, &f->nr_cpus_avail, 4, "NRCPUS")) ||
+		    (err = cur_get(&c, &f->nr_cpus_online, 4, "NRCPUS")))
+			return err;
+		break;
+	case PMS_FEAT_TOTAL_MEM:
+		err = cur_get(&c, &f->total_mem_kb, 8, "TOTAL_MEM");
+		break;
+	case PMS_FEAT_CMDLINE:
+		free_cmdline(f);
+		if ((err = cur_get(&c, &nr, 4, "CMDLINE count")))
+			return err;
+		if (nr > (len - c.pos) / 4) {
+			snprintf(err_msg, err_size, "CMDLINE claims %u strings in %zu bytes", nr, len - c.pos);
+			return -EBADMSG;
+		}
+		f->cmdline = calloc((size_t)nr + 1, sizeof(char *));
+		if (!f->cmdline)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < nr; i++) {
+			if ((err = cur_pstr(&c, &f->cmdline[i], "CMDLINE string")))
+				return err;
+			f->nr_cmdline = i + 1;
+		}
+		break;
+	case PMS_FEAT_EVENT_DESC:
+		err = decode_event_desc(f, &c);
+		break;
+	case PMS_FEAT_BUILD_ID:
+		err = decode_build_ids(f, &c);
+		break;
+	case PMS_FEAT_SAMPLE_TIME:
+		if ((err = cur_get(&c, &f->sample_time_first_ns, 8, "SAMPLE_TIME")) ||
+		    (err = cur_get(&c, &f->sample_time_last_ns, 8, "SAMPLE_TIME")))
+			return err;
+		break;
+	case PMS_FEAT_CLOCKID:
+		err = cur_get(&c, &f->clockid_res_ns, 8, "CLOCKID");
+		break;
+	case PMS_FEAT_COMPRESSED:
+		if ((err = cur_get(&c, &f->comp_version, 4, "COMPRESSED")) ||
+		    (err = cur_get(&c, &f->comp_type, 4, "COMPRESSED")) ||
+		    (err = cur_get(&c, &f->comp_level, 4, "COMPRESSED")) ||
+		    (err = cur_get(&c, &f->comp_ratio, 4, "COMPRESSED")) ||
+		    (err = cur_get(&c, &f->comp_mmap_len, 4, "COMPRESSED")))
+			return err;
+		break;
+	default:
+		return -ENOENT;
+	}
+	if (!err)
+		pms_data_features__set_bit(f, bit);
+	return err;
+}
