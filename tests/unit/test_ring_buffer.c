@@ -23,8 +23,7 @@ struct fake {
 
 static void fake_init(struct fake *f, size_t data_size)
 {
-	f->mem = aligned_alloc(PAGE, PAGE + data_size);
-	cr_assert_not_null(f->mem);
+	cr_assert_eq(posix_memalign((void **)&f->mem, PAGE, PAGE + data_size), 0);
 	memset(f->mem, 0xee, PAGE + data_size);
 	f->meta = (struct perf_event_mmap_page *)(void *)f->mem;
 	memset(f->meta, 0, sizeof(*f->meta));
