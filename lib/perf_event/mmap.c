@@ -190,7 +190,7 @@ const char *pms_mmap__error_reason(int err, unsigned nr_data_pages, char *buf, s
 			snprintf(lim, sizeof(lim), "unlimited");
 		snprintf(buf, size,
 			 "a ring of %llu kB (%u data pages + 1) exceeds the locked-memory budget: "
-			 "/proc/sys/kernel/perf_event_mlock_kb = %u kB per CPU, then RLIMIT_MEMLOCK = %s; "
+			 "/proc/sys/kernel/perf_event_mlock_kb = %u kB per online CPU for all of this user's rings, then RLIMIT_MEMLOCK = %s; "
 			 "use fewer pages with -m, raise perf_event_mlock_kb, or run with CAP_IPC_LOCK",
 			 ring_kb, nr_data_pages, read_mlock_kb(), lim);
 		break;
