@@ -1,0 +1,630 @@
+// SPDX-License-Identifier: MIT
+// ELF objects through libelf: build-id, PT_LOAD mapping arithmetic, sorted function symbols, debug-file lookup.
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "symbol/dso.h"
+#include "util/print.h"
+
+static int elf_lib_init(void)
+{
+	static int done;
+
+	if (!done) {
+		if (elf_version(EV_CURRENT) == EV_NONE)
+			return -ENOSYS;
+		done = 1;
+	}
+	return 0;
+}
+
+size_t pms_build_id__to_hex(const uint8_t *id, size_t size, char *hex, size_t hex_size)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t n = 0;
+
+	if (!hex_size)
+		return 0;
+	for (size_t i = 0; i < size && n + 2 < hex_size; i++) {
+		hex[n++] = digits[id[i] >> 4];
+		hex[n++] = digits[id[i] & 15];
+	}
+	hex[n] = '\0';
+	return n;
+}
+
+/* NT_GNU_BUILD_ID from any SHT_NOTE section, else any PT_NOTE segment. */
+static int elf_build_id(Elf *elf, uint8_t *buf, size_t size)
+{
+	Elf_Scn *scn = NULL;
+	size_t phnum;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		GElf_Nhdr nh;
+		size_t off = 0, noff, doff, next;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf)
+			continue;
+		while ((next = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    doff <= d->d_size && nh.n_descsz <= d->d_size - doff &&
+			    !memcmp((char *)d->d_buf + noff, "GNU", 4)) {
+				size_t n = nh.n_descsz < size ? nh.n_descsz : size;
+
+				memcpy(buf, (char *)d->d_buf + doff, n);
+				return (int)n;
+			}
+			off = next;
+		}
+	}
+	if (elf_getphdrnum(elf, &phnum))
+		return -ENOENT;
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+		Elf_Data *d;
+		GElf_Nhdr nh;
+		size_t off = 0, noff, doff, next;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE)
+			continue;
+		d = elf_getdata_rawchunk(elf, ph.p_offset, ph.p_filesz, ELF_T_NHDR);
+		if (!d || !d->d_buf)
+			continue;
+		while ((next = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    doff <= d->d_size && nh.n_descsz <= d->d_size - doff &&
+			    !memcmp((char *)d->d_buf + noff, "GNU", 4)) {
+				size_t n = nh.n_descsz < size ? nh.n_descsz : size;
+
+				memcpy(buf, (char *)d->d_buf + doff, n);
+				return (int)n;
+			}
+			off = next;
+		}
+	}
+	return -ENOENT;
+}
+
+static int open_elf(const char *path, int *fdp, Elf **elfp)
+{
+	int fd, err = elf_lib_init();
+	Elf *elf;
+
+	if (err)
+		return err;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return -ENOEXEC;
+	}
+	*fdp = fd;
+	*elfp = elf;
+	return 0;
+}
+
+int pms_build_id__read(const char *path, uint8_t *buf, size_t size)
+{
+	int fd, n;
+	Elf *elf;
+
+	n = open_elf(path, &fd, &elf);
+	if (n)
+		return n;
+	n = elf_build_id(elf, buf, size);
+	elf_end(elf);
+	close(fd);
+	return n;
+}
+
+int pms_file__crc32(const char *path, uint32_t *crc)
+{
+	unsigned char buf[65536];
+	uLong c = crc32(0L, Z_NULL, 0);
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		c = crc32(c, buf, (uInt)n);
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return (int)n;
+	}
+	close(fd);
+	*crc = (uint32_t)c;
+	return 0;
+}
+
+static Elf_Scn *find_scn(Elf *elf, const char *name, GElf_Shdr *out)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, out))
+			continue;
+		n = elf_strptr(elf, shstrndx, out->sh_name);
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+static void read_debuglink(struct pms_dso *dso, Elf *elf)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = find_scn(elf, ".gnu_debuglink", &sh);
+	Elf_Data *d, crcd, crcs;
+	size_t len, crcoff;
+	uint32_t crc;
+
+	if (!scn || sh.sh_type == SHT_NOBITS)
+		return;
+	d = elf_getdata(scn, NULL);
+	if (!d || !d->d_buf || !d->d_size)
+		return;
+	len = strnlen(d->d_buf, d->d_size);
+	crcoff = (len + 4) & ~(size_t)3;
+	if (len == 0 || len == d->d_size || crcoff + 4 > d->d_size)
+		return;
+	/* The CRC is stored in the file's byte order. */
+	crcs.d_buf = (char *)d->d_buf + crcoff;
+	crcs.d_size = 4;
+	crcs.d_type = ELF_T_WORD;
+	crcs.d_version = EV_CURRENT;
+	crcd.d_buf = &crc;
+	crcd.d_size = 4;
+	crcd.d_type = ELF_T_WORD;
+	crcd.d_version = EV_CURRENT;
+	if (!gelf_xlatetom(elf, &crcd, &crcs, elf_getident(elf, NULL)[EI_DATA]))
+		return;
+	dso->debuglink = d->d_buf;
+	dso->debuglink_crc = crc;
+}
+
+static int read_segs(struct pms_dso *dso, Elf *elf)
+{
+	size_t phnum;
+
+	if (elf_getphdrnum(elf, &phnum) || !phnum)
+		return 0;
+	if (phnum > 65536)
+		return -EINVAL;
+	dso->segs = calloc(phnum, sizeof(*dso->segs));
+	if (!dso->segs)
+		return -ENOMEM;
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		dso->segs[dso->nr_segs++] = (struct pms_load_seg){
+			.vaddr = ph.p_vaddr, .memsz = ph.p_memsz,
+			.offset = ph.p_offset, .filesz = ph.p_filesz, .flags = ph.p_flags,
+		};
+	}
+	return 0;
+}
+
+static int bind_rank(uint8_t bind)
+{
+	switch (bind) {
+	case STB_GLOBAL: return 0;
+	case STB_WEAK: return 1;
+	default: return 2;
+	}
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct pms_sym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (bind_rank(x->bind) != bind_rank(y->bind))
+		return bind_rank(x->bind) - bind_rank(y->bind);
+	/* Deterministic among equals: the sized one first, then by name. */
+	if ((x->size == 0) != (y->size == 0))
+		return x->size == 0 ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/* Section end (vaddr) per symbol, to bound zero-size symbols; kept in a side array. */
+struct raw_sym {
+	struct pms_sym s;
+	uint64_t sec_end;
+};
+
+static int raw_cmp(const void *a, const void *b)
+{
+	return sym_cmp(&((const struct raw_sym *)a)->s, &((const struct raw_sym *)b)->s);
+}
+
+/* Loads STT_FUNC/IFUNC symbols of the first section of type `type`. 0 if none, >0 count, <0 error. */
+static int load_syms(struct pms_dso *dso, Elf *elf, Elf64_Word type)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	Elf_Data *d;
+	size_t count, n = 0, shnum;
+	struct raw_sym *raw;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
+			break;
+	if (!scn || !sh.sh_entsize)
+		return 0;
+	d = elf_getdata(scn, NULL);
+	if (!d || !d->d_buf)
+		return 0;
+	if (elf_getshdrnum(elf, &shnum))
+		shnum = 0;
+	count = d->d_size / sh.sh_entsize;
+	if (!count)
+		return 0;
+	raw = calloc(count, sizeof(*raw));
+	if (!raw)
+		return -ENOMEM;
+	for (size_t i = 0; i < count; i++) {
+		GElf_Sym sym;
+		const char *name;
+		int t;
+		Elf_Scn *sec;
+		GElf_Shdr ssh;
+		uint64_t sec_end = UINT64_MAX;
+
+		if (!gelf_getsym(d, (int)i, &sym))
+			continue;
+		t = GELF_ST_TYPE(sym.st_info);
+		if ((t != STT_FUNC && t != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
+		    sym.st_shndx >= SHN_LORESERVE || !sym.st_value)
+			continue;
+		name = elf_strptr(elf, sh.sh_link, sym.st_name);
+		/* ARM mapping symbols ($x, $d) are not functions. */
+		if (!name || !*name || name[0] == '$')
+			continue;
+		if (sym.st_shndx < shnum && (sec = elf_getscn(elf, sym.st_shndx)) &&
+		    gelf_getshdr(sec, &ssh) && ssh.sh_addr <= sym.st_value)
+			sec_end = ssh.sh_addr + ssh.sh_size;
+		raw[n].s = (struct pms_sym){ .start = sym.st_value, .size = sym.st_size,
+					     .name = name, .bind = GELF_ST_BIND(sym.st_info) };
+		raw[n].sec_end = sec_end;
+		n++;
+	}
+	qsort(raw, n, sizeof(*raw), raw_cmp);
+	dso->syms = calloc(n ? n : 1, sizeof(*dso->syms));
+	if (!dso->syms) {
+		free(raw);
+		return -ENOMEM;
+	}
+	dso->nr_syms = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct pms_sym *last = dso->nr_syms ? &dso->syms[dso->nr_syms - 1] : NULL;
+		size_t j;
+
+		if (last && last->start == raw[i].s.start) {
+			/* An alias: the sorted order already put the preferred name first. */
+			if (!last->size && raw[i].s.size)
+				last->size = raw[i].s.size;
+			continue;
+		}
+		dso->syms[dso->nr_syms] = raw[i].s;
+		if (!raw[i].s.size) {
+			uint64_t end = raw[i].sec_end;
+
+			for (j = i + 1; j < n && raw[j].s.start == raw[i].s.start; j++)
+				;
+			if (j < n && raw[j].s.start < end)
+				end = raw[j].s.start;
+			if (end == UINT64_MAX || end <= raw[i].s.start)
+				end = raw[i].s.start + 1;
+			dso->syms[dso->nr_syms].size = end - raw[i].s.start;
+			dso->syms[dso->nr_syms].size_guessed = true;
+		}
+		dso->nr_syms++;
+	}
+	free(raw);
+	return dso->nr_syms ? (int)dso->nr_syms : 0;
+}
+
+static bool elf_has_scn(Elf *elf, const char *name)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = find_scn(elf, name, &sh);
+
+	return scn && sh.sh_type != SHT_NOBITS;
+}
+
+static int dso_init(struct pms_dso *dso, Elf *elf)
+{
+	GElf_Ehdr eh;
+	int n;
+
+	if (!gelf_getehdr(elf, &eh))
+		return -ENOEXEC;
+	dso->e_type = eh.e_type;
+	dso->e_machine = eh.e_machine;
+	n = elf_build_id(elf, dso->build_id, sizeof(dso->build_id));
+	dso->build_id_size = n > 0 ? (size_t)n : 0;
+	read_debuglink(dso, elf);
+	dso->has_debug_info = elf_has_scn(elf, ".debug_info");
+	return read_segs(dso, elf);
+}
+
+static struct pms_dso *dso_alloc(void)
+{
+	struct pms_dso *dso = calloc(1, sizeof(*dso));
+
+	if (dso) {
+		dso->fd = -1;
+		dso->debug_fd = -1;
+	}
+	return dso;
+}
+
+static int dso_load_all_syms(struct pms_dso *dso, bool debug_lookup)
+{
+	int n = load_syms(dso, dso->elf, SHT_SYMTAB);
+	char dbg[4096];
+
+	if (n)
+		return n < 0 ? n : 0;
+	if (debug_lookup && !pms_dso__find_debug_file(dso, dbg, sizeof(dbg))) {
+		int fd;
+		Elf *elf;
+
+		if (!open_elf(dbg, &fd, &elf)) {
+			dso->debug_fd = fd;
+			dso->debug_elf = elf;
+			dso->debug_path = strdup(dbg);
+			if (!dso->debug_path)
+				return -ENOMEM;
+			n = load_syms(dso, elf, SHT_SYMTAB);
+			if (n)
+				return n < 0 ? n : 0;
+		}
+	}
+	free(dso->syms);
+	dso->syms = NULL;
+	n = load_syms(dso, dso->elf, SHT_DYNSYM);
+	dso->syms_from_dynsym = true;
+	return n < 0 ? n : 0;
+}
+
+int pms_dso__open(const char *path, struct pms_dso **out)
+{
+	struct pms_dso *dso = dso_alloc();
+	Elf *elf;
+	int err;
+
+	if (!dso)
+		return -ENOMEM;
+	err = open_elf(path, &dso->fd, &elf);
+	if (err) {
+		free(dso);
+		return err;
+	}
+	dso->elf = elf;
+	dso->path = strdup(path);
+	err = dso->path ? dso_init(dso, elf) : -ENOMEM;
+	if (!err)
+		err = dso_load_all_syms(dso, true);
+	if (err) {
+		pms_dso__free(dso);
+		return err;
+	}
+	*out = dso;
+	return 0;
+}
+
+int pms_dso__open_checked(const char *path, const uint8_t *expected, size_t size,
+			  struct pms_dso **out, char *found_hex)
+{
+	uint8_t id[PMS_BUILD_ID_MAX];
+	int n = pms_build_id__read(path, id, sizeof(id));
+
+	if (n < 0 && n != -ENOENT)
+		return n;
+	if (n < 0)
+		n = 0;
+	if ((size_t)n != size || memcmp(id, expected, size)) {
+		if (found_hex)
+			pms_build_id__to_hex(id, (size_t)n, found_hex, PMS_BUILD_ID_HEX_MAX);
+		pr_debug("%s: build-id mismatch, not used for symbols\n", path);
+		return -ESTALE;
+	}
+	return pms_dso__open(path, out);
+}
+
+int pms_dso__open_mem(const void *image, size_t size, struct pms_dso **out)
+{
+	struct pms_dso *dso;
+	Elf *elf;
+	int err = elf_lib_init();
+
+	if (err)
+		return err;
+	elf = elf_memory((char *)image, size);
+	if (!elf)
+		return -ENOEXEC;
+	if (elf_kind(elf) != ELF_K_ELF) {
+		elf_end(elf);
+		return -ENOEXEC;
+	}
+	dso = dso_alloc();
+	if (!dso) {
+		elf_end(elf);
+		return -ENOMEM;
+	}
+	dso->elf = elf;
+	err = dso_init(dso, elf);
+	if (!err)
+		err = dso_load_all_syms(dso, false);
+	if (err) {
+		pms_dso__free(dso);
+		return err;
+	}
+	*out = dso;
+	return 0;
+}
+
+void pms_dso__free(struct pms_dso *dso)
+{
+	if (!dso)
+		return;
+	if (dso->debug_elf)
+		elf_end(dso->debug_elf);
+	if (dso->elf)
+		elf_end(dso->elf);
+	if (dso->debug_fd >= 0)
+		close(dso->debug_fd);
+	if (dso->fd >= 0)
+		close(dso->fd);
+	free(dso->syms);
+	free(dso->segs);
+	free(dso->path);
+	free(dso->debug_path);
+	free(dso);
+}
+
+const struct pms_sym *pms_dso__find_sym(const struct pms_dso *dso, uint64_t vaddr)
+{
+	size_t lo = 0, hi = dso->nr_syms;
+
+	/* Last symbol with start <= vaddr. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (dso->syms[mid].start <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	const struct pms_sym *s = &dso->syms[lo - 1];
+
+	return vaddr - s->start < s->size ? s : NULL;
+}
+
+int pms_dso__map_ip(const struct pms_dso *dso, uint64_t map_start, uint64_t map_pgoff,
+		    uint64_t ip, uint64_t *vaddr)
+{
+	uint64_t off;
+
+	if (ip < map_start)
+		return -ERANGE;
+	off = ip - map_start + map_pgoff;
+	for (size_t i = 0; i < dso->nr_segs; i++) {
+		const struct pms_load_seg *s = &dso->segs[i];
+
+		if (off >= s->offset && off - s->offset < s->filesz) {
+			*vaddr = off - s->offset + s->vaddr;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int pms_dso__unmap_ip(const struct pms_dso *dso, uint64_t map_start, uint64_t map_pgoff,
+		      uint64_t vaddr, uint64_t *ip)
+{
+	for (size_t i = 0; i < dso->nr_segs; i++) {
+		const struct pms_load_seg *s = &dso->segs[i];
+		uint64_t off;
+
+		if (vaddr < s->vaddr || vaddr - s->vaddr >= s->memsz)
+			continue;
+		off = vaddr - s->vaddr + s->offset;
+		if (off < map_pgoff)
+			return -ERANGE;
+		*ip = off - map_pgoff + map_start;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static const char *debug_root(void)
+{
+	const char *r = getenv("PMS_DEBUG_ROOT");
+
+	return r && *r ? r : "/usr/lib/debug";
+}
+
+static bool build_id_matches(const struct pms_dso *dso, const char *path)
+{
+	uint8_t id[PMS_BUILD_ID_MAX];
+	int n = pms_build_id__read(path, id, sizeof(id));
+
+	return n > 0 && (size_t)n == dso->build_id_size && !memcmp(id, dso->build_id, (size_t)n);
+}
+
+static bool crc_matches(const struct pms_dso *dso, const char *path)
+{
+	uint32_t crc;
+	struct stat a, b;
+
+	/* The debuglink may name the file itself (same dir, same name). */
+	if (dso->path && !stat(dso->path, &a) && !stat(path, &b) && a.st_ino == b.st_ino &&
+	    a.st_dev == b.st_dev)
+		return false;
+	return !pms_file__crc32(path, &crc) && crc == dso->debuglink_crc;
+}
+
+int pms_dso__find_debug_file(const struct pms_dso *dso, char *buf, size_t size)
+{
+	const char *root = debug_root();
+	char hex[PMS_BUILD_ID_HEX_MAX], dir[4096];
+	const char *slash;
+	int n;
+
+	if (dso->build_id_size) {
+		pms_build_id__to_hex(dso->build_id, dso->build_id_size, hex, sizeof(hex));
+		n = snprintf(buf, size, "%s/.build-id/%.2s/%s.debug", root, hex, hex + 2);
+		if (n > 0 && (size_t)n < size && !access(buf, R_OK) && build_id_matches(dso, buf))
+			return 0;
+	}
+	if (!dso->debuglink || !dso->path || strchr(dso->debuglink, '/'))
+		return -ENOENT;
+	slash = strrchr(dso->path, '/');
+	if (slash)
+		n = snprintf(dir, sizeof(dir), "%.*s", (int)(slash - dso->path), dso->path);
+	else
+		n = snprintf(dir, sizeof(dir), ".");
+	if (n < 0 || (size_t)n >= sizeof(dir))
+		return -ENAMETOOLONG;
+	const char *fmts[] = { "%s/%s", "%s/.debug/%s", NULL };
+	for (int i = 0; fmts[i]; i++) {
+		n = snprintf(buf, size, fmts[i], dir, dso->debuglink);
+		if (n > 0 && (size_t)n < size && !access(buf, R_OK) && crc_matches(dso, buf))
+			return 0;
+	}
+	n = snprintf(buf, size, "%s%s%s/%s", root, dir[0] == '/' ? "" : "/", dir, dso->debuglink);
+	if (n > 0 && (size_t)n < size && !access(buf, R_OK) && crc_matches(dso, buf))
+		return 0;
+	return -ENOENT;
+}
