@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of lib/data: perf.data write/read round trips (plain, zstd, pipe), crash leftovers, damage, features.
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "data/features.h"
+#include "data/format.h"
+#include "data/reader.h"
+#include "data/writer.h"
+
+/* A sample with sample_type IDENTIFIER|IP|TID|TIME|PERIOD. */
+struct sample {
+	struct perf_event_header h;
+	uint64_t id;
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint64_t period;
+};
+
+#define ST (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
+
+static int new_memfd(void)
+{
+	int fd = memfd_create("pms-data-test", 0);
+
+	cr_assert_geq(fd, 0);
+	return fd;
+}
+
+/* The whole content of fd (caller frees). */
+static uint8_t *slurp(int fd, size_t *len)
+{
+	off_t end = lseek(fd, 0, SEEK_END);
+	uint8_t *p = malloc(end > 0 ? (size_t)end : 1);
+
+	cr_assert(p);
+	cr_assert_eq(pread(fd, p, (size_t)end, 0), end);
+	*len = (size_t)end;
+	return p;
+}
+
+static struct sample mk_sample(uint64_t id, int i)
+{
+	struct sample s = {
+		.h = { .type = PERF_RECORD_SAMPLE, .misc = PERF_RECORD_MISC_USER, .size = sizeof(s) },
+		.id = id,
+		.ip = 0x401000 + (uint64_t)i * 16,
+		.pid = 77, .tid = 78,
+		.time = 5000 + (uint64_t)i,
+		.period = 100,
+	};
+	return s;
+}
+
+static void add_two_attrs(struct pms_data_writer *w)
+{
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK,
+				     .sample_period = 4000, .sample_type = ST, .sample_id_all = 1 };
+	uint64_t ids_a[] = { 11, 12 }, ids_b[] = { 21, 22, 23 };
+
+	cr_assert_eq(pms_data_writer__add_attr(w, &a, "cpu-clock", ids_a, 2), 0);
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	cr_assert_eq(pms_data_writer__add_attr(w, &a, "task-clock", ids_b, 3), 0);
+}
+
+static void fill_features(struct pms_data_features *f)
+{
+	char *argv[] = { "pmuscope", "record", "--", "./a b" };
+	uint8_t id1[20], id2[16];
+
+	for (int i = 0; i < 20; i++)
+		id1[i] = (uint8_t)(0xa0 + i);
+	for (int i = 0; i < 16; i++)
+		id2[i] = (uint8_t)i;
+	cr_assert_eq(pms_data_features__set_str(f, PMS_FEAT_HOSTNAME, "box"), 0);
+	cr_assert_eq(pms_data_features__set_str(f, PMS_FEAT_OSRELEASE, "6.1.0-test"), 0);
+	cr_assert_eq(pms_data_features__set_str(f, PMS_FEAT_VERSION, "pmuscope 0.1.0"), 0);
+	cr_assert_eq(pms_data_features__set_str(f, PMS_FEAT_ARCH, "x86_64"), 0);
+	cr_assert_eq(pms_data_features__set_str(f, PMS_FEAT_CPUDESC, "AMD EPYC 7B13 64-Core Processor"), 0);
+	cr_assert_eq(pms_data_features__set_str(f, PMS_FEAT_CPUID, "AuthenticAMD,25,1,1"), 0);
+	f->nr_cpus_avail = 4;
+	f->nr_cpus_online = 2;
+	pms_data_features__set_bit(f, PMS_FEAT_NRCPUS);
+	f->total_mem_kb = 24682416;
+	pms_data_features__set_bit(f, PMS_FEAT_TOTAL_MEM);
+	cr_assert_eq(pms_data_features__set_cmdline(f, 4, argv), 0);
+	cr_assert_eq(pms_data_features__add_build_id(f, "/usr/bin/a", id1, 20, -1, PERF_RECORD_MISC_USER), 0);
+	cr_assert_eq(pms_data_features__add_build_id(f, "[kernel.kallsyms]", id2, 16, -1, PERF_RECORD_MISC_KERNEL), 0);
+}
+
+/* Writes the standard test file to a memfd; returns its bytes. */
+static uint8_t *write_standard(const struct pms_data_writer_opts *opts, int nr_samples, size_t *len,
+			       bool finalize)
+{
+	struct pms_data_writer *w;
+	struct pms_data_mmap2 m = { .pid = 77, .tid = 77, .addr = 0x400000, .len = 0x2000,
+				    .pgoff = 0, .prot = 5, .flags = 2, .filename = "/usr/bin/a" };
+	int fd = new_memfd();
+	uint8_t *buf;
+
+	cr_assert_eq(pms_data_writer__open_fd(&w, fd, opts), 0);
+	add_two_attrs(w);
+	fill_features(pms_data_writer__features(w));
+	cr_assert_eq(pms_data_writer__comm(w, 77, 78, "worker", true, NULL), 0);
+	cr_assert_eq(pms_data_writer__mmap2(w, &m, NULL), 0);
+	cr_assert_eq(pms_data_writer__fork(w, 77, 1, 78, 1, 4000, NULL), 0);
+	for (int i = 0; i < nr_samples; i++) {
+		struct sample s = mk_sample(i % 5 < 2 ? 11 + (uint64_t)(i % 2) : 21 + (uint64_t)(i % 3), i);
+
+		cr_assert_eq(pms_data_writer__write(w, &s, sizeof(s)), 0);
+		if (i % 100 == 99)
+			cr_assert_eq(pms_data_writer__finished_round(w), 0);
+	}
+	cr_assert_eq(pms_data_writer__exit(w, 77, 1, 78, 1, 9000, NULL), 0);
+	if (finalize)
+		cr_assert_eq(pms_data_writer__close(w), 0);
+	else
+		cr_assert_eq(pms_data_writer__flush(w), 0);
+	pms_data_writer__free(w);
+	buf = slurp(fd, len);
+	close(fd);
+	return buf;
+}
+
+static const struct pms_data_reader_opts strict = { .sz = sizeof(strict) };
+static const struct pms_data_reader_opts recover = { .sz = sizeof(recover), .recover = true };
+
+/* Iterate everything; checks the sequence the standard writer produced. */
+static void check_standard_records(struct pms_data_reader *r, int nr_samples)
+{
+	const struct perf_event_header *ev;
+	int i = 0, n = 0, rounds = 0, rc;
+	uint32_t expect_head[] = { PERF_RECORD_COMM, PERF_RECORD_MMAP2, PERF_RECORD_FORK };
+
+	while ((rc = pms_data_reader__next(r, &ev, NULL)) == 1) {
+		cr_assert_eq((uintptr_t)ev % 8, 0, "record not aligned");
+		if (n < 3) {
+			cr_assert_eq(ev->type, expect_head[n], "record %d type %u", n, ev->type);
+		} else if (ev->type == PERF_RECORD_SAMPLE) {
+			struct sample want = mk_sample(i % 5 < 2 ? 11 + (uint64_t)(i % 2) : 21 + (uint64_t)(i % 3), i);
+
+			cr_assert_eq(ev->size, sizeof(want));
+			cr_assert_eq(memcmp(ev, &want, sizeof(want)), 0, "sample %d differs", i);
+			cr_assert_eq(pms_data_reader__record_attr(r, ev), i % 5 < 2 ? 0 : 1);
+			i++;
+		} else if (ev->type == PMS_RECORD_FINISHED_ROUND) {
+			rounds++;
+		} else {
+			cr_assert_eq(ev->type, PERF_RECORD_EXIT);
+		}
+		if (n == 0) {
+			const char *comm = (const char *)ev + 16;
+
+			cr_assert_str_eq(comm, "worker");
+			cr_assert(ev->misc & PERF_RECORD_MISC_COMM_EXEC);
+			/* sample_id_all trailer: TID, TIME, IDENTIFIER after the 8-byte padded name. */
+			cr_assert_eq(ev->size, 8 + 8 + 8 + 8 + 8 + 8);
+		}
+		n++;
+	}
+	cr_assert_eq(rc, 0, "next: %d %s", rc, pms_data_reader__error(r)->msg);
+	cr_assert_eq(i, nr_samples);
+	cr_assert_eq(rounds, nr_samples / 100);
+}
+
+static void check_standard_features(const struct pms_data_features *f)
+{
+	cr_assert_str_eq(f->hostname, "box");
+	cr_assert_str_eq(f->osrelease, "6.1.0-test");
+	cr_assert_str_eq(f->version, "pmuscope 0.1.0");
+	cr_assert_str_eq(f->arch, "x86_64");
+	cr_assert_str_eq(f->cpudesc, "AMD EPYC 7B13 64-Core Processor");
+	cr_assert_str_eq(f->cpuid, "AuthenticAMD,25,1,1");
+	cr_assert_eq(f->nr_cpus_avail, 4);
+	cr_assert_eq(f->nr_cpus_online, 2);
+	cr_assert_eq(f->total_mem_kb, 24682416);
+	cr_assert_eq(f->nr_cmdline, 4);
+	cr_assert_str_eq(f->cmdline[1], "record");
+	cr_assert_str_eq(f->cmdline[3], "./a b");
+	cr_assert_eq(f->nr_build_ids, 2);
+	cr_assert_str_eq(f->build_ids[0].filename, "/usr/bin/a");
+	cr_assert_eq(f->build_ids[0].size, 20);
+	cr_assert_eq(f->build_ids[0].id[19], 0xa0 + 19);
+	cr_assert_eq(f->build_ids[0].pid, -1);
+	cr_assert_eq(f->build_ids[0].cpumode, PERF_RECORD_MISC_USER);
+	cr_assert_str_eq(f->build_ids[1].filename, "[kernel.kallsyms]");
+	cr_assert_eq(f->build_ids[1].size, 16);
+	cr_assert_eq(f->build_ids[1].cpumode, PERF_RECORD_MISC_KERNEL);
+}
+
+Test(data_rw, round_trip_attrs_records_features)
+{
+	size_t len;
+	uint8_t *buf = write_standard(NULL, 1000, &len, true);
+	struct pms_data_reader *r;
+	struct pms_data_error e;
+	const struct pms_data_features *f;
+	size_t nr;
+	const uint64_t *ids;
+
+	cr_assert_eq(memcmp(buf, "PERFILE2", 8), 0);
+	cr_assert_eq(pms_data_reader__open_mem(&r, buf, len, &strict, &e), 0, "%s", e.msg);
+	cr_assert_not(pms_data_reader__is_pipe(r));
+	cr_assert_eq(pms_data_reader__nr_attrs(r), 2);
+	cr_assert_eq(pms_data_reader__attr(r, 1)->config, PERF_COUNT_SW_TASK_CLOCK);
+	cr_assert_eq(pms_data_reader__attr(r, 0)->sample_type, ST);
+	cr_assert_eq(pms_data_reader__attr(r, 0)->size, sizeof(struct perf_event_attr));
+	cr_assert_null(pms_data_reader__attr(r, 2));
+	ids = pms_data_reader__attr_ids(r, 1, &nr);
+	cr_assert_eq(nr, 3);
+	cr_assert_eq(ids[2], 23);
+	cr_assert_eq(pms_data_reader__attr_of_id(r, 12), 0);
+	cr_assert_eq(pms_data_reader__attr_of_id(r, 22), 1);
+	cr_assert_eq(pms_data_reader__attr_of_id(r, 99), -ENOENT);
+	cr_assert_str_eq(pms_data_reader__attr_name(r, 0), "cpu-clock");
+	cr_assert_str_eq(pms_data_reader__attr_name(r, 1), "task-clock");
+	f = pms_data_reader__features(r);
+	check_standard_features(f);
+	cr_assert(pms_data_features__has(f, PMS_FEAT_SAMPLE_TIME));
+	cr_assert_eq(f->sample_time_first_ns, 5000);
+	cr_assert_eq(f->sample_time_last_ns, 5999);
+	cr_assert_eq(f->nr_event_descs, 2);
+	cr_assert_eq(f->event_descs[1].nr_ids, 3);
+	cr_assert_null(pms_data_reader__warning(r));
+	check_standard_records(r, 1000);
+	/* Rewind gives the same sequence again. */
+	pms_data_reader__rewind(r);
+	check_standard_records(r, 1000);
+	pms_data_reader__free(r);
+	free(buf);
+}
+
+Test(data_rw, compressed_round_trip_spans_records)
+{
+	struct pms_data_writer_opts o = { .sz = sizeof(o), .compress_level = 1, .buffer_bytes = 64 << 10 };
+	size_t len, plain_len;
+	uint8_t *buf = write_standard(&o, 5000, &len, true);
+	uint8_t *plain = write_standard(NULL, 5000, &plain_len, true);
+	struct pms_data_reader *r;
+	struct pms_data_error e;
+	const struct pms_data_features *f;
+
+	cr_assert_lt(len, plain_len / 4, "compressed %zu vs plain %zu", len, plain_len);
+	cr_assert_eq(pms_data_reader__open_mem(&r, buf, len, &strict, &e), 0, "%s", e.msg);
+	f = pms_data_reader__features(r);
+	cr_assert(pms_data_features__has(f, PMS_FEAT_COMPRESSED));
+	cr_assert_eq(f->comp_type, PMS_COMP_ZSTD);
+	cr_assert_eq(f->comp_mmap_len, 64 << 10);
+	check_standard_records(r, 5000);
+	pms_data_reader__free(r);
+	free(buf);
+	free(plain);
+}
+
+Test(data_rw, incompressible_frame_splits_over_compressed_records)
+{
+	struct pms_data_writer_opts o = { .sz = sizeof(o), .compress_level = 1, .buffer_bytes = 512 << 10 };
+	struct pms_data_writer *w;
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .sample_type = PERF_SAMPLE_RAW };
+	struct pms_data_reader *r;
+	const struct perf_event_header *ev;
+	uint8_t rec[4000], *buf;
+	uint32_t seed = 1;
+	size_t len, nr_comp = 0;
+	uint64_t data_off;
+	int fd = new_memfd(), n = 0;
+
+	cr_assert_eq(pms_data_writer__open_fd(&w, fd, &o), 0);
+	cr_assert_eq(pms_data_writer__add_attr(w, &a, "raw", NULL, 0), 0);
+	for (int i = 0; i < 300; i++) {
+		struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .size = sizeof(rec) };
+
+		for (size_t k = 0; k < sizeof(rec); k++) {
+			seed = seed * 1103515245 + 12345;
+			rec[k] = (uint8_t)(seed >> 16);
+		}
+		memcpy(rec, &h, sizeof(h));
+		memcpy(rec + 8, &i, sizeof(i));
+		cr_assert_eq(pms_data_writer__write(w, rec, sizeof(rec)), 0);
+	}
+	cr_assert_eq(pms_data_writer__close(w), 0);
+	pms_data_writer__free(w);
+	buf = slurp(fd, &len);
+	close(fd);
+	/* Count the top-level COMPRESSED records: one frame of 512 KiB needs 9 or more. */
+	memcpy(&data_off, buf + offsetof(struct pms_file_header, data.offset), 8);
+	for (size_t off = data_off; off + 8 <= len;) {
+		struct perf_event_header h;
+
+		memcpy(&h, buf + off, 8);
+		if (h.type != PMS_RECORD_COMPRESSED)
+			break;
+		nr_comp++;
+		off += h.size;
+	}
+	cr_assert_geq(nr_comp, 9, "only %zu COMPRESSED records", nr_comp);
+	cr_assert_eq(pms_data_reader__open_mem(&r, buf, len, &strict, NULL), 0);
+	while (pms_data_reader__next(r, &ev, NULL) == 1) {
+		int idx;
+
+		cr_assert_eq(ev->size, sizeof(rec));
+		memcpy(&idx, (const uint8_t *)ev + 8, sizeof(idx));
+		cr_assert_eq(idx, n);
+		n++;
+	}
+	cr_assert_eq(n, 300, "%s", pms_data_reader__error(r)->msg);
+	pms_data_reader__free(r);
+	free(buf);
+}
+
+Test(data_rw, pipe_mode_round_trip)
+{
+	struct pms_data_writer_opts o = { .sz = sizeof(o), .pipe = true };
+	size_t len;
+	uint8_t *buf = write_standard(&o, 300, &len, true);
+	struct pms_data_reader *r;
+	struct pms_data_error e;
+	uint64_t size;
+
+	memcpy(&size, buf + 8, 8);
+	cr_assert_eq(size, 16);
+	cr_assert_eq(pms_data_reader__open_mem(&r, buf, len, &strict, &e), 0, "%s", e.msg);
+	cr_assert(pms_data_reader__is_pipe(r));
+	cr_assert_eq(pms_data_reader__nr_attrs(r), 2);
+	cr_assert_eq(pms_data_reader__attr_of_id(r, 23), 1);
+	check_standard_features(pms_data_reader__features(r));
+	{
+		const struct perf_event_header *ev;
+		int samples = 0, bid = 0;
+
+		while (pms_data_reader__next(r, &ev, NULL) == 1) {
+			samples += ev->type == PERF_RECORD_SAMPLE;
+			bid += ev->type == PMS_RECORD_HEADER_BUILD_ID;
+			cr_assert_neq(ev->type, PMS_RECORD_HEADER_ATTR);
+			cr_assert_neq(ev->type, PMS_RECORD_HEADER_FEATURE);
+		}
+		cr_assert_eq(samples, 300);
+		cr_assert_eq(bid, 2);
+	}
+	pms_data_reader__free(r);
+	free(buf);
+}
+
+Test(data_rw, unfinished_writer_leaves_readable_file)
+{
+	size_t len;
+	uint8_t *buf = write_standard(NULL, 700, &len, false);
+	struct pms_data_reader *r;
+	struct pms_data_error e;
+	uint64_t feat[4];
+
+	memcpy(feat, buf + 72, sizeof(feat));
+	cr_assert_eq(feat[0] | feat[1] | feat[2] | feat[3], 0, "features before close");
+	cr_assert_eq(pms_data_reader__open_mem(&r, buf, len, &strict, &e), 0, "%s", e.msg);
+	cr_assert_not(pms_data_reader__scanned_to_eof(r));
+	check_standard_records(r, 700);
+	cr_assert_null(pms_data_reader__features(r)->hostname);
+	pms_data_reader__free(r);
+	free(buf);
+}
+
+Test(data_rw, unflushed_records_are_not_claimed)
+{
+	struct pms_data_writer *w;
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .sample_type = ST };
+	struct pms_data_reader *r;
+	const struct perf_event_header *ev;
+	uint8_t *buf;
+	size_t len;
+	int fd = new_memfd(), n = 0;
+
+	cr_assert_eq(pms_data_writer__open_fd(&w, fd, NULL), 0);
+	cr_assert_eq(pms_data_writer__add_attr(w, &a, "x", NULL, 0), 0);
+	for (int i = 0; i < 10; i++) {
+		struct sample s = mk_sample(0, i);
+
+		cr_assert_eq(pms_data_writer__write(w, &s, sizeof(s)), 0);
+		if (i == 5)
+			cr_assert_eq(pms_data_writer__flush(w), 0);
+	}
+	cr_assert_eq(pms_data_writer__nr_records(w), 10);
+	cr_assert_eq(pms_data_writer__data_bytes(w), 6 * sizeof(struct sample));
+	buf = slurp(fd, &len); /* as a SIGKILL would leave it: 4 records still in memory */
+	cr_assert_eq(pms_data_reader__open_mem(&r, buf, len, &strict, NULL), 0);
+	while (pms_data_reader__next(r, &ev, NULL) == 1)
+		n++;
+	cr_assert_eq(n, 6);
+	cr_assert_eq(pms_data_reader__error(r)->err, 0);
+	pms_data_reader__free(r);
+	pms_data_writer__free(w);
+	close(fd);
+	free(buf);
+}
+
+Test(data_rw, writer_rejects_misuse)
+{
+	struct pms_data_writer *w;
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE };
+	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .size = 16 };
+	uint8_t rec[16] = { 0 };
+	int fd = new_memfd(), p[2];
+
+	cr_assert_eq(pms_data_writer__open_fd(&w, fd, NULL), 0);
+	memcpy(rec, &h, sizeof(h));
+	cr_assert_eq(pms_data_writer__write(w, rec, 12), -EINVAL, "size mismatch");
+	cr_assert_eq(pms_data_writer__write(w, rec, 4), -EINVAL);
+	cr_assert_eq(pms_data_writer__write(w, rec, 16), 0);
+	cr_assert_eq(pms_data_writer__add_attr(w, &a, "late", NULL, 0), -EBUSY);
+	cr_assert_eq(pms_data_writer__close(w), 0);
+	cr_assert_eq(pms_data_writer__write(w, rec, 16), -EBADF);
+	pms_data_writer__free(w);
+	pms_data_writer__free(NULL);
+	close(fd);
+	cr_assert_eq(pipe(p), 0);
+	cr_assert_eq(pms_data_writer__open_fd(&w, p[1], NULL), -ESPIPE);
+	cr_assert_null(w);
+	close(p[0]);
+	close(p[1]);
+}
+
+Test(data_rw, host_features)
+{
+	struct pms_data_features f = { 0 };
+	char *argv[] = { "x", "y" };
+
+	cr_assert_eq(pms_data_features__from_host(&f, 2, argv), 0);
+	cr_assert(pms_data_features__has(&f, PMS_FEAT_HOSTNAME));
+	cr_assert(pms_data_features__has(&f, PMS_FEAT_OSRELEASE));
+	cr_assert(pms_data_features__has(&f, PMS_FEAT_NRCPUS));
+	cr_assert_geq(f.nr_cpus_online, 1);
+	cr_assert_eq(f.nr_cmdline, 2);
+	cr_assert_str_eq(pms_data_feature__name(PMS_FEAT_CPUID), "CPUID");
+	pms_data_features__release(&f);
+	pms_data_features__release(&f);
+	pms_data_features__release(NULL);
+}
