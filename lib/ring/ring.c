@@ -3,6 +3,7 @@
 #include "ring/ring.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +24,9 @@ int pms_ring__init(struct pms_ring *r, void *base, size_t page_size, size_t data
 		off = meta->data_offset;
 		size = meta->data_size;
 	}
-	if (size < 8 || (size & (size - 1)) || off < sizeof(*meta) - sizeof(meta->__reserved) || off % 8)
+	/* The data area never overlaps the metadata fields the kernel updates. */
+	if (size < 8 || (size & (size - 1)) || off < offsetof(struct perf_event_mmap_page, __reserved) ||
+	    off % 8)
 		return -EINVAL;
 	r->scratch = malloc(MAX_RECORD_BYTES);
 	if (!r->scratch)
@@ -38,12 +41,24 @@ int pms_ring__init(struct pms_ring *r, void *base, size_t page_size, size_t data
 
 int pms_ring__init_mmap(struct pms_ring *r, const struct pms_mmap *m)
 {
+	const unsigned char *base;
+	int err;
+
 	if (!m || !m->base) {
 		memset(r, 0, sizeof(*r));
 		return -EINVAL;
 	}
-	return pms_ring__init(r, m->base, m->page_size_bytes,
-			      (size_t)m->nr_data_pages * m->page_size_bytes);
+	err = pms_ring__init(r, m->base, m->page_size_bytes,
+			     (size_t)m->nr_data_pages * m->page_size_bytes);
+	if (err)
+		return err;
+	/* Trust the metadata page's data_offset/data_size only inside the mapping. */
+	base = m->base;
+	if (r->data < base || (uint64_t)(r->data - base) + r->size_bytes > m->len_bytes) {
+		pms_ring__exit(r);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 void pms_ring__exit(struct pms_ring *r)

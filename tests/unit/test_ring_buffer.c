@@ -336,3 +336,27 @@ Test(ring_mmap, map_rejects_bad_args_and_explains_eperm)
 	pms_mmap__error_reason(EINVAL, 3, buf, sizeof(buf));
 	cr_assert_not_null(strstr(buf, "power of two"), "%s", buf);
 }
+
+Test(ring_buffer, init_mmap_checks_meta_offsets_against_the_mapping)
+{
+	struct pms_mmap m = { .fd = -1, .page_size_bytes = PAGE, .nr_data_pages = 1, .len_bytes = 2 * PAGE };
+	struct pms_ring r;
+	unsigned char *mem;
+
+	cr_assert_eq(posix_memalign((void **)&mem, PAGE, 2 * PAGE), 0);
+	memset(mem, 0, 2 * PAGE);
+	m.base = mem;
+	cr_assert_eq(pms_ring__init_mmap(&r, &m), 0);
+	cr_assert_eq(r.size_bytes, PAGE);
+	pms_ring__exit(&r);
+	((struct perf_event_mmap_page *)(void *)mem)->data_offset = PAGE;
+	((struct perf_event_mmap_page *)(void *)mem)->data_size = 2 * PAGE;
+	cr_assert_eq(pms_ring__init_mmap(&r, &m), -EINVAL);
+	((struct perf_event_mmap_page *)(void *)mem)->data_offset = 8;
+	((struct perf_event_mmap_page *)(void *)mem)->data_size = PAGE;
+	cr_assert_eq(pms_ring__init_mmap(&r, &m), -EINVAL);
+	m.base = NULL;
+	cr_assert_eq(pms_ring__init_mmap(&r, &m), -EINVAL);
+	cr_assert_eq(pms_ring__init_mmap(&r, NULL), -EINVAL);
+	free(mem);
+}
