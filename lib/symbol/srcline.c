@@ -20,8 +20,38 @@ struct entry {
 	int used;
 };
 
+/* A function-like DIE (out-of-line or inlined copy) of one CU. */
+struct fn {
+	const char *name;
+	const char *call_file; /* where an inlined copy sits in its caller */
+	unsigned int call_line;
+	int parent;            /* enclosing fn index, -1 for a subprogram */
+};
+
+struct rng {
+	uint64_t lo, hi;
+	int fn, depth;
+};
+
+/*
+ * One CU's function ranges, built by a single DIE walk on first use, so a
+ * lookup is a binary search instead of dwarf_getscopes()'s walk from the
+ * CU root on every address.
+ */
+struct cu_index {
+	Dwarf_Off off;
+	struct fn *fns;
+	size_t nr_fns, cap_fns;
+	struct rng *rngs;
+	size_t nr_rngs, cap_rngs;
+	Dwarf_Files *files;
+	size_t nr_files;
+};
+
 struct pms_srcline {
 	Dwarf *dw;
+	struct cu_index *cus; /* sorted by off */
+	size_t nr_cus, cap_cus;
 	Elf *own_elf; /* a debug file this handle opened itself */
 	int own_fd;
 	struct entry *tab;
@@ -89,6 +119,11 @@ void pms_srcline__free(struct pms_srcline *sl)
 	for (size_t i = 0; i < sl->cap && sl->tab; i++)
 		free(sl->tab[i].frames);
 	free(sl->tab);
+	for (size_t i = 0; i < sl->nr_cus; i++) {
+		free(sl->cus[i].fns);
+		free(sl->cus[i].rngs);
+	}
+	free(sl->cus);
 	if (sl->dw)
 		dwarf_end(sl->dw);
 	if (sl->own_elf)
@@ -139,19 +174,6 @@ static int grow(struct pms_srcline *sl)
 	return 0;
 }
 
-static const char *call_file(Dwarf_Die *cu, Dwarf_Die *die)
-{
-	Dwarf_Attribute a;
-	Dwarf_Word idx;
-	Dwarf_Files *files;
-	size_t nfiles;
-
-	if (!dwarf_attr(die, DW_AT_call_file, &a) || dwarf_formudata(&a, &idx) ||
-	    dwarf_getsrcfiles(cu, &files, &nfiles) || idx >= nfiles)
-		return NULL;
-	return dwarf_filesrc(files, idx, NULL, NULL);
-}
-
 static unsigned int call_line(Dwarf_Die *die)
 {
 	Dwarf_Attribute a;
@@ -162,14 +184,159 @@ static unsigned int call_line(Dwarf_Die *die)
 	return (unsigned int)v;
 }
 
+static const char *call_file(struct cu_index *ci, Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word idx;
+
+	if (!ci->files || !dwarf_attr(die, DW_AT_call_file, &a) || dwarf_formudata(&a, &idx) ||
+	    idx >= ci->nr_files)
+		return NULL;
+	return dwarf_filesrc(ci->files, idx, NULL, NULL);
+}
+
+static int add_fn(struct cu_index *ci, Dwarf_Die *die, int parent, int depth)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	int idx, tag = dwarf_tag(die);
+
+	if (ci->nr_fns == ci->cap_fns) {
+		size_t ncap = ci->cap_fns ? ci->cap_fns * 2 : 64;
+		struct fn *n = realloc(ci->fns, ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		ci->fns = n;
+		ci->cap_fns = ncap;
+	}
+	idx = (int)ci->nr_fns++;
+	ci->fns[idx] = (struct fn){
+		.name = dwarf_diename(die),
+		.parent = tag == DW_TAG_inlined_subroutine ? parent : -1,
+	};
+	if (tag == DW_TAG_inlined_subroutine) {
+		ci->fns[idx].call_file = call_file(ci, die);
+		ci->fns[idx].call_line = call_line(die);
+	}
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		if (hi <= lo)
+			continue;
+		if (ci->nr_rngs == ci->cap_rngs) {
+			size_t ncap = ci->cap_rngs ? ci->cap_rngs * 2 : 64;
+			struct rng *n = realloc(ci->rngs, ncap * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			ci->rngs = n;
+			ci->cap_rngs = ncap;
+		}
+		ci->rngs[ci->nr_rngs++] = (struct rng){ .lo = lo, .hi = hi, .fn = idx, .depth = depth };
+	}
+	return idx;
+}
+
+static int walk(struct cu_index *ci, Dwarf_Die *parent_die, int parent, int depth)
+{
+	Dwarf_Die c;
+	int r;
+
+	if (depth > 256 || dwarf_child(parent_die, &c) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&c), me = parent, d = depth;
+
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+			me = add_fn(ci, &c, parent, depth);
+			if (me < 0)
+				return me;
+			d = depth + 1;
+		}
+		if (dwarf_haschildren(&c)) {
+			r = walk(ci, &c, me, d);
+			if (r)
+				return r;
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
+static int rng_cmp(const void *a, const void *b)
+{
+	const struct rng *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->depth - y->depth;
+}
+
+static struct cu_index *cu_index_get(struct pms_srcline *sl, Dwarf_Die *cu)
+{
+	Dwarf_Off off = dwarf_dieoffset(cu);
+	size_t lo = 0, hi = sl->nr_cus;
+	struct cu_index *ci;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sl->cus[mid].off == off)
+			return &sl->cus[mid];
+		if (sl->cus[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (sl->nr_cus == sl->cap_cus) {
+		size_t ncap = sl->cap_cus ? sl->cap_cus * 2 : 16;
+		struct cu_index *n = realloc(sl->cus, ncap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		sl->cus = n;
+		sl->cap_cus = ncap;
+	}
+	memmove(&sl->cus[lo + 1], &sl->cus[lo], (sl->nr_cus - lo) * sizeof(*sl->cus));
+	sl->nr_cus++;
+	ci = &sl->cus[lo];
+	memset(ci, 0, sizeof(*ci));
+	ci->off = off;
+	if (dwarf_getsrcfiles(cu, &ci->files, &ci->nr_files))
+		ci->files = NULL;
+	/* A half-built index (ENOMEM mid-walk) still answers what it has. */
+	(void)walk(ci, cu, -1, 0);
+	if (ci->nr_rngs)
+		qsort(ci->rngs, ci->nr_rngs, sizeof(*ci->rngs), rng_cmp);
+	return ci;
+}
+
+/* Innermost range containing addr: ranges nest, so it has the largest lo (then depth). */
+static int innermost_fn(const struct cu_index *ci, uint64_t addr)
+{
+	size_t lo = 0, hi = ci->nr_rngs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ci->rngs[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0)
+		if (addr < ci->rngs[lo].hi)
+			return ci->rngs[lo].fn;
+	return -1;
+}
+
 /* Resolves vaddr into a malloc()ed frames array; *nr = 0 when DWARF has nothing. */
 static int resolve(struct pms_srcline *sl, uint64_t vaddr, struct pms_srcline_frame **out, size_t *nr)
 {
-	Dwarf_Die cu, *scopes = NULL;
+	Dwarf_Die cu;
 	Dwarf_Line *line;
 	struct pms_srcline_frame cur = { 0 }, *frames;
+	struct cu_index *ci;
 	size_t n = 0;
-	int nscopes;
+	int fn;
 
 	*out = NULL;
 	*nr = 0;
@@ -183,48 +350,23 @@ static int resolve(struct pms_srcline *sl, uint64_t vaddr, struct pms_srcline_fr
 		if (!dwarf_lineno(line, &ln) && ln > 0)
 			cur.line = (unsigned int)ln;
 	}
-	/*
-	 * dwarf_getscopes() follows the abstract origin after an inlined
-	 * instance (up to the CU), so only its innermost function scope is
-	 * used; the concrete chain of callers comes from dwarf_getscopes_die().
-	 */
-	nscopes = dwarf_getscopes(&cu, vaddr, &scopes);
-	for (int i = 0; i < nscopes; i++) {
-		int tag = dwarf_tag(&scopes[i]);
-
-		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) {
-			Dwarf_Die fn = scopes[i];
-
-			free(scopes);
-			scopes = NULL;
-			nscopes = dwarf_getscopes_die(&fn, &scopes);
-			break;
-		}
-		if (i == nscopes - 1) {
-			free(scopes);
-			scopes = NULL;
-			nscopes = 0;
-		}
-	}
-	frames = calloc(MAX_INLINE_DEPTH + 1, sizeof(*frames));
-	if (!frames) {
-		free(scopes);
+	ci = cu_index_get(sl, &cu);
+	if (!ci)
 		return -ENOMEM;
-	}
-	for (int i = 0; i < nscopes && n < MAX_INLINE_DEPTH; i++) {
-		int tag = dwarf_tag(&scopes[i]);
+	fn = innermost_fn(ci, vaddr);
+	frames = calloc(MAX_INLINE_DEPTH + 1, sizeof(*frames));
+	if (!frames)
+		return -ENOMEM;
+	while (fn >= 0 && n < MAX_INLINE_DEPTH) {
+		const struct fn *f = &ci->fns[fn];
 
-		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
-			continue;
-		cur.func = dwarf_diename(&scopes[i]);
+		cur.func = f->name;
 		frames[n++] = cur;
-		if (tag == DW_TAG_subprogram)
-			break;
 		/* The caller is where this copy was inlined. */
-		cur.file = call_file(&cu, &scopes[i]);
-		cur.line = call_line(&scopes[i]);
+		cur.file = f->call_file;
+		cur.line = f->call_line;
+		fn = f->parent;
 	}
-	free(scopes);
 	if (!n && (cur.file || cur.line))
 		frames[n++] = cur; /* line table without a covering subprogram DIE */
 	if (!n) {
