@@ -239,7 +239,8 @@ static int open_file_mode(struct pms_data_reader *r, uint64_t hsize)
 			set_warning(r, "ids of attr %" PRIu64 " are damaged; ignored", i);
 			ids.size = 0;
 		}
-		err = add_attr(r, r->buf + off, attr_bytes, r->buf + ids.offset, (size_t)(ids.size / 8));
+		err = add_attr(r, r->buf + off, attr_bytes, ids.size ? r->buf + ids.offset : NULL,
+			       (size_t)(ids.size / 8));
 		if (err)
 			return set_error(r, err, off, "out of memory");
 	}
