@@ -575,7 +575,7 @@ st_exit_tests() {
 		st_rc=$?
 		st_ms=$(($(st_now_ms) - st_t0))
 		st_rcs="$st_rcs $st_rc"
-		[ $st_ms -ge 120 ] && st_late="$st_late ${st_ms}ms/exit$st_rc/$(grep -o '([0-9]* runs)' "$st_tmp/o" | tr -d ' ')"
+		[ $st_ms -ge 120 ] && st_late="$st_late ${st_ms}ms/exit$st_rc/[$(grep -vE '^ *$' "$st_tmp/o" | head -3 | cut -c1-90 | tr '\n' '|')]"
 	done
 	if [ -z "$st_late" ]; then
 		pass "stat -r 5: Ctrl-C mid-run stops the repetition at once (20 tries; exits:$st_rcs)"
