@@ -38,6 +38,26 @@ const char *pms_record__type_name(uint32_t type)
 	return "UNKNOWN";
 }
 
+int pms_record__peek_id(const void *rec, size_t len, bool sample_id_all, uint64_t *id)
+{
+	const unsigned char *p = rec;
+	struct perf_event_header h;
+
+	if (len < sizeof(h))
+		return -EINVAL;
+	memcpy(&h, p, sizeof(h));
+	if (h.size > len || h.size < sizeof(h) + sizeof(*id))
+		return -EINVAL;
+	if (h.type == PERF_RECORD_SAMPLE) {
+		memcpy(id, p + sizeof(h), sizeof(*id));
+		return 0;
+	}
+	if (!sample_id_all)
+		return -ENOENT;
+	memcpy(id, p + h.size - sizeof(*id), sizeof(*id));
+	return 0;
+}
+
 /* Trailer order: TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER (fixed distance from the end). */
 static int sample_id(struct pms_cursor *c, uint64_t st, struct pms_sample_id *sid)
 {

@@ -123,6 +123,17 @@ struct pms_record {
 int pms_record__decode(const struct pms_decode_cfg *cfg, const void *buf, size_t len,
 		       struct pms_record *out, size_t *err_off);
 
+/*
+ * Which event wrote a record, before knowing its attr, in a ring shared by
+ * several events (SET_OUTPUT). Works when every event has
+ * PERF_SAMPLE_IDENTIFIER in sample_type (and, for non-sample records,
+ * sample_id_all), as perf sets with more than one event: SAMPLE carries the
+ * id right after the header, other records as their last u64. Returns 0,
+ * -ENOENT for a non-sample record without sample_id_all, -EINVAL if the
+ * record is too short for it.
+ */
+int pms_record__peek_id(const void *rec, size_t len, bool sample_id_all, uint64_t *id);
+
 /* "MMAP2", "SAMPLE", ... or "UNKNOWN". */
 const char *pms_record__type_name(uint32_t type);
 

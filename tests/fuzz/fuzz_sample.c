@@ -148,6 +148,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!rec)
 		return 0;
 	memcpy(rec, data, len);
+	{
+		uint64_t id;
+
+		if (pms_record__peek_id(rec, len, cfg.sample_id_all, &id) == 0)
+			sink += id;
+	}
 	if (pms_record__decode(&cfg, rec, len, &r, &off) == 0)
 		touch_record(&r);
 	else if (off > len)

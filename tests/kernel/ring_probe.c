@@ -41,7 +41,7 @@ static struct {
 	uint64_t last_time[MAX_CPUS];
 	int cur_cpu;
 	/* check counters */
-	uint64_t bad_pid, bad_chain, bad_cpu, bad_time, bad_period, bad_id, bad_sid, decode_errors;
+	uint64_t bad_peek, bad_pid, bad_chain, bad_cpu, bad_time, bad_period, bad_id, bad_sid, decode_errors;
 	uint64_t min_period, max_period;
 	int comm_seen, exit_seen, mmap2_seen;
 	char detail[256];
@@ -103,6 +103,13 @@ static int on_record(const struct perf_event_header *h, void *arg)
 		return 0;
 	}
 	pms_ring_stats__account(&g.st, &r);
+	{
+		uint64_t peeked = 0;
+
+		if (pms_record__peek_id(h, h->size, true, &peeked) ||
+		    peeked != (r.type == PERF_RECORD_SAMPLE ? r.sample.id : r.sid.id))
+			g.bad_peek++;
+	}
 	if (r.type == PERF_RECORD_SAMPLE) {
 		const struct pms_sample *s = &r.sample;
 
@@ -343,6 +350,8 @@ int main(int argc, char **argv)
 	check("ring_sample_id_all", !g.bad_sid && g.comm_seen + g.exit_seen + g.mmap2_seen > 0,
 	      "%llu side-band records without a dummy-event IDENTIFIER and the child's pid in sample_id",
 	      (unsigned long long)g.bad_sid);
+	check("ring_peek_id", !g.bad_peek, "%llu records whose peeked id differs from the decoded IDENTIFIER",
+	      (unsigned long long)g.bad_peek);
 	check("ring_child_status", WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
 	printf("stats records=%llu samples=%llu bytes=%llu wrapped=%llu lost=%llu lost_samples=%llu throttle=%llu\n",
 	       (unsigned long long)g.st.nr_records, (unsigned long long)g.st.nr_samples,

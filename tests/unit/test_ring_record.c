@@ -320,3 +320,27 @@ Test(ring_record, sizes_and_unknown_types)
 	cr_assert_str_eq(pms_record__type_name(68), "UNKNOWN");
 	cr_assert_str_eq(pms_record__type_name(0), "UNKNOWN");
 }
+
+Test(ring_record, peek_id_finds_the_identifier)
+{
+	uint64_t id = 0;
+
+	rb_begin(&b, PERF_RECORD_SAMPLE, 0);
+	rb_u64(&b, 0x4242);
+	rb_u64(&b, 0x1234);
+	rb_end(&b);
+	cr_assert_eq(pms_record__peek_id(rb_bytes(&b), b.len, false, &id), 0);
+	cr_assert_eq(id, 0x4242u);
+	rb_begin(&b, PERF_RECORD_LOST, 0);
+	rb_u64(&b, 1); rb_u64(&b, 2);
+	put_sid();
+	rb_end(&b);
+	cr_assert_eq(pms_record__peek_id(rb_bytes(&b), b.len, true, &id), 0);
+	cr_assert_eq(id, 55u);
+	cr_assert_eq(pms_record__peek_id(rb_bytes(&b), b.len, false, &id), -ENOENT);
+	cr_assert_eq(pms_record__peek_id(rb_bytes(&b), b.len - 1, true, &id), -EINVAL);
+	rb_begin(&b, PERF_RECORD_SWITCH, 0);
+	rb_end(&b);
+	cr_assert_eq(pms_record__peek_id(rb_bytes(&b), b.len, true, &id), -EINVAL);
+	cr_assert_eq(pms_record__peek_id(rb_bytes(&b), 4, true, &id), -EINVAL);
+}
