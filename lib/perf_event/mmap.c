@@ -54,6 +54,7 @@ static uint64_t rounddown_pow2(uint64_t v)
 int pms_mmap__parse_pages(const char *str, unsigned *out_pages, bool *rounded)
 {
 	uint64_t n, pages, mult = 0;
+	bool partial = false;
 	char *end;
 
 	if (!str || !*str || *str == '-' || *str == '+')
@@ -75,19 +76,20 @@ int pms_mmap__parse_pages(const char *str, unsigned *out_pages, bool *rounded)
 	if (!n)
 		return -EINVAL;
 	if (mult) {
-		if (n > UINT64_MAX / mult)
+		uint64_t ps = pms_mmap__page_size();
+
+		if (n > (UINT64_MAX - ps) / mult)
 			return -ERANGE;
-		/* A size names bytes of data; less than a page cannot be mapped. */
-		pages = n * mult / pms_mmap__page_size();
-		if (!pages)
-			return -EINVAL;
+		/* A size names bytes of data: whole pages, rounded up as perf does. */
+		pages = (n * mult + ps - 1) / ps;
+		partial = (n * mult) % ps != 0;
 	} else {
 		pages = n;
 	}
 	if (pages > (1ull << 31))
 		return -ERANGE;
 	if (rounded)
-		*rounded = !is_pow2(pages);
+		*rounded = partial || !is_pow2(pages);
 	*out_pages = (unsigned)roundup_pow2(pages);
 	return 0;
 }

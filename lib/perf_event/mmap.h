@@ -31,9 +31,10 @@ size_t pms_mmap__page_size(void);
 
 /*
  * Parse -m like perf: a number of pages ("128") or a size with a B/K/M/G
- * suffix ("512K", "4M"). The page count is rounded UP to a power of two, as
- * perf does (*rounded says whether it had to). -EINVAL for syntax, zero, or
- * a size below one page after rounding; -ERANGE beyond 2^31 pages.
+ * suffix ("512K", "4M"). A size is rounded up to whole pages, and the page
+ * count UP to a power of two, as perf does (*rounded says whether either
+ * happened, for perf's "rounding mmap pages size" warning). -EINVAL for
+ * syntax or zero; -ERANGE beyond 2^31 pages.
  */
 int pms_mmap__parse_pages(const char *str, unsigned *out_pages, bool *rounded);
 

@@ -262,9 +262,15 @@ Test(ring_mmap, parse_pages_like_perf)
 		cr_assert_eq(pms_mmap__parse_pages("20k", &pages, &rounded), 0);
 		cr_assert_eq(pages, 8u);
 		cr_assert(rounded);
-		cr_assert_eq(pms_mmap__parse_pages("4096B", &pages, NULL), 0);
+		cr_assert_eq(pms_mmap__parse_pages("4096B", &pages, &rounded), 0);
 		cr_assert_eq(pages, 1u);
-		cr_assert_eq(pms_mmap__parse_pages("100B", &pages, NULL), -EINVAL);
+		cr_assert(!rounded);
+		cr_assert_eq(pms_mmap__parse_pages("100B", &pages, &rounded), 0);
+		cr_assert_eq(pages, 1u);
+		cr_assert(rounded);
+		cr_assert_eq(pms_mmap__parse_pages("4097b", &pages, &rounded), 0);
+		cr_assert_eq(pages, 2u);
+		cr_assert(rounded);
 	}
 	cr_assert_eq(pms_mmap__parse_pages("0", &pages, NULL), -EINVAL);
 	cr_assert_eq(pms_mmap__parse_pages("", &pages, NULL), -EINVAL);
