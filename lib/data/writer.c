@@ -43,8 +43,10 @@ struct pms_data_writer {
 	struct pms_bbuf zbuf;
 	uint64_t raw_bytes; /* bytes of records before compression */
 
+	uint64_t attrs_offset;
 	uint64_t data_offset;
 	uint64_t data_size;
+	bool checkpointed; /* the header points at a COMPRESSED-only feature table */
 	uint64_t nr_records;
 
 	bool time_ok;       /* every attr samples TIME at the same position */
@@ -308,6 +310,14 @@ static int commit(struct pms_data_writer *w)
 	if (w->committed)
 		return 0;
 	setup_time(w);
+	if (w->enc) {
+		/* perf sizes its decompression buffer from this; pipe mode sends it up front. */
+		w->feat.comp_version = 0;
+		w->feat.comp_type = PMS_COMP_ZSTD;
+		w->feat.comp_level = (uint32_t)w->level;
+		w->feat.comp_mmap_len = (uint32_t)w->buf_cap;
+		pms_data_features__set_bit(&w->feat, PMS_FEAT_COMPRESSED);
+	}
 	if (w->pipe) {
 		err = commit_pipe(w);
 		if (!err)
@@ -333,6 +343,7 @@ static int commit(struct pms_data_writer *w)
 		pms_bbuf__release(&b);
 		return -ENOMEM;
 	}
+	w->attrs_offset = attrs_offset;
 	w->data_offset = b.len;
 	w->data_size = 0;
 	file_header(w, &h, attrs_offset);
@@ -369,6 +380,55 @@ static int wrap_compressed(struct pms_data_writer *w, struct pms_bbuf *out)
 	return out->oom ? -ENOMEM : 0;
 }
 
+/* Feature bits off before anything overwrites the table they point at. */
+static int retract_checkpoint(struct pms_data_writer *w)
+{
+	uint64_t zero[4] = { 0 };
+	int err;
+
+	if (!w->checkpointed)
+		return 0;
+	err = pwrite_full(w->fd, zero, sizeof(zero), offsetof(struct pms_file_header, adds_features));
+	if (!err)
+		w->checkpointed = false;
+	return err;
+}
+
+/*
+ * perf cannot decompress without HEADER_COMPRESSED (it sizes its buffer from
+ * it), so a compressed file that is never closed would be useless to perf:
+ * after each flush, put a one-feature table after the data and point the
+ * header at it, in one pwrite of the header.
+ */
+static int checkpoint_compressed(struct pms_data_writer *w)
+{
+	struct pms_data_features one = { 0 };
+	struct pms_bbuf b = { 0 };
+	struct pms_file_section s;
+	struct pms_file_header h;
+	uint64_t table = w->data_offset + w->data_size;
+	int err;
+
+	one.comp_type = PMS_COMP_ZSTD;
+	one.comp_level = (uint32_t)w->level;
+	one.comp_mmap_len = (uint32_t)w->buf_cap;
+	s.offset = table + sizeof(s);
+	s.size = 5 * sizeof(uint32_t);
+	pms_bbuf__add(&b, &s, sizeof(s));
+	err = pms_data_feature__encode(&one, PMS_FEAT_COMPRESSED, NULL, 0, &b);
+	if (!err)
+		err = pwrite_full(w->fd, b.p, b.len, table);
+	pms_bbuf__release(&b);
+	if (err)
+		return err;
+	file_header(w, &h, w->attrs_offset);
+	h.adds_features[PMS_FEAT_COMPRESSED / 64] = 1ULL << (PMS_FEAT_COMPRESSED % 64);
+	err = pwrite_full(w->fd, &h, sizeof(h), 0);
+	if (!err)
+		w->checkpointed = true;
+	return err;
+}
+
 int pms_data_writer__flush(struct pms_data_writer *w)
 {
 	const uint8_t *p = w->buf;
@@ -397,12 +457,17 @@ int pms_data_writer__flush(struct pms_data_writer *w)
 		w->data_size += n;
 	} else {
 		/* Data first, then the size that covers it: never claim unwritten bytes. */
+		if ((err = retract_checkpoint(w)))
+			goto fail;
 		err = pwrite_full(w->fd, p, n, w->data_offset + w->data_size);
 		if (err)
 			goto fail;
 		w->data_size += n;
-		err = pwrite_full(w->fd, &w->data_size, sizeof(w->data_size),
-				  offsetof(struct pms_file_header, data.size));
+		if (w->enc)
+			err = checkpoint_compressed(w);
+		else
+			err = pwrite_full(w->fd, &w->data_size, sizeof(w->data_size),
+					  offsetof(struct pms_file_header, data.size));
 		if (err)
 			goto fail;
 	}
@@ -486,7 +551,7 @@ int pms_data_writer__close(struct pms_data_writer *w)
 	struct pms_bbuf table = { 0 }, payload = { 0 };
 	struct pms_data_event_desc *descs = NULL;
 	struct pms_file_header h;
-	uint64_t feat_offset, attrs_offset;
+	uint64_t feat_offset;
 	size_t nr_feat = 0;
 	int err;
 
@@ -502,14 +567,8 @@ int pms_data_writer__close(struct pms_data_writer *w)
 		w->feat.sample_time_last_ns = w->time_last;
 		pms_data_features__set_bit(&w->feat, PMS_FEAT_SAMPLE_TIME);
 	}
-	if (w->enc) {
-		w->feat.comp_version = 0;
-		w->feat.comp_type = PMS_COMP_ZSTD;
-		w->feat.comp_level = (uint32_t)w->level;
+	if (w->enc)
 		w->feat.comp_ratio = w->data_size ? (uint32_t)(w->raw_bytes / w->data_size) : 0;
-		w->feat.comp_mmap_len = (uint32_t)w->buf_cap;
-		pms_data_features__set_bit(&w->feat, PMS_FEAT_COMPRESSED);
-	}
 	if (w->nr_attrs) {
 		descs = calloc(w->nr_attrs, sizeof(*descs));
 		if (!descs)
@@ -534,6 +593,8 @@ int pms_data_writer__close(struct pms_data_writer *w)
 			w->feat.present[bit / 64] &= ~(1ULL << (bit % 64));
 		pms_bbuf__release(&probe);
 	}
+	if ((err = retract_checkpoint(w)))
+		goto out;
 	feat_offset = w->data_offset + w->data_size;
 	{
 		uint64_t pay_off = feat_offset + nr_feat * sizeof(struct pms_file_section);
@@ -560,10 +621,7 @@ int pms_data_writer__close(struct pms_data_writer *w)
 	if ((err = pwrite_full(w->fd, table.p, table.len, feat_offset)) ||
 	    (err = pwrite_full(w->fd, payload.p, payload.len, feat_offset + table.len)))
 		goto out;
-	attrs_offset = sizeof(h);
-	for (size_t i = 0; i < w->nr_attrs; i++)
-		attrs_offset += 8 * w->attrs[i].nr_ids;
-	file_header(w, &h, attrs_offset);
+	file_header(w, &h, w->attrs_offset);
 	memcpy(h.adds_features, w->feat.present, sizeof(h.adds_features));
 	err = pwrite_full(w->fd, &h, sizeof(h), 0);
 	if (!err && ftruncate(w->fd, (off_t)(feat_offset + table.len + payload.len)) < 0)

@@ -115,16 +115,22 @@ td_written() {
 	else
 		fail "written pipe stream" "data_writer --pipe failed"
 	fi
+	td_f=$td_tmp/ours-pipe-z.data
+	if "$td_tmp/dw" "$td_f" "$td_demo" "$td_hot" "$td_warm" --pipe -z; then
+		td_report "written pipe stream -z" "$td_f" -
+		td_script "written pipe stream -z" "$td_f" 1000 -
+		td_ours "written pipe stream -z" "$td_f" 1000
+	else
+		fail "written pipe stream -z" "data_writer --pipe -z failed"
+	fi
 
 	# A writer that dies after a flush (600 samples flushed, 10 more buffered).
 	for td_z in "" -z; do
 		td_f=$td_tmp/killed$td_z.data
 		"$td_tmp/dw" "$td_f" "$td_demo" "$td_hot" "$td_warm" $td_z --kill 600
 		td_ours "writer killed after a flush${td_z:+ ($td_z)}" "$td_f" 600
-		if [ -z "$td_z" ]; then
-			td_report "writer killed after a flush" "$td_f"
-			td_script "writer killed after a flush" "$td_f" 600
-		fi
+		td_report "writer killed after a flush${td_z:+ ($td_z)}" "$td_f"
+		td_script "writer killed after a flush${td_z:+ ($td_z)}" "$td_f" 600
 	done
 
 	# Truncated in the middle of the data section: an offset error, or the valid prefix.
