@@ -3,6 +3,7 @@
 //
 // usage: ring_probe [BUSY_MS [FREQ_HZ [DATA_PAGES]]]
 //        ring_probe --map-only DATA_PAGES   (map one ring on itself; print "map ok" or "map ERRNO REASON")
+//        ring_probe --busy MS               (just the child's workload, for perf record as the oracle)
 // Forks a child that waits for a go byte, renames itself "ring-busy", maps
 // /bin/true executable, spins BUSY_MS of CPU time and exits. On every CPU opens a
 // cpu-clock sampling event (sample_type IDENTIFIER|IP|TID|TIME|CPU|PERIOD|
@@ -207,6 +208,11 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 2 && strcmp(argv[1], "--map-only") == 0)
 		return map_only((unsigned)strtoul(argv[2], NULL, 10));
+	if (argc > 2 && strcmp(argv[1], "--busy") == 0) {
+		if (pipe(go) || write(go[1], "g", 1) != 1)
+			return 2;
+		busy_child(go[0], (int)strtol(argv[2], NULL, 10));
+	}
 	g.ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (g.ncpus < 1 || g.ncpus > MAX_CPUS)
 		return 2;

@@ -43,6 +43,7 @@ ring_tests() {
 	# perf's shape: 1000 Hz, 300 ms, a small ring.
 	ring_run_probe "1kHz" 300 1000 2
 	echo "ring 1kHz: $ring_stats"
+	ring_1k_stats=$ring_stats
 
 	# One data page at 4 kHz: records straddle the end of the ring all the time.
 	ring_run_probe "4kHz-1page" 300 4000 1
@@ -52,6 +53,23 @@ ring_tests() {
 		pass "ring split records copied on a real ring (wrapped=$wrapped)"
 	else
 		fail "ring split records copied on a real ring" "no record straddled the end: $ring_stats"
+	fi
+
+	# perf as the oracle: the same workload under perf record at 1 kHz.
+	ours=$(printf '%s\n' "$ring_1k_stats" | sed -n 's/.* samples=\([0-9]*\).*/\1/p')
+	if ! command -v perf >/dev/null; then
+		skip "ring sample count matches perf record" "perf not installed"
+	elif perf record -q -e cpu-clock -F 1000 -g -o "$ring_dir/perf.data" -- "$ring_dir/ring_probe" --busy 300 \
+		>"$ring_dir/perf.log" 2>&1; then
+		theirs=$(perf report -D -i "$ring_dir/perf.data" 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE(')
+		if [ "${ours:-0}" -gt 0 ] && [ "$theirs" -gt 0 ] &&
+			[ $((ours * 100)) -ge $((theirs * 80)) ] && [ $((ours * 100)) -le $((theirs * 120)) ]; then
+			pass "ring sample count matches perf record (pmuscope $ours, perf $theirs, +-20%)"
+		else
+			fail "ring sample count matches perf record" "pmuscope ${ours:-?}, perf $theirs"
+		fi
+	else
+		fail "ring sample count matches perf record" "perf record failed: $(tail -n 3 "$ring_dir/perf.log")"
 	fi
 
 	# Sizing errors: not a power of two; over the locked-memory budget without CAP_IPC_LOCK.
