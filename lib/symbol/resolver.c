@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: MIT
+// Address resolution facade: cached DSOs (build-id checked), demangled names, kallsyms, JIT maps, srclines.
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbol/demangle.h"
+#include "symbol/dso.h"
+#include "symbol/jitmap.h"
+#include "symbol/kallsyms.h"
+#include "symbol/resolver.h"
+
+struct dso_entry {
+	char *path;
+	uint8_t build_id[PMS_BUILD_ID_MAX];
+	size_t build_id_size;
+	bool checked;           /* build_id given at open time */
+	int err;                /* cached open failure (-ESTALE, -ENOENT, ...) */
+	char found_hex[PMS_BUILD_ID_HEX_MAX];
+	size_t stale_samples;
+	struct pms_dso *dso;
+	char **demangled;       /* lazily, parallel to dso->syms; (char *)1 = not mangled */
+	struct pms_srcline *sl;
+	int sl_err;
+};
+
+struct jit_entry {
+	pid_t pid;
+	int err;
+	struct pms_jitmap jm;
+};
+
+struct pms_resolver {
+	struct dso_entry *dsos;
+	size_t nr_dsos, cap_dsos;
+	size_t last; /* index of the last hit: consecutive samples share a file */
+	struct jit_entry *jits;
+	size_t nr_jits;
+	struct pms_kallsyms ks;
+	int ks_err;
+	bool ks_loaded;
+};
+
+#define NOT_MANGLED ((char *)1)
+
+struct pms_resolver *pms_resolver__new(void)
+{
+	return calloc(1, sizeof(struct pms_resolver));
+}
+
+void pms_resolver__free(struct pms_resolver *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nr_dsos; i++) {
+		struct dso_entry *e = &r->dsos[i];
+
+		if (e->demangled)
+			for (size_t j = 0; j < e->dso->nr_syms; j++)
+				if (e->demangled[j] != NOT_MANGLED)
+					free(e->demangled[j]);
+		free(e->demangled);
+		pms_srcline__free(e->sl);
+		pms_dso__free(e->dso);
+		free(e->path);
+	}
+	free(r->dsos);
+	for (size_t i = 0; i < r->nr_jits; i++)
+		pms_jitmap__release(&r->jits[i].jm);
+	free(r->jits);
+	pms_kallsyms__release(&r->ks);
+	free(r);
+}
+
+static bool entry_matches(const struct dso_entry *e, const struct pms_map_ref *m)
+{
+	if (strcmp(e->path, m->path))
+		return false;
+	if (!m->build_id)
+		return !e->checked;
+	return e->checked && e->build_id_size == m->build_id_size &&
+	       !memcmp(e->build_id, m->build_id, m->build_id_size);
+}
+
+static struct dso_entry *get_dso(struct pms_resolver *r, const struct pms_map_ref *m)
+{
+	struct dso_entry *e;
+
+	if (r->last < r->nr_dsos && entry_matches(&r->dsos[r->last], m))
+		return &r->dsos[r->last];
+	for (size_t i = 0; i < r->nr_dsos; i++)
+		if (entry_matches(&r->dsos[i], m)) {
+			r->last = i;
+			return &r->dsos[i];
+		}
+	if (r->nr_dsos == r->cap_dsos) {
+		size_t ncap = r->cap_dsos ? r->cap_dsos * 2 : 32;
+		struct dso_entry *n = realloc(r->dsos, ncap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		r->dsos = n;
+		r->cap_dsos = ncap;
+	}
+	e = &r->dsos[r->nr_dsos];
+	memset(e, 0, sizeof(*e));
+	e->path = strdup(m->path);
+	if (!e->path)
+		return NULL;
+	if (m->build_id && m->build_id_size <= PMS_BUILD_ID_MAX) {
+		e->checked = true;
+		memcpy(e->build_id, m->build_id, m->build_id_size);
+		e->build_id_size = m->build_id_size;
+		e->err = pms_dso__open_checked(m->path, m->build_id, m->build_id_size, &e->dso,
+					       e->found_hex);
+	} else {
+		e->err = pms_dso__open(m->path, &e->dso);
+	}
+	if (!e->err && e->dso->nr_syms) {
+		e->demangled = calloc(e->dso->nr_syms, sizeof(*e->demangled));
+		if (!e->demangled) {
+			pms_dso__free(e->dso);
+			free(e->path);
+			return NULL;
+		}
+	}
+	r->last = r->nr_dsos++;
+	return e;
+}
+
+static const char *sym_name(struct dso_entry *e, const struct pms_sym *s)
+{
+	size_t i = (size_t)(s - e->dso->syms);
+	char *d;
+
+	if (!e->demangled)
+		return s->name;
+	if (!e->demangled[i]) {
+		d = pms_demangle(s->name);
+		e->demangled[i] = d ? d : NOT_MANGLED;
+	}
+	return e->demangled[i] == NOT_MANGLED ? s->name : e->demangled[i];
+}
+
+static struct jit_entry *get_jit(struct pms_resolver *r, pid_t pid)
+{
+	struct jit_entry *n;
+
+	for (size_t i = 0; i < r->nr_jits; i++)
+		if (r->jits[i].pid == pid)
+			return &r->jits[i];
+	n = realloc(r->jits, (r->nr_jits + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	r->jits = n;
+	n = &r->jits[r->nr_jits++];
+	memset(n, 0, sizeof(*n));
+	n->pid = pid;
+	n->err = pms_jitmap__load_pid(pid, &n->jm);
+	return n;
+}
+
+int pms_resolver__user(struct pms_resolver *r, const struct pms_map_ref *map, uint64_t ip,
+		       struct pms_resolved *out)
+{
+	struct dso_entry *e;
+	const struct pms_sym *s;
+	uint64_t vaddr;
+
+	memset(out, 0, sizeof(*out));
+	out->addr = ip;
+	out->status = PMS_RES_NO_FILE;
+	if (!map || !map->path || map->path[0] != '/') {
+		/* Anonymous executable memory: a JIT's perf-PID.map, if any. */
+		struct jit_entry *j = map && map->pid > 0 ? get_jit(r, map->pid) : NULL;
+		const struct pms_tsym *t;
+
+		if (map && map->pid > 0 && !j)
+			return -ENOMEM;
+		out->dso = map && map->path && map->path[0] ? map->path : NULL;
+		if (j && !j->err && (t = pms_jitmap__find(&j->jm, ip))) {
+			out->dso = "[jit]";
+			out->sym = t->name;
+			out->sym_off = ip - t->start;
+			out->status = PMS_RES_OK;
+		}
+		return 0;
+	}
+	e = get_dso(r, map);
+	if (!e)
+		return -ENOMEM;
+	out->dso = e->path;
+	if (e->err) {
+		if (e->err == -ESTALE) {
+			out->status = PMS_RES_STALE;
+			e->stale_samples++;
+		}
+		return 0;
+	}
+	if (pms_dso__map_ip(e->dso, map->start, map->pgoff, ip, &vaddr))
+		return 0;
+	out->addr = vaddr;
+	out->elf = e->dso;
+	s = pms_dso__find_sym(e->dso, vaddr);
+	if (!s) {
+		out->status = PMS_RES_NO_SYM;
+		return 0;
+	}
+	out->sym = sym_name(e, s);
+	out->sym_off = vaddr - s->start;
+	out->status = PMS_RES_OK;
+	return 0;
+}
+
+int pms_resolver__kernel(struct pms_resolver *r, uint64_t ip, struct pms_resolved *out)
+{
+	const struct pms_tsym *t;
+
+	memset(out, 0, sizeof(*out));
+	out->addr = ip;
+	out->dso = "[kernel.kallsyms]";
+	if (!r->ks_loaded) {
+		r->ks_err = pms_kallsyms__load(&r->ks);
+		r->ks_loaded = true;
+	}
+	if (r->ks_err) {
+		out->status = r->ks_err == -EACCES ? PMS_RES_RESTRICTED : PMS_RES_NO_FILE;
+		return 0;
+	}
+	t = pms_kallsyms__find(&r->ks, ip);
+	if (!t) {
+		out->status = PMS_RES_NO_SYM;
+		return 0;
+	}
+	out->dso = t->module ? t->module : "[kernel.kallsyms]";
+	out->sym = t->name;
+	out->sym_off = ip - t->start;
+	out->status = PMS_RES_OK;
+	return 0;
+}
+
+int pms_resolver__srcline(struct pms_resolver *r, const struct pms_resolved *res,
+			  const struct pms_srcline_frame **frames, size_t *nr)
+{
+	struct dso_entry *e = NULL;
+
+	if (!res->elf)
+		return -ENODATA;
+	for (size_t i = 0; i < r->nr_dsos && !e; i++)
+		if (r->dsos[i].dso == res->elf)
+			e = &r->dsos[i];
+	if (!e)
+		return -EINVAL;
+	if (!e->sl && !e->sl_err)
+		e->sl_err = pms_srcline__new(e->dso, &e->sl);
+	if (e->sl_err)
+		return e->sl_err;
+	return pms_srcline__lookup(e->sl, res->addr, frames, nr);
+}
+
+int pms_resolver__stale(const struct pms_resolver *r, size_t i, const char **path, size_t *samples,
+			const char **found_build_id_hex)
+{
+	size_t k = 0;
+
+	for (size_t j = 0; j < r->nr_dsos; j++) {
+		const struct dso_entry *e = &r->dsos[j];
+
+		if (e->err != -ESTALE)
+			continue;
+		if (k++ == i) {
+			*path = e->path;
+			*samples = e->stale_samples;
+			if (found_build_id_hex)
+				*found_build_id_hex = e->found_hex;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
