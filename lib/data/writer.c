@@ -765,6 +765,25 @@ int pms_data_writer__mmap2(struct pms_data_writer *w, const struct pms_data_mmap
 	return emit(w, &b, PERF_RECORD_MMAP2, misc);
 }
 
+int pms_data_writer__mmap(struct pms_data_writer *w, uint32_t pid, uint32_t tid, uint64_t addr,
+			  uint64_t len, uint64_t pgoff, uint16_t cpumode, const char *filename,
+			  const struct pms_data_sample_id *sid)
+{
+	struct pms_bbuf b = { 0 };
+
+	if (!filename)
+		return -EINVAL;
+	pms_bbuf__add_zero(&b, sizeof(struct perf_event_header));
+	pms_bbuf__add_u32(&b, pid);
+	pms_bbuf__add_u32(&b, tid);
+	pms_bbuf__add_u64(&b, addr);
+	pms_bbuf__add_u64(&b, len);
+	pms_bbuf__add_u64(&b, pgoff);
+	add_name8(&b, filename);
+	add_sample_id(w, &b, pid, tid, sid);
+	return emit(w, &b, PERF_RECORD_MMAP, cpumode ? cpumode : PERF_RECORD_MISC_USER);
+}
+
 static int task(struct pms_data_writer *w, uint32_t type, uint32_t pid, uint32_t ppid,
 		uint32_t tid, uint32_t ptid, uint64_t time_ns, const struct pms_data_sample_id *sid)
 {

@@ -108,6 +108,13 @@ int pms_data_writer__comm(struct pms_data_writer *w, uint32_t pid, uint32_t tid,
 			  bool exec, const struct pms_data_sample_id *sid);
 int pms_data_writer__mmap2(struct pms_data_writer *w, const struct pms_data_mmap2 *m,
 			   const struct pms_data_sample_id *sid);
+/*
+ * A plain PERF_RECORD_MMAP, as perf synthesizes the kernel map: pid -1,
+ * cpumode PERF_RECORD_MISC_KERNEL, filename "[kernel.kallsyms]_text".
+ */
+int pms_data_writer__mmap(struct pms_data_writer *w, uint32_t pid, uint32_t tid, uint64_t addr,
+			  uint64_t len, uint64_t pgoff, uint16_t cpumode, const char *filename,
+			  const struct pms_data_sample_id *sid);
 int pms_data_writer__fork(struct pms_data_writer *w, uint32_t pid, uint32_t ppid, uint32_t tid,
 			  uint32_t ptid, uint64_t time_ns, const struct pms_data_sample_id *sid);
 int pms_data_writer__exit(struct pms_data_writer *w, uint32_t pid, uint32_t ppid, uint32_t tid,

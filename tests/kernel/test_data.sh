@@ -182,8 +182,9 @@ td_perf_files() {
 		skip "perf record -o - stream" "perf record -o - failed"
 	fi
 	# perf killed with SIGKILL: data.size stays 0, perf itself cannot read the file.
+	# A small ring (-m 4 pages) makes perf write out records as it goes.
 	td_f=$td_tmp/perf-killed.data
-	perf record -q -F 999 -o "$td_f" -- "$td_demo" 20 >/dev/null 2>&1 &
+	perf record -q -m 4 -F 999 -o "$td_f" -- "$td_demo" 20 >/dev/null 2>&1 &
 	td_pid=$!
 	sleep 1.5
 	td_kids=$(pgrep -P $td_pid 2>/dev/null)

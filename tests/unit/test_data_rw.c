@@ -441,3 +441,59 @@ Test(data_rw, host_features)
 	pms_data_features__release(&f);
 	pms_data_features__release(NULL);
 }
+
+Test(data_rw, synthesized_record_layouts)
+{
+	struct pms_data_writer *w;
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .sample_id_all = 1,
+				     .sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+						    PERF_SAMPLE_CPU };
+	uint8_t bid[20];
+	struct pms_data_mmap2 m = { .pid = 9, .tid = 10, .addr = 0x7000, .len = 0x3000, .pgoff = 0x1000,
+				    .prot = 5, .flags = 2, .build_id = bid, .build_id_size = 20,
+				    .filename = "/lib/libc.so.6" };
+	struct pms_data_sample_id sid = { .pid = 9, .tid = 10, .time = 123, .id = 44, .cpu = 1 };
+	struct pms_data_reader *r;
+	const struct perf_event_header *ev;
+	const uint8_t *p;
+	uint64_t u64;
+	uint32_t u32;
+	uint8_t *buf;
+	size_t len;
+	int fd = new_memfd();
+
+	for (int i = 0; i < 20; i++)
+		bid[i] = (uint8_t)(i + 1);
+	cr_assert_eq(pms_data_writer__open_fd(&w, fd, NULL), 0);
+	cr_assert_eq(pms_data_writer__add_attr(w, &a, "x", NULL, 0), 0);
+	cr_assert_eq(pms_data_writer__mmap2(w, &m, &sid), 0);
+	cr_assert_eq(pms_data_writer__mmap(w, (uint32_t)-1, 0, 0xffffffff81000000ULL, 0x1000000, 0,
+					   PERF_RECORD_MISC_KERNEL, "[kernel.kallsyms]_text", NULL), 0);
+	cr_assert_eq(pms_data_writer__close(w), 0);
+	pms_data_writer__free(w);
+	buf = slurp(fd, &len);
+	close(fd);
+	cr_assert_eq(pms_data_reader__open_mem(&r, buf, len, NULL, NULL), 0);
+	cr_assert_eq(pms_data_reader__next(r, &ev, NULL), 1);
+	p = (const uint8_t *)ev;
+	cr_assert_eq(ev->type, PERF_RECORD_MMAP2);
+	cr_assert_eq(ev->misc, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID);
+	/* header 8, pid/tid 8, addr/len/pgoff 24, build-id block 24, prot/flags 8, name 16, trailer 32 */
+	cr_assert_eq(ev->size, 8 + 8 + 24 + 24 + 8 + 16 + 32);
+	cr_assert_eq(p[40], 20, "build_id_size");
+	cr_assert_eq(memcmp(p + 44, bid, 20), 0);
+	cr_assert_str_eq((const char *)p + 72, "/lib/libc.so.6");
+	memcpy(&u64, p + 88 + 8, 8);
+	cr_assert_eq(u64, 123, "trailer time");
+	memcpy(&u64, p + 88 + 16, 8);
+	cr_assert_eq(u64, 44, "trailer id");
+	memcpy(&u32, p + 88 + 24, 4);
+	cr_assert_eq(u32, 1, "trailer cpu");
+	cr_assert_eq(pms_data_reader__next(r, &ev, NULL), 1);
+	cr_assert_eq(ev->type, PERF_RECORD_MMAP);
+	cr_assert_eq(ev->misc, PERF_RECORD_MISC_KERNEL);
+	cr_assert_str_eq((const char *)ev + 40, "[kernel.kallsyms]_text");
+	cr_assert_eq(pms_data_reader__next(r, &ev, NULL), 0);
+	pms_data_reader__free(r);
+	free(buf);
+}
