@@ -5,9 +5,10 @@
 # record; each "ok/fail NAME" line it prints becomes a check here. Sourced
 # by tests/kernel/run.sh: functions only, no exit, no set -e.
 
-ring_run_probe() { # ring_run_probe LABEL ARGS... -> pass/fail per probe line; stats line in $ring_stats
+ring_run_probe() { # ring_run_probe LABEL MIN_CHECKS ARGS... -> pass/fail per probe line; stats line in $ring_stats
 	label=$1
-	shift
+	min=$2
+	shift 2
 	ring_out=$("$ring_dir/ring_probe" "$@" 2>&1)
 	ring_rc=$?
 	ring_stats=$(printf '%s\n' "$ring_out" | sed -n 's/^stats //p')
@@ -24,7 +25,7 @@ ring_run_probe() { # ring_run_probe LABEL ARGS... -> pass/fail per probe line; s
 	done <<RING_EOF
 $ring_out
 RING_EOF
-	if [ "$ring_rc" -ne 0 ] || [ "$n" -lt 12 ]; then
+	if [ "$ring_rc" -ne 0 ] || [ "$n" -lt "$min" ]; then
 		fail "ring $label probe" "exit $ring_rc, $n checks: $ring_out"
 	fi
 }
@@ -41,12 +42,12 @@ ring_tests() {
 	pass "ring probe builds"
 
 	# perf's shape: 1000 Hz, 300 ms, a small ring.
-	ring_run_probe "1kHz" 300 1000 2
+	ring_run_probe "1kHz" 14 300 1000 2
 	echo "ring 1kHz: $ring_stats"
 	ring_1k_stats=$ring_stats
 
 	# One data page at 4 kHz: records straddle the end of the ring all the time.
-	ring_run_probe "4kHz-1page" 300 4000 1
+	ring_run_probe "4kHz-1page" 14 300 4000 1
 	echo "ring 4kHz-1page: $ring_stats"
 	wrapped=$(printf '%s\n' "$ring_stats" | sed -n 's/.*wrapped=\([0-9]*\).*/\1/p')
 	if [ "${wrapped:-0}" -gt 0 ]; then
@@ -54,6 +55,10 @@ ring_tests() {
 	else
 		fail "ring split records copied on a real ring" "no record straddled the end: $ring_stats"
 	fi
+
+	# Overflow on purpose (drain every 100 ms, one page at 4 kHz): LOST records, ids, lost %.
+	ring_run_probe "overflow" 10 300 4000 1 slow
+	echo "ring overflow: $ring_stats"
 
 	# perf as the oracle: the same workload under perf record at 1 kHz.
 	ours=$(printf '%s\n' "$ring_1k_stats" | sed -n 's/.* samples=\([0-9]*\).*/\1/p')
