@@ -29,8 +29,30 @@ int main(int argc, char **argv)
 	double t0, t1;
 	FILE *f;
 
+	if (argc == 3 && argv[2][0] == '@') {
+		/* Addresses given (e.g. perf script's sample IPs of a non-PIE binary). */
+		unsigned long long a;
+		size_t cap = 1024;
+
+		f = fopen(argv[2] + 1, "r");
+		addrs = malloc(cap * sizeof(*addrs));
+		if (!f || !addrs)
+			return 1;
+		n = 0;
+		while (fscanf(f, "%llx", &a) == 1) {
+			if (n == cap) {
+				cap *= 2;
+				addrs = realloc(addrs, cap * sizeof(*addrs));
+				if (!addrs)
+					return 1;
+			}
+			addrs[n++] = a;
+		}
+		fclose(f);
+		goto timed;
+	}
 	if (argc != 4) {
-		fprintf(stderr, "usage: %s BIN N ADDRS-OUT\n", argv[0]);
+		fprintf(stderr, "usage: %s BIN N ADDRS-OUT | %s BIN @ADDRS-IN\n", argv[0], argv[0]);
 		return 2;
 	}
 	n = strtoul(argv[2], NULL, 0);
@@ -55,6 +77,7 @@ int main(int argc, char **argv)
 	fclose(f);
 	pms_dso__free(dso);
 
+timed:
 	/* Timed: everything report would do for these addresses, from opening the file. */
 	t0 = now_ms();
 	if (pms_dso__open(argv[1], &dso) || pms_srcline__new(dso, &sl)) {
