@@ -11,7 +11,9 @@
  *   pwrite()s data.size in the header. The header on disk therefore never
  *   claims bytes that were not written, and a recorder killed at any point
  *   leaves a file that perf and our reader accept up to its last flush
- *   (feature sections come only from pms_data_writer__close()).
+ *   (feature sections come only from pms_data_writer__close(), except that a
+ *   compressed file keeps a COMPRESSED-only feature table after its data
+ *   between flushes, which perf needs to decompress; docs/perf-data.md).
  * - Records go to the file whole and in call order; the writer does not
  *   look inside them except to note SAMPLE times for HEADER_SAMPLE_TIME.
  * - The writer never prints; every function returns 0 or -errno.
