@@ -415,6 +415,95 @@ static int dso_load_all_syms(struct pms_dso *dso, bool debug_lookup)
 	return n < 0 ? n : 0;
 }
 
+/*
+ * "name@plt" symbols for the lazy-binding PLT: JUMP_SLOT relocation i of
+ * .rela.plt is the i-th entry of .plt.sec (IBT), else entry i after the
+ * .plt header (16 bytes on x86_64, 32 on arm64); entries are 16 bytes.
+ */
+static int add_plt_syms(struct pms_dso *dso, Elf *elf)
+{
+	GElf_Shdr rsh, psh, dsh;
+	Elf_Scn *rscn = find_scn(elf, ".rela.plt", &rsh), *pscn, *dscn;
+	Elf_Data *rd, *dd;
+	uint64_t base, header;
+	size_t count, names_len = 0, off = 0, n = 0;
+	struct pms_sym *grown;
+
+	if (dso->e_machine != EM_X86_64 && dso->e_machine != EM_AARCH64)
+		return 0;
+	if (!rscn || rsh.sh_type != SHT_RELA || !rsh.sh_entsize)
+		return 0;
+	pscn = find_scn(elf, ".plt.sec", &psh);
+	header = 0;
+	if (!pscn) {
+		pscn = find_scn(elf, ".plt", &psh);
+		header = dso->e_machine == EM_X86_64 ? 16 : 32;
+	}
+	dscn = elf_getscn(elf, rsh.sh_link);
+	if (!pscn || !dscn || !gelf_getshdr(dscn, &dsh) || !dsh.sh_entsize)
+		return 0;
+	rd = elf_getdata(rscn, NULL);
+	dd = elf_getdata(dscn, NULL);
+	if (!rd || !dd || !rd->d_buf || !dd->d_buf)
+		return 0;
+	base = psh.sh_addr + header;
+	count = rd->d_size / rsh.sh_entsize;
+	if (psh.sh_size < header || count > (psh.sh_size - header) / 16)
+		count = psh.sh_size < header ? 0 : (psh.sh_size - header) / 16;
+	if (!count)
+		return 0;
+	/* Two passes: size the name storage, then fill it (pointers must not move). */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < count; i++) {
+			GElf_Rela rela;
+			GElf_Sym sym;
+			const char *name;
+			size_t len;
+
+			if (!gelf_getrela(rd, (int)i, &rela) ||
+			    !gelf_getsym(dd, (int)GELF_R_SYM(rela.r_info), &sym))
+				continue;
+			name = elf_strptr(elf, dsh.sh_link, sym.st_name);
+			if (!name || !*name)
+				continue;
+			len = strlen(name) + sizeof("@plt");
+			if (!pass) {
+				names_len += len;
+				continue;
+			}
+			snprintf(dso->plt_names + off, len, "%s@plt", name);
+			dso->syms[dso->nr_syms + n] = (struct pms_sym){
+				.start = base + 16 * i, .size = 16, .name = dso->plt_names + off,
+				.bind = STB_GLOBAL,
+			};
+			off += len;
+			n++;
+		}
+		if (!pass) {
+			if (!names_len)
+				return 0;
+			dso->plt_names = malloc(names_len);
+			grown = realloc(dso->syms, (dso->nr_syms + count) * sizeof(*grown));
+			if (grown)
+				dso->syms = grown;
+			if (!dso->plt_names || !grown)
+				return -ENOMEM;
+		}
+	}
+	/* PLT stubs never overlap functions; merge and keep the sorted invariant. */
+	for (size_t i = 0; i < dso->nr_syms; i++) {
+		struct pms_sym *s = &dso->syms[i];
+
+		/* A sizeless symbol must not have been grown over the stubs. */
+		if (s->size_guessed && s->start < base && s->start + s->size > base)
+			s->size = base - s->start;
+	}
+	dso->nr_syms += n;
+	dso->nr_plt_syms = n;
+	qsort(dso->syms, dso->nr_syms, sizeof(*dso->syms), sym_cmp);
+	return 0;
+}
+
 int pms_dso__open(const char *path, struct pms_dso **out)
 {
 	struct pms_dso *dso = dso_alloc();
@@ -433,6 +522,8 @@ int pms_dso__open(const char *path, struct pms_dso **out)
 	err = dso->path ? dso_init(dso, elf) : -ENOMEM;
 	if (!err)
 		err = dso_load_all_syms(dso, true);
+	if (!err)
+		err = add_plt_syms(dso, elf);
 	if (err) {
 		pms_dso__free(dso);
 		return err;
@@ -484,6 +575,8 @@ int pms_dso__open_mem(const void *image, size_t size, struct pms_dso **out)
 	err = dso_init(dso, elf);
 	if (!err)
 		err = dso_load_all_syms(dso, false);
+	if (!err)
+		err = add_plt_syms(dso, elf);
 	if (err) {
 		pms_dso__free(dso);
 		return err;
@@ -505,6 +598,7 @@ void pms_dso__free(struct pms_dso *dso)
 	if (dso->fd >= 0)
 		close(dso->fd);
 	free(dso->syms);
+	free(dso->plt_names);
 	free(dso->segs);
 	free(dso->path);
 	free(dso->debug_path);

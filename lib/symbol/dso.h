@@ -8,8 +8,8 @@
  *    symbols extend to the next symbol (or the end of their section), and
  *    aliases at one address collapse to a single entry preferring GLOBAL
  *    over WEAK over LOCAL, so lookup is one binary search (O(log n)).
- *  - Symbol names point into the ELF's string tables and live as long as
- *    the dso (the Elf handle stays open).
+ *  - Symbol names point into the ELF's string tables (or the dso's own
+ *    storage for synthesized "name@plt" entries) and live as long as the dso.
  *  - Addresses in this API are ELF virtual addresses ("vaddr", what nm and
  *    DWARF print). Runtime IPs are converted with pms_dso__map_ip() using
  *    the PT_LOAD segments, never with a guessed bias.
@@ -57,7 +57,9 @@ struct pms_dso {
 	size_t nr_segs;
 	struct pms_sym *syms;
 	size_t nr_syms;
+	size_t nr_plt_syms;     /* synthesized "name@plt" entries (x86_64, arm64) */
 	/* private */
+	char *plt_names;        /* storage of the @plt names */
 	int fd, debug_fd;
 	void *elf, *debug_elf; /* Elf * */
 };

@@ -346,3 +346,49 @@ Test(symbol_dso, crc32_matches_gdb_debuglink)
 	pms_dso__free(dso);
 	fx_rmdir(dir);
 }
+
+/* Every objdump "<name@plt>:" label of .plt must resolve to the same synthesized symbol. */
+static void check_plt(const char *bin)
+{
+	char cmd[8192], *out;
+	struct pms_dso *dso;
+	int checked = 0;
+
+	snprintf(cmd, sizeof(cmd), "objdump -d -j .plt -j .plt.sec '%s' 2>/dev/null | "
+		 "sed -nE 's/^([0-9a-f]+) <(.*@plt)>:$/\\1 \\2/p'", bin);
+	out = fx_output(cmd);
+	cr_assert_eq(pms_dso__open(bin, &dso), 0);
+	cr_assert_geq(dso->nr_plt_syms, 5);
+	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+		unsigned long long a;
+		char name[256];
+		const struct pms_sym *s;
+
+		cr_assert_eq(sscanf(line, "%llx %255s", &a, name), 2);
+		s = pms_dso__find_sym(dso, a + 4);
+		cr_assert_not_null(s, "%s", name);
+		cr_assert_str_eq(s->name, name);
+		cr_assert_eq(s->start, a);
+		checked++;
+	}
+	cr_assert_geq(checked, 5);
+	for (size_t i = 1; i < dso->nr_syms; i++)
+		cr_assert_geq(dso->syms[i].start, dso->syms[i - 1].start + dso->syms[i - 1].size,
+			      "%s overlaps %s", dso->syms[i - 1].name, dso->syms[i].name);
+	pms_dso__free(dso);
+	free(out);
+}
+
+Test(symbol_dso, plt_entries_match_objdump)
+{
+	char dir[64], bin[4096];
+
+	fx_tmpdir(dir, sizeof(dir));
+	fx_build(dir, "pie", bin, sizeof(bin));
+	check_plt(bin);
+	fx_build(dir, "nopie", bin, sizeof(bin));
+	check_plt(bin);
+	fx_build(dir, "stripped", bin, sizeof(bin));
+	check_plt(bin);
+	fx_rmdir(dir);
+}
