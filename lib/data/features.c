@@ -153,6 +153,9 @@ int pms_data_features__add_build_id(struct pms_data_features *f, const char *fil
 
 	if (!filename || size > PMS_BUILD_ID_MAX || (size && !id))
 		return -EINVAL;
+	/* The entry's size is a u16 (and perf reads names of at most PATH_MAX). */
+	if (strlen(filename) >= 4096)
+		return -ENAMETOOLONG;
 	n = realloc(f->build_ids, (f->nr_build_ids + 1) * sizeof(*n));
 	if (!n)
 		return -ENOMEM;

@@ -183,23 +183,26 @@ td_perf_files() {
 	fi
 	# perf killed with SIGKILL: data.size stays 0, perf itself cannot read the file.
 	# A small ring (-m 4 pages) makes perf write out records as it goes.
-	td_f=$td_tmp/perf-killed.data
-	perf record -q -m 4 -F 999 -o "$td_f" -- "$td_demo" 20 >/dev/null 2>&1 &
-	td_pid=$!
-	sleep 1.5
-	td_kids=$(pgrep -P $td_pid 2>/dev/null)
-	kill -9 $td_pid 2>/dev/null
-	wait $td_pid 2>/dev/null
-	# shellcheck disable=SC2086
-	[ -n "$td_kids" ] && kill $td_kids 2>/dev/null
-	"$td_tmp/dr" --recover "$td_f" >"$td_tmp/o" 2>&1
-	td_n=$(sed -n 's/^samples=\([0-9]*\) .*/\1/p' "$td_tmp/o")
-	if grep -q 'scanned_to_eof=1' "$td_tmp/o" && [ -n "$td_n" ] && [ "$td_n" -gt 0 ]; then
-		td_p=$(perf script -i "$td_f" 2>/dev/null | grep -c 'cpu-clock')
-		pass "perf killed by SIGKILL: our reader scans to EOF and finds $td_n samples (perf script: $td_p)"
-	else
-		fail "perf killed by SIGKILL" "$(tr '\n' '|' <"$td_tmp/o" | cut -c1-300)"
-	fi
+	for td_z in "" -z; do
+		td_f=$td_tmp/perf-killed$td_z.data
+		# shellcheck disable=SC2086
+		perf record -q $td_z -m 4 -F 999 -o "$td_f" -- "$td_demo" 20 >/dev/null 2>&1 &
+		td_pid=$!
+		sleep 1.5
+		td_kids=$(pgrep -P $td_pid 2>/dev/null)
+		kill -9 $td_pid 2>/dev/null
+		wait $td_pid 2>/dev/null
+		# shellcheck disable=SC2086
+		[ -n "$td_kids" ] && kill $td_kids 2>/dev/null
+		"$td_tmp/dr" --recover "$td_f" >"$td_tmp/o" 2>&1
+		td_n=$(sed -n 's/^samples=\([0-9]*\) .*/\1/p' "$td_tmp/o")
+		if grep -q 'scanned_to_eof=1' "$td_tmp/o" && [ -n "$td_n" ] && [ "$td_n" -gt 0 ]; then
+			td_p=$(perf script -i "$td_f" 2>/dev/null | grep -c 'cpu-clock')
+			pass "perf ${td_z:+$td_z }killed by SIGKILL: our reader scans to EOF and finds $td_n samples (perf script: $td_p)"
+		else
+			fail "perf ${td_z:+$td_z }killed by SIGKILL" "$(tr '\n' '|' <"$td_tmp/o" | cut -c1-300)"
+		fi
+	done
 }
 
 td_main() {
