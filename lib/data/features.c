@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // perf.data feature sections: host collection, payload encoding and bounds-checked decoding.
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -175,10 +176,39 @@ int pms_data_features__add_build_id(struct pms_data_features *f, const char *fil
 	return 0;
 }
 
+int pms_data_features__add_pmu(struct pms_data_features *f, uint32_t type, const char *name)
+{
+	struct pms_data_pmu_mapping *n;
+
+	if (!name)
+		return -EINVAL;
+	n = realloc(f->pmu_mappings, (f->nr_pmu_mappings + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	f->pmu_mappings = n;
+	n[f->nr_pmu_mappings].type = type;
+	n[f->nr_pmu_mappings].name = strdup(name);
+	if (!n[f->nr_pmu_mappings].name)
+		return -ENOMEM;
+	f->nr_pmu_mappings++;
+	pms_data_features__set_bit(f, PMS_FEAT_PMU_MAPPINGS);
+	return 0;
+}
+
+static void free_pmus(struct pms_data_features *f)
+{
+	for (uint32_t i = 0; i < f->nr_pmu_mappings; i++)
+		free(f->pmu_mappings[i].name);
+	free(f->pmu_mappings);
+	f->pmu_mappings = NULL;
+	f->nr_pmu_mappings = 0;
+}
+
 void pms_data_features__release(struct pms_data_features *f)
 {
 	if (!f)
 		return;
+	free_pmus(f);
 	free(f->hostname);
 	free(f->osrelease);
 	free(f->version);
@@ -297,6 +327,32 @@ static int host_cpu(struct pms_data_features *f)
 	return 0;
 }
 
+static int host_pmus(struct pms_data_features *f)
+{
+	char path[4096];
+	struct dirent *de;
+	DIR *d;
+	int err = 0;
+
+	if (pms_pmu_dir__path(path, sizeof(path), "%s", ""))
+		return 0;
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while (!err && (de = readdir(d))) {
+		char tpath[4096];
+		uint64_t type;
+
+		if (de->d_name[0] == '.' ||
+		    pms_pmu_dir__path(tpath, sizeof(tpath), "%s/type", de->d_name) ||
+		    pms_file__read_u64(tpath, &type) || type > UINT32_MAX)
+			continue;
+		err = pms_data_features__add_pmu(f, (uint32_t)type, de->d_name);
+	}
+	closedir(d);
+	return err;
+}
+
 int pms_data_features__from_host(struct pms_data_features *f, int argc, char *const *argv)
 {
 	struct utsname u;
@@ -336,6 +392,9 @@ int pms_data_features__from_host(struct pms_data_features *f, int argc, char *co
 		free(v);
 		free(text);
 	}
+	err = host_pmus(f);
+	if (err)
+		return err;
 	if (argc > 0 && argv)
 		return pms_data_features__set_cmdline(f, argc, argv);
 	return 0;
@@ -412,6 +471,13 @@ int pms_data_feature__encode(const struct pms_data_features *f, unsigned bit,
 		break;
 	case PMS_FEAT_CLOCKID:
 		pms_bbuf__add_u64(out, f->clockid_res_ns);
+		break;
+	case PMS_FEAT_PMU_MAPPINGS:
+		pms_bbuf__add_u32(out, f->nr_pmu_mappings);
+		for (uint32_t i = 0; i < f->nr_pmu_mappings; i++) {
+			pms_bbuf__add_u32(out, f->pmu_mappings[i].type);
+			pms_bbuf__add_pstr(out, f->pmu_mappings[i].name);
+		}
 		break;
 	case PMS_FEAT_COMPRESSED:
 		pms_bbuf__add_u32(out, f->comp_version);
@@ -616,6 +682,26 @@ int pms_data_feature__decode(struct pms_data_features *f, unsigned bit, const ui
 		break;
 	case PMS_FEAT_CLOCKID:
 		err = cur_get(&c, &f->clockid_res_ns, 8, "CLOCKID");
+		break;
+	case PMS_FEAT_PMU_MAPPINGS:
+		free_pmus(f);
+		if ((err = cur_get(&c, &nr, 4, "PMU_MAPPINGS count")))
+			return err;
+		if (nr > (len - c.pos) / 8) {
+			snprintf(err_msg, err_size, "PMU_MAPPINGS claims %u PMUs in %zu bytes", nr, len - c.pos);
+			return -EBADMSG;
+		}
+		f->pmu_mappings = calloc(nr ? nr : 1, sizeof(*f->pmu_mappings));
+		if (!f->pmu_mappings)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < nr; i++) {
+			struct pms_data_pmu_mapping *m = &f->pmu_mappings[i];
+
+			if ((err = cur_get(&c, &m->type, 4, "PMU_MAPPINGS type")) ||
+			    (err = cur_pstr(&c, &m->name, "PMU_MAPPINGS name")))
+				return err;
+			f->nr_pmu_mappings = i + 1;
+		}
 		break;
 	case PMS_FEAT_COMPRESSED:
 		if ((err = cur_get(&c, &f->comp_version, 4, "COMPRESSED")) ||

@@ -32,6 +32,11 @@ struct pms_data_event_desc {
 	uint32_t nr_ids;
 };
 
+struct pms_data_pmu_mapping {
+	uint32_t type;  /* perf_event_attr.type */
+	char *name;     /* sysfs PMU name */
+};
+
 struct pms_data_features {
 	uint64_t present[4];
 	char *hostname;
@@ -53,6 +58,8 @@ struct pms_data_features {
 	uint64_t sample_time_last_ns;
 	uint64_t clockid_res_ns;
 	uint32_t comp_version, comp_type, comp_level, comp_ratio, comp_mmap_len;
+	struct pms_data_pmu_mapping *pmu_mappings;
+	uint32_t nr_pmu_mappings;
 };
 
 static inline bool pms_data_features__has(const struct pms_data_features *f, unsigned bit)
@@ -67,9 +74,10 @@ static inline void pms_data_features__set_bit(struct pms_data_features *f, unsig
 }
 
 /*
- * Fill hostname, osrelease, version, arch, nrcpus, cpudesc, cpuid, total_mem
- * and cmdline (a copy of argv) from this machine (uname, sysconf, procfs and
- * sysfs through util/sysfs.h). A value that cannot be read is left out.
+ * Fill hostname, osrelease, version, arch, nrcpus, cpudesc, cpuid, total_mem,
+ * pmu_mappings and cmdline (a copy of argv) from this machine (uname,
+ * sysconf, procfs and sysfs through util/sysfs.h). A value that cannot be
+ * read is left out.
  * 0 or -ENOMEM.
  */
 int pms_data_features__from_host(struct pms_data_features *f, int argc, char *const *argv);
@@ -81,6 +89,9 @@ int pms_data_features__set_cmdline(struct pms_data_features *f, int argc, char *
 /* Append one build-id entry (filename copied; size <= 20). Sets the BUILD_ID bit. */
 int pms_data_features__add_build_id(struct pms_data_features *f, const char *filename,
 				    const uint8_t *id, size_t size, int32_t pid, uint16_t cpumode);
+
+/* Append one PMU (name copied) to pmu_mappings and set the PMU_MAPPINGS bit. */
+int pms_data_features__add_pmu(struct pms_data_features *f, uint32_t type, const char *name);
 
 /* Free everything and zero the struct. Accepts a zeroed or half-built struct. */
 void pms_data_features__release(struct pms_data_features *f);

@@ -53,6 +53,8 @@ int main(int argc, char **argv)
 		if (pms_data_reader__attr_name(r, i))
 			printf("event%zu=%s\n", i, pms_data_reader__attr_name(r, i));
 	printf("buildids=%zu\n", f->nr_build_ids);
+	for (uint32_t i = 0; i < f->nr_pmu_mappings; i++)
+		printf("pmu=%s=%u\n", f->pmu_mappings[i].name, f->pmu_mappings[i].type);
 	if (pms_data_reader__warning(r))
 		printf("warning=%s\n", pms_data_reader__warning(r));
 	if (pms_data_reader__error(r)->err)

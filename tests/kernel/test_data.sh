@@ -79,8 +79,9 @@ td_written() {
 		grep -q '^# nrcpus online : ' "$td_tmp/hdr" &&
 		grep -q '^# cpuid : ' "$td_tmp/hdr" &&
 		grep -q '^# total memory : [1-9][0-9]* kB' "$td_tmp/hdr" &&
-		grep -q '^# time of first sample : 1\.000000' "$td_tmp/hdr"; then
-		pass "written file: perf report --header-only shows hostname, os release, cmdline, event name, cpuid, memory, sample time"
+		grep -q '^# time of first sample : 1\.000000' "$td_tmp/hdr" &&
+		grep -q '^# pmu mappings: .*software = 1' "$td_tmp/hdr"; then
+		pass "written file: perf report --header-only shows hostname, os release, cmdline, event name, cpuid, memory, sample time, pmu mappings"
 	else
 		fail "written file: header" "$(grep '^# [a-z]' "$td_tmp/hdr" | head -12 | tr '\n' '|')"
 	fi
@@ -159,6 +160,18 @@ td_perf_files() {
 	if perf record -q -F 999 -g -o "$td_f" -- "$td_demo" >/dev/null 2>&1; then
 		td_want=$(perf script -i "$td_f" 2>/dev/null | grep -c 'cpu-clock')
 		td_ours "perf record -g file" "$td_f" "$td_want"
+		# Metadata as perf prints it: hostname, release, PMU mappings.
+		td_pm=$(perf report --header-only -i "$td_f" 2>/dev/null | sed -n 's/^# pmu mappings: //p' |
+			tr -d ' ' | tr ',' '\n' | sort | tr '\n' ' ')
+		td_pu=$(sed -n 's/^pmu=//p' "$td_tmp/ours" | sort | tr '\n' ' ')
+		if [ -n "$td_pm" ] && [ "$td_pm" = "$td_pu" ] &&
+			grep -qx "hostname=$(uname -n)" "$td_tmp/ours" &&
+			grep -qx "osrelease=$(uname -r)" "$td_tmp/ours" &&
+			grep -q '^event0=cpu-clock' "$td_tmp/ours"; then
+			pass "perf record -g file: our reader finds perf's hostname, os release, event name and pmu mappings ($td_pu)"
+		else
+			fail "perf record -g file: features" "perf pmus '$td_pm', ours '$td_pu': $(tr '\n' '|' <"$td_tmp/ours" | cut -c1-200)"
+		fi
 	else
 		skip "perf record -g file" "perf record failed"
 	fi

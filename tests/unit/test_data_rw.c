@@ -93,6 +93,8 @@ static void fill_features(struct pms_data_features *f)
 	cr_assert_eq(pms_data_features__set_cmdline(f, 4, argv), 0);
 	cr_assert_eq(pms_data_features__add_build_id(f, "/usr/bin/a", id1, 20, -1, PERF_RECORD_MISC_USER), 0);
 	cr_assert_eq(pms_data_features__add_build_id(f, "[kernel.kallsyms]", id2, 16, -1, PERF_RECORD_MISC_KERNEL), 0);
+	cr_assert_eq(pms_data_features__add_pmu(f, 4, "cpu"), 0);
+	cr_assert_eq(pms_data_features__add_pmu(f, 1, "software"), 0);
 }
 
 /* Writes the standard test file to a memfd; returns its bytes. */
@@ -193,6 +195,10 @@ static void check_standard_features(const struct pms_data_features *f)
 	cr_assert_str_eq(f->build_ids[1].filename, "[kernel.kallsyms]");
 	cr_assert_eq(f->build_ids[1].size, 16);
 	cr_assert_eq(f->build_ids[1].cpumode, PERF_RECORD_MISC_KERNEL);
+	cr_assert_eq(f->nr_pmu_mappings, 2);
+	cr_assert_eq(f->pmu_mappings[0].type, 4);
+	cr_assert_str_eq(f->pmu_mappings[0].name, "cpu");
+	cr_assert_str_eq(f->pmu_mappings[1].name, "software");
 }
 
 Test(data_rw, round_trip_attrs_records_features)
