@@ -1031,14 +1031,15 @@ static int run(int argc, char **argv)
 		if (ri.interrupted)
 			break;
 	}
-	if (rs && wall.n < x.cfg.repeat)
-		x.cfg.repeat = (int)wall.n; /* interrupted: show the runs that finished */
+	x.cfg.runs = rs ? (int)wall.n : 1;
+	if (rs && x.cfg.runs < x.cfg.repeat && stop_requests && rc == 0)
+		rc = 128 + last_signal; /* the repetition was cut short, even if between two runs */
 	stat_check_counts(&x.out, cs);
 	if (x.cfg.interval_ms && x.cfg.json && x.out.warnings.len)
 		/* JSON Lines: the warnings as one last line, so none is lost */
 		fprintf(x.out.f, "{\"warnings\":[%s]}\n", strbuf_str(&x.out.warnings));
 	if (!x.cfg.interval_ms)
-		stat_print_final(&x.out, cs, &ri, rs && x.cfg.repeat > 1 ? rs : NULL, &wall);
+		stat_print_final(&x.out, cs, &ri, rs, &wall);
 	if (ri.exit_status < 0)
 		rc = 0;
 out:

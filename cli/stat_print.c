@@ -368,7 +368,7 @@ static void print_json_doc(struct stat_out *o, const struct pms_counters *cs, co
 	pms_json__str(&sb, c->target == ST_COMMAND || c->target == ST_SYSTEM ? NULL : c->target_str);
 	strbuf_adds(&sb, ",\"aggregation\":");
 	pms_json__str(&sb, aggr_name(c->aggr));
-	strbuf_addf(&sb, ",\"runs\":%d,\"scaled\":%s,\"events\":[", c->repeat, c->no_scale ? "false" : "true");
+	strbuf_addf(&sb, ",\"runs\":%d,\"scaled\":%s,\"events\":[", c->runs, c->no_scale ? "false" : "true");
 	emit_rows(o, cs, false, rs ? wall->mean : ri->elapsed_ns, NULL, &sb, rs);
 	strbuf_adds(&sb, "],\"elapsed_ns\":");
 	pms_json__num(&sb, rs ? floor(wall->mean + 0.5) : ri->elapsed_ns);
@@ -414,7 +414,7 @@ void stat_print_final(struct stat_out *o, const struct pms_counters *cs, const s
 		describe_target(c, &sb);
 		fprintf(o->f, "\n Performance counter stats for %s", strbuf_str(&sb));
 		if (c->repeat > 1)
-			fprintf(o->f, " (%d runs)", c->repeat);
+			fprintf(o->f, " (%d run%s)", c->runs, c->runs == 1 ? "" : "s");
 		fprintf(o->f, ":\n\n");
 	}
 	emit_rows(o, cs, false, rs ? wall->mean : ri->elapsed_ns, NULL, NULL, rs);

@@ -42,7 +42,8 @@ struct stat_cfg {
 	bool no_scale;
 	bool json;
 	const char *csv_sep;     /* -x, NULL for the table */
-	int repeat;              /* >= 1 */
+	int repeat;              /* -r: runs asked for, >= 1 */
+	int runs;                /* runs that finished (fewer than repeat when interrupted) */
 	int interval_ms;         /* 0: no -I */
 };
 
