@@ -118,7 +118,7 @@ int pms_mmap__default_pages(unsigned *out_pages)
 	return 0;
 }
 
-int pms_mmap__map(struct pms_mmap *m, int fd, unsigned nr_data_pages)
+static int map_ring(struct pms_mmap *m, int fd, unsigned nr_data_pages, int prot)
 {
 	size_t ps = pms_mmap__page_size();
 	size_t len;
@@ -131,7 +131,7 @@ int pms_mmap__map(struct pms_mmap *m, int fd, unsigned nr_data_pages)
 	if ((size_t)nr_data_pages + 1 > SIZE_MAX / ps)
 		return -ERANGE;
 	len = ((size_t)nr_data_pages + 1) * ps;
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	p = mmap(NULL, len, prot, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
 		return -errno;
 	m->fd = fd;
@@ -140,6 +140,17 @@ int pms_mmap__map(struct pms_mmap *m, int fd, unsigned nr_data_pages)
 	m->page_size_bytes = ps;
 	m->nr_data_pages = nr_data_pages;
 	return 0;
+}
+
+int pms_mmap__map(struct pms_mmap *m, int fd, unsigned nr_data_pages)
+{
+	return map_ring(m, fd, nr_data_pages, PROT_READ | PROT_WRITE);
+}
+
+int pms_mmap__map_overwrite(struct pms_mmap *m, int fd, unsigned nr_data_pages)
+{
+	/* Without write access to data_tail the kernel treats the ring as overwritable. */
+	return map_ring(m, fd, nr_data_pages, PROT_READ);
 }
 
 void pms_mmap__unmap(struct pms_mmap *m)
@@ -168,6 +179,11 @@ int pms_perf_fd__enable(int fd)
 int pms_perf_fd__disable(int fd)
 {
 	return ioctl(fd, PERF_EVENT_IOC_DISABLE, 0) < 0 ? -errno : 0;
+}
+
+int pms_perf_fd__pause_output(int fd, bool pause)
+{
+	return ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, pause ? 1 : 0) < 0 ? -errno : 0;
 }
 
 int pms_perf_fd__id(int fd, uint64_t *id)

@@ -55,6 +55,16 @@ int pms_mmap__default_pages(unsigned *out_pages);
  */
 int pms_mmap__map(struct pms_mmap *m, int fd, unsigned nr_data_pages);
 
+/*
+ * Map an overwrite ("flight recorder") ring: PROT_READ only, so the kernel
+ * never waits for a reader and overwrites the oldest records. Use it for
+ * events opened with attr.write_backward = 1 (the kernel then writes from
+ * the end towards the beginning, so a reader can find the newest record at
+ * data_head) and read it with pms_ring__read_backward() while output is
+ * paused. Same sizes and errors as pms_mmap__map().
+ */
+int pms_mmap__map_overwrite(struct pms_mmap *m, int fd, unsigned nr_data_pages);
+
 /* Unmap; accepts zeroed, unmapped or already unmapped structs. */
 void pms_mmap__unmap(struct pms_mmap *m);
 
@@ -68,6 +78,12 @@ int pms_mmap__set_output(int fd, int target_fd);
 /* PERF_EVENT_IOC_ENABLE / DISABLE on one fd (not the group). */
 int pms_perf_fd__enable(int fd);
 int pms_perf_fd__disable(int fd);
+/*
+ * PERF_EVENT_IOC_PAUSE_OUTPUT: stop (pause = true) or resume writing into
+ * the fd's ring; records arriving meanwhile are dropped and counted in a
+ * later PERF_RECORD_LOST. Needed to snapshot an overwrite ring.
+ */
+int pms_perf_fd__pause_output(int fd, bool pause);
 /* PERF_EVENT_IOC_ID: the kernel id that samples carry in ID/IDENTIFIER. */
 int pms_perf_fd__id(int fd, uint64_t *id);
 

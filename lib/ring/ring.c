@@ -143,6 +143,33 @@ void pms_ring__done(struct pms_ring *r)
 	__atomic_store_n(&r->meta->data_tail, r->tail, __ATOMIC_RELEASE);
 }
 
+int64_t pms_ring__read_backward(struct pms_ring *r, pms_ring_record_fn fn, void *arg)
+{
+	struct perf_event_header hdr;
+	uint64_t head, pos;
+	int64_t n = 0;
+	int ret;
+
+	head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
+	for (pos = head; pos - head < r->size_bytes; pos += hdr.size) {
+		copy_out(r, pos, &hdr, sizeof(hdr));
+		if (!hdr.size)
+			break;          /* the ring has not been filled this far yet */
+		if (hdr.size < sizeof(hdr))
+			return -EBADMSG;
+		if (pos - head + hdr.size > r->size_bytes)
+			break;          /* the oldest record, partly overwritten */
+		copy_out(r, pos, r->scratch, hdr.size);
+		n++;
+		r->nr_records++;
+		r->nr_bytes += hdr.size;
+		ret = fn ? fn((const struct perf_event_header *)(void *)r->scratch, arg) : 0;
+		if (ret)
+			return ret;
+	}
+	return n;
+}
+
 int64_t pms_ring__drain(struct pms_ring *r, pms_ring_record_fn fn, void *arg)
 {
 	const struct perf_event_header *rec;

@@ -83,4 +83,16 @@ typedef int (*pms_ring_record_fn)(const struct perf_event_header *rec, void *arg
  */
 int64_t pms_ring__drain(struct pms_ring *r, pms_ring_record_fn fn, void *arg);
 
+/*
+ * Read an overwrite ring (pms_mmap__map_overwrite, attr.write_backward)
+ * newest record first, without consuming anything: the caller pauses the
+ * output first (pms_perf_fd__pause_output) so the kernel does not write
+ * underneath. Walks from data_head towards older records and stops at a
+ * never-written (zero-size) header, at the record the ring has partly
+ * overwritten, or after one ring's worth of bytes. Records handed to fn
+ * live until fn returns. Returns the number of records, fn's non-zero
+ * value, or -EBADMSG for a header that cannot be (size 1..7).
+ */
+int64_t pms_ring__read_backward(struct pms_ring *r, pms_ring_record_fn fn, void *arg);
+
 #endif

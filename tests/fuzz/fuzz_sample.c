@@ -183,6 +183,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		meta->data_head = start + (len & ~(size_t)7);
 		if (pms_ring__init(&ring, mem, 4096, ring_size) == 0) {
 			pms_ring__drain(&ring, on_record, &ctx);
+			/* The same bytes as an overwrite ring whose newest record is at start. */
+			meta->data_head = start;
+			pms_ring__read_backward(&ring, on_record, &ctx);
 			pms_ring__exit(&ring);
 		}
 	}

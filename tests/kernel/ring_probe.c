@@ -5,6 +5,7 @@
 //        (slow: drain only every 100 ms so the ring overflows; checks LOST accounting instead)
 //        ring_probe --map-only DATA_PAGES   (map one ring on itself; print "map ok" or "map ERRNO REASON")
 //        ring_probe --busy MS               (just the child's workload, for perf record as the oracle)
+//        ring_probe --overwrite MS          (write_backward cpu-clock into 1-page read-only rings; read newest first)
 // Forks a child that waits for a go byte, renames itself "ring-busy", maps
 // /bin/true executable, spins BUSY_MS of CPU time and exits. On every CPU opens a
 // cpu-clock sampling event (sample_type IDENTIFIER|IP|TID|TIME|CPU|PERIOD|
@@ -168,6 +169,101 @@ static void check(const char *name, bool ok, const char *fmt, ...)
 	printf("\n");
 }
 
+struct backward {
+	uint64_t n, bad, last_time, bytes;
+	struct pms_decode_cfg cfg;
+};
+
+static int on_backward(const struct perf_event_header *h, void *arg)
+{
+	struct backward *b = arg;
+	struct pms_sample s;
+
+	b->bytes += h->size;
+	if (h->type != PERF_RECORD_SAMPLE)
+		return 0;
+	b->n++;
+	if (pms_sample__decode(&b->cfg, h, h->size, &s, NULL) || s.pid != (uint32_t)g.child ||
+	    (b->last_time && s.time >= b->last_time))
+		b->bad++;
+	b->last_time = s.time;
+	return 0;
+}
+
+/* Flight-recorder mode: the kernel overwrites, we read the newest records at the end. */
+static int overwrite_mode(int busy_ms)
+{
+	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_CPU_CLOCK, .freq = 1, .sample_freq = 1000,
+				     .sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME, .disabled = 1,
+				     .exclude_hv = 1, .write_backward = 1 };
+	static struct pms_mmap maps[MAX_CPUS];
+	int fds[MAX_CPUS], go[2], cpu, err, status = 0;
+	uint64_t total = 0, bad = 0, maxbytes = 0;
+	struct pms_ring ring;
+
+	g.ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (g.ncpus < 1 || g.ncpus > MAX_CPUS || pipe(go))
+		return 2;
+	g.child = fork();
+	if (g.child < 0)
+		return 2;
+	if (!g.child) {
+		close(go[1]);
+		busy_child(go[0], busy_ms);
+	}
+	close(go[0]);
+	for (cpu = 0; cpu < g.ncpus; cpu++) {
+		fds[cpu] = pms_sys__perf_event_open(&a, g.child, cpu, -1, 0);
+		if (fds[cpu] < 0) {
+			printf("skip write_backward: %s\n", strerror(-fds[cpu]));
+			kill(g.child, SIGKILL);
+			return 0;
+		}
+		err = pms_mmap__map_overwrite(&maps[cpu], fds[cpu], 1);
+		if (err) {
+			check("ring_overwrite_map", false, "%s", strerror(-err));
+			kill(g.child, SIGKILL);
+			return 1;
+		}
+		pms_perf_fd__enable(fds[cpu]);
+	}
+	if (write(go[1], "g", 1) != 1)
+		return 2;
+	waitpid(g.child, &status, 0);
+	for (cpu = 0; cpu < g.ncpus; cpu++) {
+		struct backward b = { 0 };
+		int64_t n;
+
+		pms_decode_cfg__from_attr(&b.cfg, &a);
+		err = pms_perf_fd__pause_output(fds[cpu], true);
+		if (err)
+			check("ring_overwrite_pause", false, "%s", strerror(-err));
+		if (pms_ring__init_mmap(&ring, &maps[cpu]))
+			return 1;
+		n = pms_ring__read_backward(&ring, on_backward, &b);
+		if (n < 0)
+			bad++;
+		total += b.n;
+		bad += b.bad;
+		if (b.bytes > maxbytes)
+			maxbytes = b.bytes;
+		pms_ring__exit(&ring);
+		pms_mmap__unmap(&maps[cpu]);
+		close(fds[cpu]);
+	}
+	/*
+	 * 1000 Hz for busy_ms gives far more samples than one 4 kB page holds
+	 * (32 bytes each): the fullest ring must be (nearly) full, never more.
+	 */
+	check("ring_overwrite_kept_newest", total > 0 && !bad && maxbytes <= pms_mmap__page_size() &&
+	      maxbytes >= pms_mmap__page_size() / 2,
+	      "%llu samples kept of ~%d, %llu bad or out of newest-first order, %llu bytes in the fullest ring",
+	      (unsigned long long)total, busy_ms, (unsigned long long)bad, (unsigned long long)maxbytes);
+	check("ring_overwrite_child_status", WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
+	return 0;
+}
+
 static int map_only(unsigned pages)
 {
 	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
@@ -212,6 +308,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 2 && strcmp(argv[1], "--map-only") == 0)
 		return map_only((unsigned)strtoul(argv[2], NULL, 10));
+	if (argc > 2 && strcmp(argv[1], "--overwrite") == 0)
+		return overwrite_mode((int)strtol(argv[2], NULL, 10));
 	if (argc > 2 && strcmp(argv[1], "--busy") == 0) {
 		if (pipe(go) || write(go[1], "g", 1) != 1)
 			return 2;

@@ -60,6 +60,9 @@ ring_tests() {
 	ring_run_probe "overflow" 10 300 4000 1 slow
 	echo "ring overflow: $ring_stats"
 
+	# Flight-recorder rings: write_backward into read-only 1-page rings, read newest first.
+	ring_run_probe "overwrite" 2 --overwrite 300
+
 	# perf as the oracle: the same workload under perf record at 1 kHz.
 	ours=$(printf '%s\n' "$ring_1k_stats" | sed -n 's/.* samples=\([0-9]*\).*/\1/p')
 	if ! command -v perf >/dev/null; then

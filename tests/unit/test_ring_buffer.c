@@ -366,3 +366,73 @@ Test(ring_buffer, init_mmap_checks_meta_offsets_against_the_mapping)
 	cr_assert_eq(pms_ring__init_mmap(&r, NULL), -EINVAL);
 	free(mem);
 }
+
+/* The kernel's write_backward: head moves down, each record sits at the new head. */
+static void fake_write_backward(struct fake *f, uint32_t type, uint16_t size, uint8_t fill)
+{
+	uint64_t head = f->meta->data_head - size, i;
+	struct perf_event_header h = { .type = type, .misc = 0, .size = size };
+	unsigned char *data = f->mem + PAGE;
+
+	for (i = 0; i < size; i++) {
+		unsigned char byte = i < sizeof(h) ? ((unsigned char *)&h)[i] : (unsigned char)(fill + i);
+
+		data[(head + i) & (f->data_size - 1)] = byte;
+	}
+	__atomic_store_n(&f->meta->data_head, head, __ATOMIC_RELEASE);
+}
+
+struct backward_seen {
+	uint32_t types[64];
+	int n;
+};
+
+static int backward_cb(const struct perf_event_header *h, void *arg)
+{
+	struct backward_seen *seen = arg;
+
+	check_body(h, (uint8_t)h->type);
+	seen->types[seen->n++] = h->type;
+	return 0;
+}
+
+Test(ring_buffer, overwrite_ring_read_newest_first)
+{
+	static const uint16_t sizes[] = { 24, 40, 16, 56, 32 };
+	struct backward_seen seen = { .n = 0 };
+	struct fake f;
+	struct pms_ring r;
+	uint64_t total = 0;
+	uint32_t t;
+	int i, expect;
+
+	fake_init(&f, 256);
+	memset(f.mem + PAGE, 0, 256);
+	cr_assert_eq(pms_ring__init(&r, f.mem, PAGE, 256), 0);
+	/* Not full yet: 3 records, then a zero header ends the walk. */
+	for (t = 1; t <= 3; t++)
+		fake_write_backward(&f, t, sizes[t % 5], (uint8_t)t);
+	cr_assert_eq(pms_ring__read_backward(&r, backward_cb, &seen), 3);
+	cr_assert_eq(seen.types[0], 3u);
+	cr_assert_eq(seen.types[2], 1u);
+	/* Overwritten many times: newest first, as many whole records as fit. */
+	for (t = 4; t <= 40; t++)
+		fake_write_backward(&f, t, sizes[t % 5], (uint8_t)t);
+	seen.n = 0;
+	for (expect = 0, t = 40; t >= 1; t--, expect++) {
+		if (total + sizes[t % 5] > 256)
+			break;
+		total += sizes[t % 5];
+	}
+	cr_assert_eq(pms_ring__read_backward(&r, backward_cb, &seen), expect);
+	for (i = 0; i < seen.n; i++)
+		cr_assert_eq(seen.types[i], 40u - (uint32_t)i);
+	/* Nothing was consumed: reading again gives the same. */
+	cr_assert_eq(pms_ring__read_backward(&r, NULL, NULL), expect);
+	/* A broken header. */
+	memset(f.mem + PAGE + (f.meta->data_head & 255) + 6, 0, 1);
+	memset(f.mem + PAGE + (f.meta->data_head & 255) + 6, 3, 1);
+	cr_assert_eq(pms_ring__read_backward(&r, NULL, NULL), -EBADMSG);
+	pms_ring__exit(&r);
+	free(f.mem);
+}
