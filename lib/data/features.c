@@ -204,11 +204,50 @@ static void free_pmus(struct pms_data_features *f)
 	f->nr_pmu_mappings = 0;
 }
 
+static void strlist_free(struct pms_data_strlist *l)
+{
+	for (uint32_t i = 0; i < l->nr; i++)
+		free(l->s[i]);
+	free(l->s);
+	l->s = NULL;
+	l->nr = 0;
+}
+
+/* Append s unless already there. 0 or -ENOMEM. */
+static int strlist_add_unique(struct pms_data_strlist *l, const char *s)
+{
+	char **n;
+
+	for (uint32_t i = 0; i < l->nr; i++)
+		if (!strcmp(l->s[i], s))
+			return 0;
+	n = realloc(l->s, (l->nr + 1) * sizeof(char *));
+	if (!n)
+		return -ENOMEM;
+	l->s = n;
+	n[l->nr] = strdup(s);
+	if (!n[l->nr])
+		return -ENOMEM;
+	l->nr++;
+	return 0;
+}
+
+static void free_topology(struct pms_data_features *f)
+{
+	strlist_free(&f->core_siblings);
+	strlist_free(&f->thread_siblings);
+	strlist_free(&f->die_siblings);
+	free(f->cpus);
+	f->cpus = NULL;
+	f->nr_cpus = 0;
+}
+
 void pms_data_features__release(struct pms_data_features *f)
 {
 	if (!f)
 		return;
 	free_pmus(f);
+	free_topology(f);
 	free(f->hostname);
 	free(f->osrelease);
 	free(f->version);
@@ -353,6 +392,56 @@ static int host_pmus(struct pms_data_features *f)
 	return err;
 }
 
+static int topo_str(unsigned cpu, const char *file, struct pms_data_strlist *l)
+{
+	char path[4096], buf[4096];
+
+	if (pms_sysfs__path(path, sizeof(path), "devices/system/cpu/cpu%u/topology/%s", cpu, file) ||
+	    pms_file__read_str(path, buf, sizeof(buf)))
+		return 1;
+	return strlist_add_unique(l, buf);
+}
+
+static int32_t topo_id(unsigned cpu, const char *file)
+{
+	char path[4096];
+	int v;
+
+	if (pms_sysfs__path(path, sizeof(path), "devices/system/cpu/cpu%u/topology/%s", cpu, file) ||
+	    pms_file__read_int(path, &v))
+		return -1;
+	return v;
+}
+
+/* As perf: sibling lists of the online CPUs, ids of every CPU up to nr_cpus_avail. */
+static int host_topology(struct pms_data_features *f)
+{
+	int err;
+
+	if (!f->nr_cpus_avail || f->nr_cpus_avail > 65536)
+		return 0;
+	f->cpus = calloc(f->nr_cpus_avail, sizeof(*f->cpus));
+	if (!f->cpus)
+		return -ENOMEM;
+	f->nr_cpus = f->nr_cpus_avail;
+	for (unsigned cpu = 0; cpu < f->nr_cpus; cpu++) {
+		f->cpus[cpu].core_id = topo_id(cpu, "core_id");
+		f->cpus[cpu].socket_id = topo_id(cpu, "physical_package_id");
+		f->cpus[cpu].die_id = topo_id(cpu, "die_id");
+		err = topo_str(cpu, "core_siblings_list", &f->core_siblings);
+		if (err == 1)
+			continue; /* offline */
+		if (err < 0 || (err = topo_str(cpu, "thread_siblings_list", &f->thread_siblings)) < 0 ||
+		    (err = topo_str(cpu, "die_cpus_list", &f->die_siblings)) < 0)
+			return err;
+	}
+	if (f->core_siblings.nr && f->thread_siblings.nr)
+		pms_data_features__set_bit(f, PMS_FEAT_CPU_TOPOLOGY);
+	else
+		free_topology(f);
+	return 0;
+}
+
 int pms_data_features__from_host(struct pms_data_features *f, int argc, char *const *argv)
 {
 	struct utsname u;
@@ -393,6 +482,8 @@ int pms_data_features__from_host(struct pms_data_features *f, int argc, char *co
 		free(text);
 	}
 	err = host_pmus(f);
+	if (!err)
+		err = host_topology(f);
 	if (err)
 		return err;
 	if (argc > 0 && argv)
@@ -472,6 +563,26 @@ int pms_data_feature__encode(const struct pms_data_features *f, unsigned bit,
 	case PMS_FEAT_CLOCKID:
 		pms_bbuf__add_u64(out, f->clockid_res_ns);
 		break;
+	case PMS_FEAT_CPU_TOPOLOGY:
+		/* perf reads exactly nr_cpus_avail id pairs: pad or cut to that. */
+		pms_bbuf__add_u32(out, f->core_siblings.nr);
+		for (uint32_t i = 0; i < f->core_siblings.nr; i++)
+			pms_bbuf__add_pstr(out, f->core_siblings.s[i]);
+		pms_bbuf__add_u32(out, f->thread_siblings.nr);
+		for (uint32_t i = 0; i < f->thread_siblings.nr; i++)
+			pms_bbuf__add_pstr(out, f->thread_siblings.s[i]);
+		for (uint32_t i = 0; i < f->nr_cpus_avail; i++) {
+			pms_bbuf__add_u32(out, (uint32_t)(i < f->nr_cpus ? f->cpus[i].core_id : -1));
+			pms_bbuf__add_u32(out, (uint32_t)(i < f->nr_cpus ? f->cpus[i].socket_id : -1));
+		}
+		if (f->die_siblings.nr) {
+			pms_bbuf__add_u32(out, f->die_siblings.nr);
+			for (uint32_t i = 0; i < f->die_siblings.nr; i++)
+				pms_bbuf__add_pstr(out, f->die_siblings.s[i]);
+			for (uint32_t i = 0; i < f->nr_cpus_avail; i++)
+				pms_bbuf__add_u32(out, (uint32_t)(i < f->nr_cpus ? f->cpus[i].die_id : -1));
+		}
+		break;
 	case PMS_FEAT_PMU_MAPPINGS:
 		pms_bbuf__add_u32(out, f->nr_pmu_mappings);
 		for (uint32_t i = 0; i < f->nr_pmu_mappings; i++) {
@@ -531,6 +642,28 @@ static int cur_pstr(struct cursor *c, char **out, const char *what)
 	if (!*out)
 		return -ENOMEM;
 	c->pos += len;
+	return 0;
+}
+
+static int cur_strlist(struct cursor *c, struct pms_data_strlist *l, const char *what)
+{
+	uint32_t nr;
+	int err = cur_get(c, &nr, 4, what);
+
+	if (err)
+		return err;
+	if (nr > (c->len - c->pos) / 4) {
+		snprintf(c->err, c->err_size, "%s: %u strings in %zu bytes", what, nr, c->len - c->pos);
+		return -EBADMSG;
+	}
+	l->s = calloc(nr ? nr : 1, sizeof(char *));
+	if (!l->s)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < nr; i++) {
+		if ((err = cur_pstr(c, &l->s[i], what)))
+			return err;
+		l->nr = i + 1;
+	}
 	return 0;
 }
 
@@ -682,6 +815,36 @@ int pms_data_feature__decode(struct pms_data_features *f, unsigned bit, const ui
 		break;
 	case PMS_FEAT_CLOCKID:
 		err = cur_get(&c, &f->clockid_res_ns, 8, "CLOCKID");
+		break;
+	case PMS_FEAT_CPU_TOPOLOGY:
+		free_topology(f);
+		if ((err = cur_strlist(&c, &f->core_siblings, "CPU_TOPOLOGY core siblings")) ||
+		    (err = cur_strlist(&c, &f->thread_siblings, "CPU_TOPOLOGY thread siblings")))
+			return err;
+		/* Older perf stops here; the ids need NRCPUS, which comes first. */
+		if (c.pos == len || !f->nr_cpus_avail)
+			break;
+		if (f->nr_cpus_avail > (len - c.pos) / 8) {
+			snprintf(err_msg, err_size, "CPU_TOPOLOGY has no room for %u CPUs' ids", f->nr_cpus_avail);
+			return -EBADMSG;
+		}
+		f->cpus = calloc(f->nr_cpus_avail, sizeof(*f->cpus));
+		if (!f->cpus)
+			return -ENOMEM;
+		f->nr_cpus = f->nr_cpus_avail;
+		for (uint32_t i = 0; i < f->nr_cpus; i++) {
+			cur_get(&c, &f->cpus[i].core_id, 4, "core id");
+			cur_get(&c, &f->cpus[i].socket_id, 4, "socket id");
+			f->cpus[i].die_id = -1;
+		}
+		if (c.pos == len)
+			break;
+		if ((err = cur_strlist(&c, &f->die_siblings, "CPU_TOPOLOGY die siblings")))
+			return err;
+		if (f->nr_cpus > (len - c.pos) / 4)
+			break;
+		for (uint32_t i = 0; i < f->nr_cpus; i++)
+			cur_get(&c, &f->cpus[i].die_id, 4, "die id");
 		break;
 	case PMS_FEAT_PMU_MAPPINGS:
 		free_pmus(f);

@@ -37,6 +37,18 @@ struct pms_data_pmu_mapping {
 	char *name;     /* sysfs PMU name */
 };
 
+struct pms_data_cpu_topo {
+	int32_t core_id;   /* -1: offline or unknown */
+	int32_t socket_id;
+	int32_t die_id;
+};
+
+/* A string list (HEADER_CPU_TOPOLOGY siblings, ...). */
+struct pms_data_strlist {
+	char **s;
+	uint32_t nr;
+};
+
 struct pms_data_features {
 	uint64_t present[4];
 	char *hostname;
@@ -60,6 +72,10 @@ struct pms_data_features {
 	uint32_t comp_version, comp_type, comp_level, comp_ratio, comp_mmap_len;
 	struct pms_data_pmu_mapping *pmu_mappings;
 	uint32_t nr_pmu_mappings;
+	/* CPU_TOPOLOGY: unique sibling lists ("0-1"); cpus has nr_cpus_avail entries when present. */
+	struct pms_data_strlist core_siblings, thread_siblings, die_siblings;
+	struct pms_data_cpu_topo *cpus;
+	uint32_t nr_cpus;
 };
 
 static inline bool pms_data_features__has(const struct pms_data_features *f, unsigned bit)
@@ -75,7 +91,7 @@ static inline void pms_data_features__set_bit(struct pms_data_features *f, unsig
 
 /*
  * Fill hostname, osrelease, version, arch, nrcpus, cpudesc, cpuid, total_mem,
- * pmu_mappings and cmdline (a copy of argv) from this machine (uname,
+ * pmu_mappings, cpu topology and cmdline (a copy of argv) from this machine (uname,
  * sysconf, procfs and sysfs through util/sysfs.h). A value that cannot be
  * read is left out.
  * 0 or -ENOMEM.

@@ -85,6 +85,19 @@ td_written() {
 	else
 		fail "written file: header" "$(grep '^# [a-z]' "$td_tmp/hdr" | head -12 | tr '\n' '|')"
 	fi
+	# CPU topology: what perf shows for our file equals what it shows for its own.
+	td_f2=$td_tmp/perf-topo.data
+	if perf record -q -o "$td_f2" -- true >/dev/null 2>&1; then
+		perf report -I --header-only -i "$td_f" 2>/dev/null | grep -E '^# (sibling|CPU [0-9])' >"$td_tmp/t1"
+		perf report -I --header-only -i "$td_f2" 2>/dev/null | grep -E '^# (sibling|CPU [0-9])' >"$td_tmp/t2"
+		if [ -s "$td_tmp/t1" ] && cmp -s "$td_tmp/t1" "$td_tmp/t2"; then
+			pass "written file: perf shows the same CPU topology as in its own recording ($(wc -l <"$td_tmp/t1") lines)"
+		else
+			fail "written file: CPU topology" "ours: $(tr '\n' '|' <"$td_tmp/t1") perf: $(tr '\n' '|' <"$td_tmp/t2")"
+		fi
+	else
+		skip "written file: CPU topology" "perf record -- true failed"
+	fi
 	td_bid=$(readelf -n "$td_demo" 2>/dev/null | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p')
 	if [ -n "$td_bid" ] && perf buildid-list -i "$td_f" 2>/dev/null | grep -q "^$td_bid $td_demo\$"; then
 		pass "written file: perf buildid-list shows the demo's real build-id"

@@ -95,6 +95,19 @@ static void fill_features(struct pms_data_features *f)
 	cr_assert_eq(pms_data_features__add_build_id(f, "[kernel.kallsyms]", id2, 16, -1, PERF_RECORD_MISC_KERNEL), 0);
 	cr_assert_eq(pms_data_features__add_pmu(f, 4, "cpu"), 0);
 	cr_assert_eq(pms_data_features__add_pmu(f, 1, "software"), 0);
+	/* 4 CPUs avail, topology known for 3: the 4th is written as -1. */
+	f->core_siblings.s = calloc(1, sizeof(char *));
+	f->core_siblings.s[0] = strdup("0-2");
+	f->core_siblings.nr = 1;
+	f->thread_siblings.s = calloc(2, sizeof(char *));
+	f->thread_siblings.s[0] = strdup("0-1");
+	f->thread_siblings.s[1] = strdup("2");
+	f->thread_siblings.nr = 2;
+	f->cpus = calloc(3, sizeof(*f->cpus));
+	for (int i = 0; i < 3; i++)
+		f->cpus[i] = (struct pms_data_cpu_topo){ .core_id = i / 2, .socket_id = 0, .die_id = 0 };
+	f->nr_cpus = 3;
+	pms_data_features__set_bit(f, PMS_FEAT_CPU_TOPOLOGY);
 }
 
 /* Writes the standard test file to a memfd; returns its bytes. */
@@ -199,6 +212,13 @@ static void check_standard_features(const struct pms_data_features *f)
 	cr_assert_eq(f->pmu_mappings[0].type, 4);
 	cr_assert_str_eq(f->pmu_mappings[0].name, "cpu");
 	cr_assert_str_eq(f->pmu_mappings[1].name, "software");
+	cr_assert(pms_data_features__has(f, PMS_FEAT_CPU_TOPOLOGY));
+	cr_assert_eq(f->core_siblings.nr, 1);
+	cr_assert_str_eq(f->thread_siblings.s[1], "2");
+	cr_assert_eq(f->nr_cpus, 4);
+	cr_assert_eq(f->cpus[2].core_id, 1);
+	cr_assert_eq(f->cpus[3].core_id, -1);
+	cr_assert_eq(f->cpus[3].socket_id, -1);
 }
 
 Test(data_rw, round_trip_attrs_records_features)
