@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // /proc/kallsyms reader: kernel and module text symbols, kptr_restrict detection.
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,6 +96,94 @@ int pms_kallsyms__parse(const char *text, size_t len, struct pms_kallsyms *ks)
 	return 0;
 }
 
+static void free_modules(struct pms_kallsyms *ks)
+{
+	for (size_t i = 0; i < ks->nr_modules; i++)
+		free(ks->modules[i].name);
+	free(ks->modules);
+	ks->modules = NULL;
+	ks->nr_modules = 0;
+}
+
+static int kmod_cmp(const void *a, const void *b)
+{
+	const struct pms_kmodule *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* "name size refcount deps state 0xaddr [taint]" per line. */
+int pms_kallsyms__parse_modules(const char *text, size_t len, struct pms_kallsyms *ks)
+{
+	const char *p = text, *end = text + len;
+	size_t cap = 0;
+
+	free_modules(ks);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		char line[512], name[128], addr[32];
+		unsigned long long size;
+		uint64_t start;
+		size_t n = (size_t)(le - p);
+
+		p = le + 1;
+		if (!n)
+			continue;
+		if (n >= sizeof(line)) {
+			free_modules(ks);
+			return -EINVAL;
+		}
+		memcpy(line, p - 1 - n, n);
+		line[n] = '\0';
+		if (sscanf(line, "%127s %llu %*s %*s %*s %31s", name, &size, addr) != 3 ||
+		    pms_str__to_u64(addr, &start)) {
+			free_modules(ks);
+			return -EINVAL;
+		}
+		if (!start)
+			continue; /* kptr_restrict hides module addresses too */
+		if (ks->nr_modules == cap) {
+			size_t ncap = cap ? cap * 2 : 32;
+			struct pms_kmodule *m = realloc(ks->modules, ncap * sizeof(*m));
+
+			if (!m) {
+				free_modules(ks);
+				return -ENOMEM;
+			}
+			ks->modules = m;
+			cap = ncap;
+		}
+		ks->modules[ks->nr_modules] = (struct pms_kmodule){ .name = strdup(name),
+								    .start = start, .size = size };
+		if (!ks->modules[ks->nr_modules].name) {
+			free_modules(ks);
+			return -ENOMEM;
+		}
+		ks->nr_modules++;
+	}
+	if (ks->nr_modules)
+		qsort(ks->modules, ks->nr_modules, sizeof(*ks->modules), kmod_cmp);
+	return 0;
+}
+
+const struct pms_kmodule *pms_kallsyms__module_of(const struct pms_kallsyms *ks, uint64_t addr)
+{
+	size_t lo = 0, hi = ks->nr_modules;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ks->modules[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	return addr - ks->modules[lo - 1].start < ks->modules[lo - 1].size ? &ks->modules[lo - 1] : NULL;
+}
+
 int pms_kallsyms__load(struct pms_kallsyms *ks)
 {
 	char path[4096], *text;
@@ -108,7 +197,15 @@ int pms_kallsyms__load(struct pms_kallsyms *ks)
 		return err;
 	err = pms_kallsyms__parse(text, len, ks);
 	free(text);
-	return err;
+	if (err)
+		return err;
+	/* Module ranges are a bonus: a missing or odd /proc/modules is not an error. */
+	if (!pms_procfs__path(path, sizeof(path), "modules") &&
+	    !pms_file__read_all(path, &text, &len)) {
+		(void)pms_kallsyms__parse_modules(text, len, ks);
+		free(text);
+	}
+	return 0;
 }
 
 const struct pms_tsym *pms_kallsyms__find(const struct pms_kallsyms *ks, uint64_t addr)
@@ -118,6 +215,7 @@ const struct pms_tsym *pms_kallsyms__find(const struct pms_kallsyms *ks, uint64_
 
 void pms_kallsyms__release(struct pms_kallsyms *ks)
 {
+	free_modules(ks);
 	pms_symtab__release(&ks->tab);
 	ks->nr_modules_syms = 0;
 }

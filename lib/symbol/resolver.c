@@ -230,6 +230,10 @@ int pms_resolver__kernel(struct pms_resolver *r, uint64_t ip, struct pms_resolve
 	}
 	t = pms_kallsyms__find(&r->ks, ip);
 	if (!t) {
+		const struct pms_kmodule *m = pms_kallsyms__module_of(&r->ks, ip);
+
+		if (m)
+			out->dso = m->name;
 		out->status = PMS_RES_NO_SYM;
 		return 0;
 	}

@@ -172,6 +172,7 @@ static void kernel_with(const char *fixture, uint64_t ip, struct pms_resolved *r
 
 	cr_assert_not_null(mkdtemp(root));
 	fx_sh("cp '%s/tests/fixtures/symbol/%s' '%s/kallsyms'", top && *top ? top : ".", fixture, root);
+	fx_sh("cp '%s/tests/fixtures/symbol/modules.txt' '%s/modules'", top && *top ? top : ".", root);
 	setenv("PMS_PROCFS_ROOT", root, 1);
 	cr_assert_eq(pms_resolver__kernel(r, ip, res), 0);
 	unsetenv("PMS_PROCFS_ROOT");
@@ -191,6 +192,10 @@ Test(symbol_resolver, kernel_modules_and_restriction)
 	cr_assert_eq(res.sym_off, 4);
 	kernel_with("kallsyms.txt", 0xffffffff81000071, &res, s, sizeof(s));
 	cr_assert_str_eq(s, "[kernel.kallsyms]|secondary_startup_64");
+	/* Past vfio's last symbol page but inside its /proc/modules range: the module, no symbol. */
+	kernel_with("kallsyms.txt", 0xffffffffc0b08000, &res, s, sizeof(s));
+	cr_assert_eq(res.status, PMS_RES_NO_SYM);
+	cr_assert_str_eq(s, "vfio|-");
 	kernel_with("kallsyms-restricted.txt", 0xffffffff81000071, &res, s, sizeof(s));
 	cr_assert_eq(res.status, PMS_RES_RESTRICTED);
 	cr_assert_null(res.sym);

@@ -233,3 +233,25 @@ Test(symbol_demangle, cxx_rust_and_c)
 	cr_assert_null(pms_demangle("_Z"));
 	cr_assert_null(pms_demangle("_Rxyz!"));
 }
+
+Test(symbol_kallsyms, module_ranges)
+{
+	size_t len;
+	char *text = fixture("modules.txt", &len);
+	struct pms_kallsyms ks = { 0 };
+	const struct pms_kmodule *m;
+
+	cr_assert_eq(pms_kallsyms__parse_modules(text, len, &ks), 0);
+	cr_assert_eq(ks.nr_modules, 2, "zero (restricted) addresses are dropped");
+	m = pms_kallsyms__module_of(&ks, 0xffffffffc0a00000 + 1015807);
+	cr_assert_not_null(m);
+	cr_assert_str_eq(m->name, "ext4");
+	cr_assert_null(pms_kallsyms__module_of(&ks, 0xffffffffc0a00000 + 1015808));
+	m = pms_kallsyms__module_of(&ks, 0xffffffffc0b00010);
+	cr_assert_str_eq(m->name, "vfio");
+	cr_assert_null(pms_kallsyms__module_of(&ks, 0xffffffff81000000));
+	cr_assert_eq(pms_kallsyms__parse_modules("ext4 x\n", 7, &ks), -EINVAL);
+	cr_assert_eq(ks.nr_modules, 0);
+	pms_kallsyms__release(&ks);
+	free(text);
+}
