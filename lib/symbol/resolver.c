@@ -9,6 +9,7 @@
 #include "symbol/dso.h"
 #include "symbol/jitmap.h"
 #include "symbol/kallsyms.h"
+#include "symbol/maps.h"
 #include "symbol/resolver.h"
 
 struct dso_entry {
@@ -31,7 +32,20 @@ struct jit_entry {
 	struct pms_jitmap jm;
 };
 
+/*
+ * The vDSO is not a file: samples in "[vdso]" are resolved with this
+ * process's own vDSO image (same kernel as the recording when reporting on
+ * the recording machine), and only if its build-id matches when one was
+ * recorded.
+ */
+struct vdso_entry {
+	bool tried;
+	void *image;
+	struct pms_dso *dso;
+};
+
 struct pms_resolver {
+	struct vdso_entry vdso;
 	struct dso_entry *dsos;
 	size_t nr_dsos, cap_dsos;
 	size_t last; /* index of the last hit: consecutive samples share a file */
@@ -70,7 +84,65 @@ void pms_resolver__free(struct pms_resolver *r)
 		pms_jitmap__release(&r->jits[i].jm);
 	free(r->jits);
 	pms_kallsyms__release(&r->ks);
+	pms_dso__free(r->vdso.dso);
+	free(r->vdso.image);
 	free(r);
+}
+
+static struct pms_dso *get_vdso(struct pms_resolver *r)
+{
+	struct pms_maps *maps;
+
+	if (r->vdso.tried)
+		return r->vdso.dso;
+	r->vdso.tried = true;
+	if (pms_maps__read_pid(0, &maps))
+		return NULL;
+	for (size_t i = 0; i < maps->nr; i++) {
+		const struct pms_map *m = &maps->maps[i];
+		size_t len = (size_t)(m->end - m->start);
+
+		if (strcmp(m->path, "[vdso]") || !len || len > (1 << 20))
+			continue;
+		r->vdso.image = malloc(len);
+		if (!r->vdso.image)
+			break;
+		memcpy(r->vdso.image, (const void *)(uintptr_t)m->start, len);
+		if (pms_dso__open_mem(r->vdso.image, len, &r->vdso.dso)) {
+			free(r->vdso.image);
+			r->vdso.image = NULL;
+			r->vdso.dso = NULL;
+		}
+		break;
+	}
+	pms_maps__free(maps);
+	return r->vdso.dso;
+}
+
+static void resolve_vdso(struct pms_resolver *r, const struct pms_map_ref *map, uint64_t ip,
+			 struct pms_resolved *out)
+{
+	struct pms_dso *v = get_vdso(r);
+	const struct pms_sym *s;
+	uint64_t vaddr;
+
+	out->dso = "[vdso]";
+	if (!v)
+		return;
+	if (map->build_id && (map->build_id_size != v->build_id_size ||
+			      memcmp(map->build_id, v->build_id, v->build_id_size))) {
+		out->status = PMS_RES_STALE;
+		return;
+	}
+	if (pms_dso__map_ip(v, map->start, map->pgoff, ip, &vaddr))
+		return;
+	out->addr = vaddr;
+	s = pms_dso__find_sym(v, vaddr);
+	out->status = s ? PMS_RES_OK : PMS_RES_NO_SYM;
+	if (s) {
+		out->sym = s->name;
+		out->sym_off = vaddr - s->start;
+	}
 }
 
 static bool entry_matches(const struct dso_entry *e, const struct pms_map_ref *m)
@@ -171,6 +243,10 @@ int pms_resolver__user(struct pms_resolver *r, const struct pms_map_ref *map, ui
 	memset(out, 0, sizeof(*out));
 	out->addr = ip;
 	out->status = PMS_RES_NO_FILE;
+	if (map && map->path && !strcmp(map->path, "[vdso]")) {
+		resolve_vdso(r, map, ip, out);
+		return 0;
+	}
 	if (!map || !map->path || map->path[0] != '/') {
 		/* Anonymous executable memory: a JIT's perf-PID.map, if any. */
 		struct jit_entry *j = map && map->pid > 0 ? get_jit(r, map->pid) : NULL;

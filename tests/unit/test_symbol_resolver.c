@@ -200,3 +200,46 @@ Test(symbol_resolver, kernel_modules_and_restriction)
 	cr_assert_eq(res.status, PMS_RES_RESTRICTED);
 	cr_assert_null(res.sym);
 }
+
+Test(symbol_resolver, vdso_from_own_image)
+{
+	struct pms_maps *maps;
+	const struct pms_map *v = NULL;
+	struct pms_resolver *r = pms_resolver__new();
+	struct pms_resolved res;
+	struct pms_dso *img;
+	const struct pms_sym *want = NULL;
+	uint64_t ip;
+	uint8_t other[20] = { 1, 2, 3 };
+
+	cr_assert_eq(pms_maps__read_pid(0, &maps), 0);
+	for (size_t i = 0; i < maps->nr; i++)
+		if (!strcmp(maps->maps[i].path, "[vdso]"))
+			v = &maps->maps[i];
+	if (!v)
+		cr_skip_test("no [vdso] mapping");
+	/* The oracle: readelf-equivalent view of the image, straight from memory. */
+	cr_assert_eq(pms_dso__open_mem((const void *)(uintptr_t)v->start, v->end - v->start, &img), 0);
+	for (size_t i = 0; i < img->nr_syms; i++)
+		if (strstr(img->syms[i].name, "clock_gettime"))
+			want = &img->syms[i];
+	cr_assert_not_null(want, "vDSO without clock_gettime");
+	cr_assert_eq(pms_dso__unmap_ip(img, v->start, v->pgoff, want->start + 2, &ip), 0);
+	struct pms_map_ref ref = { .path = "[vdso]", .start = v->start, .pgoff = v->pgoff,
+				   .build_id = img->build_id_size ? img->build_id : NULL,
+				   .build_id_size = img->build_id_size };
+	cr_assert_eq(pms_resolver__user(r, &ref, ip, &res), 0);
+	cr_assert_eq(res.status, PMS_RES_OK);
+	cr_assert_str_eq(res.dso, "[vdso]");
+	cr_assert_str_eq(res.sym, want->name);
+	cr_assert_eq(res.sym_off, 2);
+	/* A vDSO recorded on another kernel is not this one. */
+	ref.build_id = other;
+	ref.build_id_size = sizeof(other);
+	cr_assert_eq(pms_resolver__user(r, &ref, ip, &res), 0);
+	cr_assert_eq(res.status, PMS_RES_STALE);
+	cr_assert_null(res.sym);
+	pms_dso__free(img);
+	pms_maps__free(maps);
+	pms_resolver__free(r);
+}
