@@ -71,7 +71,7 @@ static void make_ctx(const struct stat_out *o, const struct pms_counters *cs, in
 			continue;
 		sum = pms_counter__sum(c, cs, cpu_idx, thr_idx, delta);
 		if (pms_count__scaled(&sum, o->cfg->no_scale, &v))
-			pms_metric_ctx__add(m, pms_attr__metric_kind(&c->attr), v);
+			pms_metric_ctx__add(m, pms_attr__metric_kind(&c->attr), pms_attr__metric_context(&c->attr), v);
 	}
 }
 
@@ -109,7 +109,8 @@ static void make_row(const struct stat_out *o, const struct pms_counters *cs, si
 		return;
 	}
 	r->state = PMS_ROW_COUNTED;
-	pms_metric__compute(m, pms_attr__metric_kind(&c->attr), r->value, &r->metric);
+	pms_metric__compute(m, pms_attr__metric_kind(&c->attr), pms_attr__metric_context(&c->attr), r->value,
+				    &r->metric);
 }
 
 /* -r: a row from the statistics of every run (e: this event in this unit). */
@@ -138,7 +139,8 @@ static void make_rrow(const struct pms_counters *cs, size_t i, const struct stat
 	r->value = e->st.mean;
 	r->noise_pct = pms_stats__rel_pct(&e->st);
 	if (c->tool == PMS_TOOL_NONE)
-		pms_metric__compute(m, pms_attr__metric_kind(&c->attr), r->value, &r->metric);
+		pms_metric__compute(m, pms_attr__metric_kind(&c->attr), pms_attr__metric_context(&c->attr), r->value,
+				    &r->metric);
 }
 
 static void rctx(const struct pms_counters *cs, const struct stat_rstat *rs, size_t u, size_t nu,
@@ -150,7 +152,8 @@ static void rctx(const struct pms_counters *cs, const struct stat_rstat *rs, siz
 		const struct stat_rstat *e = &rs[i * nu + u];
 
 		if (cs->c[i].state == PMS_COUNTER_OK && e->nr_counted && cs->c[i].tool == PMS_TOOL_NONE)
-			pms_metric_ctx__add(m, pms_attr__metric_kind(&cs->c[i].attr), e->st.mean);
+			pms_metric_ctx__add(m, pms_attr__metric_kind(&cs->c[i].attr),
+					    pms_attr__metric_context(&cs->c[i].attr), e->st.mean);
 	}
 }
 

@@ -729,33 +729,29 @@ enum pms_metric_kind pms_attr__metric_kind(const struct perf_event_attr *a)
 	}
 }
 
-void pms_metric_ctx__add(struct pms_metric_ctx *m, enum pms_metric_kind k, double v)
+int pms_attr__metric_context(const struct perf_event_attr *a)
 {
-	switch (k) {
-	case PMS_MK_CLOCK:
-		/* perf averages the clock events it has (task-clock and cpu-clock) */
-		m->clock_ns = (m->clock_ns * m->nr_clock + v) / (m->nr_clock + 1);
-		m->nr_clock++;
-		break;
-	case PMS_MK_CYCLES:
-		m->cycles += v;
-		m->has_cycles = true;
-		break;
-	case PMS_MK_INSTRUCTIONS:
-		m->instructions += v;
-		m->has_instructions = true;
-		break;
-	case PMS_MK_BRANCHES:
-		m->branches += v;
-		m->has_branches = true;
-		break;
-	case PMS_MK_CACHE_REFS:
-		m->cache_refs += v;
-		m->has_cache_refs = true;
-		break;
-	default:
-		break;
-	}
+	return (a->exclude_user ? 1 : 0) | (a->exclude_kernel ? 2 : 0) | (a->exclude_hv ? 4 : 0) |
+	       (a->exclude_host ? 8 : 0) | (a->exclude_idle ? 16 : 0);
+}
+
+void pms_metric_ctx__add(struct pms_metric_ctx *m, enum pms_metric_kind k, int pctx, double v)
+{
+	if (k == PMS_MK_OTHER || pctx < 0 || pctx >= PMS_METRIC_NR_CTX)
+		return;
+	m->in[pctx].sum[k] += v;
+	m->in[pctx].nr[k]++;
+}
+
+/* Mean of the inputs of kind k in context pctx; false if there are none or they are 0. */
+static bool metric_input(const struct pms_metric_ctx *m, int pctx, enum pms_metric_kind k, double *out)
+{
+	const struct pms_metric_inputs *in = &m->in[pctx];
+
+	if (!in->nr[k])
+		return false;
+	*out = in->sum[k] / in->nr[k];
+	return *out > 0;
 }
 
 static void set_metric(struct pms_metric *out, double v, const char *fmt, const char *unit)
@@ -766,36 +762,45 @@ static void set_metric(struct pms_metric *out, double v, const char *fmt, const 
 	snprintf(out->unit, sizeof(out->unit), "%s", unit);
 }
 
-void pms_metric__compute(const struct pms_metric_ctx *m, enum pms_metric_kind k, double v,
+void pms_metric__compute(const struct pms_metric_ctx *m, enum pms_metric_kind k, int pctx, double v,
 			 struct pms_metric *out)
 {
+	double in;
+	bool has_clock;
+	double clock_ns = 0;
+
 	memset(out, 0, sizeof(*out));
+	if (pctx < 0 || pctx >= PMS_METRIC_NR_CTX)
+		return;
+	has_clock = m->in[pctx].nr[PMS_MK_CLOCK] > 0;
+	if (has_clock)
+		clock_ns = m->in[pctx].sum[PMS_MK_CLOCK] / m->in[pctx].nr[PMS_MK_CLOCK];
 	switch (k) {
 	case PMS_MK_CLOCK:
 		if (m->elapsed_ns > 0)
 			set_metric(out, v / m->elapsed_ns, "%8.3f", "CPUs utilized");
 		return;
 	case PMS_MK_CYCLES:
-		if (m->nr_clock && m->clock_ns > 0)
-			set_metric(out, v / m->clock_ns, "%8.3f", "GHz");
+		if (has_clock && clock_ns > 0)
+			set_metric(out, v / clock_ns, "%8.3f", "GHz");
 		return;
 	case PMS_MK_INSTRUCTIONS:
-		if (m->has_cycles && m->cycles > 0)
-			set_metric(out, v / m->cycles, "%7.2f ", "insn per cycle");
+		if (metric_input(m, pctx, PMS_MK_CYCLES, &in))
+			set_metric(out, v / in, "%7.2f ", "insn per cycle");
 		return;
 	case PMS_MK_BRANCH_MISSES:
-		if (m->has_branches && m->branches > 0)
-			set_metric(out, 100.0 * v / m->branches, "%7.2f%%", "of all branches");
+		if (metric_input(m, pctx, PMS_MK_BRANCHES, &in))
+			set_metric(out, 100.0 * v / in, "%7.2f%%", "of all branches");
 		return;
 	case PMS_MK_CACHE_MISSES:
-		if (m->has_cache_refs && m->cache_refs > 0)
-			set_metric(out, 100.0 * v / m->cache_refs, "%7.2f%%", "of all cache refs");
+		if (metric_input(m, pctx, PMS_MK_CACHE_REFS, &in))
+			set_metric(out, 100.0 * v / in, "%7.2f%%", "of all cache refs");
 		return;
 	default:
 		break;
 	}
-	if (m->nr_clock) {
-		double rate = m->clock_ns > 0 ? 1e9 * v / m->clock_ns : 0;
+	if (has_clock) {
+		double rate = clock_ns > 0 ? 1e9 * v / clock_ns : 0;
 		const char *prefix = "";
 
 		if (rate > 1e9) {

@@ -192,16 +192,27 @@ enum pms_metric_kind {
 };
 enum pms_metric_kind pms_attr__metric_kind(const struct perf_event_attr *attr);
 
+/*
+ * perf's shadow-stat pairing: a metric divides by inputs counted in the same
+ * privilege context (the exclude_user/kernel/hv/host/idle bits), so
+ * instructions:u is never divided by cycles that include the kernel; several
+ * events of one kind in a context are averaged, not summed.
+ */
+#define PMS_METRIC_NR_CTX 32
+int pms_attr__metric_context(const struct perf_event_attr *attr);
+
+struct pms_metric_inputs {
+	double sum[PMS_MK_CACHE_MISSES + 1]; /* by kind */
+	int nr[PMS_MK_CACHE_MISSES + 1];
+};
+
 /* The inputs available for one aggregation unit (all, one CPU, one thread). */
 struct pms_metric_ctx {
 	double elapsed_ns;     /* wall time of the measurement (or interval) */
-	double clock_ns;       /* mean of the clock events' values; valid if nr_clock */
-	int nr_clock;
-	double cycles, instructions, branches, cache_refs;
-	bool has_cycles, has_instructions, has_branches, has_cache_refs;
+	struct pms_metric_inputs in[PMS_METRIC_NR_CTX];
 };
-/* Feed one counted (scaled) value into the context. */
-void pms_metric_ctx__add(struct pms_metric_ctx *m, enum pms_metric_kind k, double value);
+/* Feed one counted (scaled) value of kind k in privilege context pctx. */
+void pms_metric_ctx__add(struct pms_metric_ctx *m, enum pms_metric_kind k, int pctx, double value);
 
 struct pms_metric {
 	bool valid;
@@ -209,8 +220,8 @@ struct pms_metric {
 	const char *fmt;       /* perf's printf format for the value ("%8.3f", "%7.2f%%") */
 	char unit[32];         /* "CPUs utilized", "GHz", "insn per cycle", "of all branches", "K/sec" */
 };
-/* Derived metric for a counted event of kind k with scaled value v. */
-void pms_metric__compute(const struct pms_metric_ctx *m, enum pms_metric_kind k, double v,
+/* Derived metric for a counted event of kind k in context pctx with scaled value v. */
+void pms_metric__compute(const struct pms_metric_ctx *m, enum pms_metric_kind k, int pctx, double v,
 			 struct pms_metric *out);
 
 #endif

@@ -291,30 +291,29 @@ Test(counter_metric, cpus_utilized_and_rates)
 
 	memset(&m, 0, sizeof(m));
 	m.elapsed_ns = 2e6;
-	pms_metric_ctx__add(&m, PMS_MK_CLOCK, 1e6);
-	pms_metric_ctx__add(&m, PMS_MK_CLOCK, 3e6); /* perf averages the clocks */
-	cr_assert_float_eq(m.clock_ns, 2e6, 1e-6);
+	pms_metric_ctx__add(&m, PMS_MK_CLOCK, 0, 1e6);
+	pms_metric_ctx__add(&m, PMS_MK_CLOCK, 0, 3e6); /* perf averages the clocks */
 
-	pms_metric__compute(&m, PMS_MK_CLOCK, 1e6, &r);
+	pms_metric__compute(&m, PMS_MK_CLOCK, 0, 1e6, &r);
 	cr_assert(r.valid);
 	cr_assert_float_eq(r.value, 0.5, 1e-12);
 	cr_assert_str_eq(r.unit, "CPUs utilized");
 	cr_assert_str_eq(r.fmt, "%8.3f");
 
-	pms_metric__compute(&m, PMS_MK_OTHER, 100, &r); /* 100 / 2 ms = 50 K/sec */
+	pms_metric__compute(&m, PMS_MK_OTHER, 0, 100, &r); /* 100 / 2 ms = 50 K/sec */
 	cr_assert(r.valid);
 	cr_assert_float_eq(r.value, 50.0, 1e-9);
 	cr_assert_str_eq(r.unit, "K/sec");
-	pms_metric__compute(&m, PMS_MK_OTHER, 1, &r);
+	pms_metric__compute(&m, PMS_MK_OTHER, 0, 1, &r);
 	cr_assert_float_eq(r.value, 500.0, 1e-9);
 	cr_assert_str_eq(r.unit, "/sec");
-	pms_metric__compute(&m, PMS_MK_OTHER, 0, &r);
+	pms_metric__compute(&m, PMS_MK_OTHER, 0, 0, &r);
 	cr_assert_float_eq(r.value, 0.0, 1e-9);
 	cr_assert_str_eq(r.unit, "/sec");
-	pms_metric__compute(&m, PMS_MK_OTHER, 4e6, &r);
+	pms_metric__compute(&m, PMS_MK_OTHER, 0, 4e6, &r);
 	cr_assert_str_eq(r.unit, "G/sec");
 	cr_assert_float_eq(r.value, 2.0, 1e-9);
-	pms_metric__compute(&m, PMS_MK_OTHER, 4e3, &r);
+	pms_metric__compute(&m, PMS_MK_OTHER, 0, 4e3, &r);
 	cr_assert_str_eq(r.unit, "M/sec");
 }
 
@@ -325,33 +324,63 @@ Test(counter_metric, hardware_ratios_need_their_inputs)
 
 	memset(&m, 0, sizeof(m));
 	m.elapsed_ns = 1e9;
-	pms_metric__compute(&m, PMS_MK_INSTRUCTIONS, 1000, &r);
+	pms_metric__compute(&m, PMS_MK_INSTRUCTIONS, 0, 1000, &r);
 	cr_assert_not(r.valid, "no cycles, no IPC");
-	pms_metric__compute(&m, PMS_MK_CYCLES, 1000, &r);
+	pms_metric__compute(&m, PMS_MK_CYCLES, 0, 1000, &r);
 	cr_assert_not(r.valid, "no clock, no GHz");
-	pms_metric__compute(&m, PMS_MK_OTHER, 1000, &r);
+	pms_metric__compute(&m, PMS_MK_OTHER, 0, 1000, &r);
 	cr_assert_not(r.valid, "no clock, no rate");
 
-	pms_metric_ctx__add(&m, PMS_MK_CLOCK, 5e8);
-	pms_metric_ctx__add(&m, PMS_MK_CYCLES, 1e9);
-	pms_metric_ctx__add(&m, PMS_MK_BRANCHES, 2e8);
-	pms_metric_ctx__add(&m, PMS_MK_CACHE_REFS, 1e6);
-	pms_metric__compute(&m, PMS_MK_INSTRUCTIONS, 2.5e9, &r);
+	pms_metric_ctx__add(&m, PMS_MK_CLOCK, 0, 5e8);
+	pms_metric_ctx__add(&m, PMS_MK_CYCLES, 0, 1e9);
+	pms_metric_ctx__add(&m, PMS_MK_BRANCHES, 0, 2e8);
+	pms_metric_ctx__add(&m, PMS_MK_CACHE_REFS, 0, 1e6);
+	pms_metric__compute(&m, PMS_MK_INSTRUCTIONS, 0, 2.5e9, &r);
 	cr_assert(r.valid);
 	cr_assert_float_eq(r.value, 2.5, 1e-12);
 	cr_assert_str_eq(r.unit, "insn per cycle");
-	pms_metric__compute(&m, PMS_MK_CYCLES, 1e9, &r);
+	pms_metric__compute(&m, PMS_MK_CYCLES, 0, 1e9, &r);
 	cr_assert_float_eq(r.value, 2.0, 1e-12);
 	cr_assert_str_eq(r.unit, "GHz");
-	pms_metric__compute(&m, PMS_MK_BRANCH_MISSES, 2e6, &r);
+	pms_metric__compute(&m, PMS_MK_BRANCH_MISSES, 0, 2e6, &r);
 	cr_assert_float_eq(r.value, 1.0, 1e-12);
 	cr_assert_str_eq(r.unit, "of all branches");
-	pms_metric__compute(&m, PMS_MK_CACHE_MISSES, 2.5e5, &r);
+	pms_metric__compute(&m, PMS_MK_CACHE_MISSES, 0, 2.5e5, &r);
 	cr_assert_float_eq(r.value, 25.0, 1e-12);
 	cr_assert_str_eq(r.unit, "of all cache refs");
-	pms_metric__compute(&m, PMS_MK_BRANCHES, 2e8, &r);
+	pms_metric__compute(&m, PMS_MK_BRANCHES, 0, 2e8, &r);
 	cr_assert_str_eq(r.unit, "M/sec");
 	cr_assert_float_eq(r.value, 400.0, 1e-9);
+}
+
+Test(counter_metric, perf_pairs_by_privilege_context_and_averages_duplicates)
+{
+	struct perf_event_attr user = { .exclude_kernel = 1, .exclude_hv = 1 };
+	struct perf_event_attr all = { 0 };
+	int u = pms_attr__metric_context(&user), a = pms_attr__metric_context(&all);
+	struct pms_metric_ctx m;
+	struct pms_metric r;
+
+	cr_assert_neq(u, a);
+	memset(&m, 0, sizeof(m));
+	m.elapsed_ns = 1e9;
+	/* cycles:u twice: perf's IPC divides by their mean, not their sum */
+	pms_metric_ctx__add(&m, PMS_MK_CYCLES, u, 1000);
+	pms_metric_ctx__add(&m, PMS_MK_CYCLES, u, 1000);
+	pms_metric__compute(&m, PMS_MK_INSTRUCTIONS, u, 1000, &r);
+	cr_assert(r.valid);
+	cr_assert_float_eq(r.value, 1.0, 1e-12);
+	/* instructions (kernel included) has no cycles of its context: no IPC */
+	pms_metric__compute(&m, PMS_MK_INSTRUCTIONS, a, 1000, &r);
+	cr_assert_not(r.valid);
+	/* page-faults:u next to a plain task-clock: no rate, as perf */
+	pms_metric_ctx__add(&m, PMS_MK_CLOCK, a, 1e6);
+	pms_metric__compute(&m, PMS_MK_OTHER, u, 10, &r);
+	cr_assert_not(r.valid);
+	pms_metric__compute(&m, PMS_MK_OTHER, a, 10, &r);
+	cr_assert(r.valid);
+	cr_assert_float_eq(r.value, 10.0, 1e-9);
+	cr_assert_str_eq(r.unit, "K/sec");
 }
 
 Test(counter_attr, pmu_cpus_restrict_cpu_wide_slots)

@@ -1,6 +1,5 @@
 # SPDX-License-Identifier: MIT
-# PENDING (not run by default; PMU_VM_EXTRA_CHECKS=tests/pmu-vm/pending runs it): the insn-per-
-# cycle metric on real counters follows perf 6.1's shadow stats, which pair events of the same
+# The insn-per-cycle metric on real counters follows perf 6.1's shadow stats, which pair events of the same
 # privilege context (:u with :u) and average duplicate cycles events. In icount shift=0 mode
 # user cycles equal user instructions, so the right IPC is exactly 1.
 N=100000
