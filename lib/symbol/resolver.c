@@ -233,6 +233,14 @@ static struct jit_entry *get_jit(struct pms_resolver *r, pid_t pid)
 	return n;
 }
 
+/* Names the kernel (and perf's MMAP records) give to memory without a file. */
+static bool is_anon(const char *path)
+{
+	return path[0] != '/' || !strcmp(path, "//anon") || !strncmp(path, "/anon_hugepage", 14) ||
+	       !strncmp(path, "/dev/zero", 9) || !strncmp(path, "/memfd:", 7) ||
+	       !strncmp(path, "/SYSV", 5);
+}
+
 int pms_resolver__user(struct pms_resolver *r, const struct pms_map_ref *map, uint64_t ip,
 		       struct pms_resolved *out)
 {
@@ -247,7 +255,7 @@ int pms_resolver__user(struct pms_resolver *r, const struct pms_map_ref *map, ui
 		resolve_vdso(r, map, ip, out);
 		return 0;
 	}
-	if (!map || !map->path || map->path[0] != '/') {
+	if (!map || !map->path || is_anon(map->path)) {
 		/* Anonymous executable memory: a JIT's perf-PID.map, if any. */
 		struct jit_entry *j = map && map->pid > 0 ? get_jit(r, map->pid) : NULL;
 		const struct pms_tsym *t;

@@ -153,6 +153,16 @@ Test(symbol_resolver, jit_and_missing_files)
 	cr_assert_str_eq(res.dso, "[jit]");
 	cr_assert_str_eq(res.sym, "LazyCompile:*fib /app/fib.js:3");
 	cr_assert_eq(res.sym_off, 0x10);
+	/* perf's MMAP records name anonymous memory "//anon"; memfd-backed JIT code too. */
+	const char *anon_names[] = { "//anon", "/memfd:jit (deleted)", "[anon:v8]" };
+	for (size_t i = 0; i < 3; i++) {
+		struct pms_map_ref named = anon;
+
+		named.path = anon_names[i];
+		cr_assert_eq(pms_resolver__user(r, &named, 0x7f0000002010, &res), 0);
+		cr_assert_eq(res.status, PMS_RES_OK, "%s", anon_names[i]);
+		cr_assert_str_eq(res.sym, "[jit] Interpreter");
+	}
 	cr_assert_eq(pms_resolver__user(r, &anon, 0x7f0000009000, &res), 0);
 	cr_assert_eq(res.status, PMS_RES_NO_FILE);
 	cr_assert_eq(pms_resolver__user(r, &gone, 0x1234, &res), 0);
