@@ -286,6 +286,10 @@ static int load_syms(struct pms_dso *dso, Elf *elf, Elf64_Word type)
 	count = d->d_size / sh.sh_entsize;
 	if (!count)
 		return 0;
+	/* A previous attempt (e.g. a .symtab without functions) is replaced. */
+	free(dso->syms);
+	dso->syms = NULL;
+	dso->nr_syms = 0;
 	raw = calloc(count, sizeof(*raw));
 	if (!raw)
 		return -ENOMEM;
