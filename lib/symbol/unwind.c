@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "symbol/unwind.h"
@@ -47,16 +48,14 @@ int pms_unwind_regs__get(const struct pms_unwind_regs *regs, int reg, uint64_t *
 	return 0;
 }
 
-/* Bias of a mapping of path at start with file offset pgoff: start - vaddr(pgoff). */
-static int map_bias(const char *path, uint64_t start, uint64_t pgoff, uint64_t *bias, bool *is_exec)
+/* Bias of a mapping of the ELF in fd at start with file offset pgoff: start - vaddr(pgoff). */
+static int fd_bias(int fd, uint64_t start, uint64_t pgoff, uint64_t *bias, bool *is_exec)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err = -ENOENT;
+	int err = -ENOENT;
 	size_t phnum;
 	GElf_Ehdr eh;
 	Elf *elf;
 
-	if (fd < 0)
-		return -errno;
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf && gelf_getehdr(elf, &eh) && !elf_getphdrnum(elf, &phnum)) {
@@ -75,8 +74,51 @@ static int map_bias(const char *path, uint64_t start, uint64_t pgoff, uint64_t *
 	}
 	if (elf)
 		elf_end(elf);
+	return err;
+}
+
+static int map_bias(const char *path, uint64_t start, uint64_t pgoff, uint64_t *bias, bool *is_exec)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return -errno;
+	err = fd_bias(fd, start, pgoff, bias, is_exec);
 	close(fd);
 	return err;
+}
+
+/*
+ * The vDSO has no file: report this process's own image (the same kernel
+ * as the samples when unwinding on the recording machine) from a memfd.
+ */
+static bool report_vdso(Dwfl *dwfl, const struct pms_map *m)
+{
+	size_t len = (size_t)(m->end - m->start);
+	const uint8_t *img = NULL;
+	struct pms_maps *self;
+	uint64_t bias = 0;
+	bool is_exec = false, ok = false;
+	int fd;
+
+	if (pms_maps__read_pid(0, &self))
+		return false;
+	for (size_t i = 0; i < self->nr; i++)
+		if (!strcmp(self->maps[i].path, "[vdso]") && self->maps[i].end - self->maps[i].start == len)
+			img = (const uint8_t *)(uintptr_t)self->maps[i].start;
+	pms_maps__free(self);
+	if (!img || len > (1 << 20))
+		return false;
+	fd = memfd_create("pms-vdso", MFD_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (write(fd, img, len) == (ssize_t)len && !fd_bias(fd, m->start, m->pgoff, &bias, &is_exec)) {
+		/* dwfl_report_elf() consumes fd on success. */
+		ok = dwfl_report_elf(dwfl, "[vdso]", "[vdso]", fd, bias, true) != NULL;
+	}
+	if (!ok)
+		close(fd);
+	return ok;
 }
 
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
@@ -164,6 +206,10 @@ int pms_unwinder__new(const struct pms_maps *maps, struct pms_unwinder **out)
 		bool is_exec = false;
 		bool seen = false;
 
+		if (pms_map__is_exec(m) && !strcmp(m->path, "[vdso]")) {
+			reported += report_vdso(u->dwfl, m);
+			continue;
+		}
 		if (!pms_map__is_exec(m) || m->anon || m->special || m->path[0] != '/')
 			continue;
 		/* One report per file: its first executable mapping defines the bias. */

@@ -210,3 +210,69 @@ Test(symbol_unwind, regs_lookup_by_mask)
 	cr_assert_eq(pms_unwind_regs__get(&r, 8, &v), -ENOENT);
 	cr_assert_eq(pms_unwind_regs__get(&r, 64, &v), -ENOENT);
 }
+
+/*
+ * A sample taken on the first instruction of a vDSO function called from
+ * symbol_unwind_capture: the stack is the captured one with the return
+ * address pushed, IP is the vDSO entry. The vDSO has no file, so this only
+ * unwinds if the unwinder reported the vDSO image itself.
+ */
+Test(symbol_unwind, through_vdso_entry)
+{
+#if !defined(__x86_64__)
+	cr_skip_test("synthetic vDSO frame is built for x86_64 only");
+#else
+	static struct snap s;
+	static uint8_t stack[STACK_COPY + 8];
+	pthread_t t;
+	struct pms_maps *maps;
+	const struct pms_map *v = NULL;
+	struct pms_dso *img, *cache = NULL;
+	const struct pms_sym *entry = NULL;
+	struct pms_unwinder *u;
+	uint64_t regs[8], ips[64], vip;
+	size_t nr, w = 0;
+	const char *want[] = { "symbol_unwind_capture", "symbol_unwind_c", "symbol_unwind_b", "symbol_unwind_a" };
+	char chain[2048] = "";
+
+	cr_assert_eq(pthread_create(&t, NULL, thread_main, &s), 0);
+	cr_assert_eq(pthread_join(t, NULL), 0);
+	cr_assert_eq(pms_maps__read_pid(0, &maps), 0);
+	for (size_t i = 0; i < maps->nr; i++)
+		if (!strcmp(maps->maps[i].path, "[vdso]"))
+			v = &maps->maps[i];
+	if (!v)
+		cr_skip_test("no [vdso]");
+	cr_assert_eq(pms_dso__open_mem((const void *)(uintptr_t)v->start, v->end - v->start, &img), 0);
+	for (size_t i = 0; i < img->nr_syms && !entry; i++)
+		if (strstr(img->syms[i].name, "clock_gettime"))
+			entry = &img->syms[i];
+	cr_assert_not_null(entry);
+	cr_assert_eq(pms_dso__unmap_ip(img, v->start, v->pgoff, entry->start, &vip), 0);
+
+	/* regs: BX BP SP IP R12..R15 (see symbol_unwind_capture) */
+	memcpy(regs, s.regs, sizeof(regs));
+	memcpy(stack, &s.regs[3], 8);            /* return address = captured IP */
+	memcpy(stack + 8, s.stack, s.stack_size);
+	regs[2] = s.regs[2] - 8;                  /* SP after the call pushed it */
+	regs[3] = vip;                            /* IP at the vDSO entry */
+	struct pms_unwind_regs r = { .arch = PMS_UNWIND_X86_64, .mask = s.mask, .values = regs };
+
+	cr_assert_eq(pms_unwinder__new(maps, &u), 0);
+	cr_assert_eq(pms_unwinder__unwind(u, &r, stack, s.stack_size + 8, ips, 64, &nr), 0);
+	cr_assert_eq(ips[0], vip);
+	for (size_t i = 1; i < nr; i++) {
+		const char *name = sym_of(maps, ips[i] - 1, &cache);
+		size_t len = strlen(chain);
+
+		snprintf(chain + len, sizeof(chain) - len, "%s ", name);
+		if (w < 4 && !strcmp(name, want[w]))
+			w++;
+	}
+	cr_assert_eq(w, 4, "chain after the vDSO frame: %s", chain);
+	pms_dso__free(cache);
+	pms_dso__free(img);
+	pms_unwinder__free(u);
+	pms_maps__free(maps);
+#endif
+}
