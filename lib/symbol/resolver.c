@@ -49,6 +49,8 @@ struct pms_resolver {
 	struct dso_entry *dsos;
 	size_t nr_dsos, cap_dsos;
 	size_t last; /* index of the last hit: consecutive samples share a file */
+	size_t *index; /* open addressing on hash(path): dsos index + 1, 0 = empty */
+	size_t index_cap;
 	struct jit_entry *jits;
 	size_t nr_jits;
 	struct pms_kallsyms ks;
@@ -80,6 +82,7 @@ void pms_resolver__free(struct pms_resolver *r)
 		free(e->path);
 	}
 	free(r->dsos);
+	free(r->index);
 	for (size_t i = 0; i < r->nr_jits; i++)
 		pms_jitmap__release(&r->jits[i].jm);
 	free(r->jits);
@@ -155,17 +158,57 @@ static bool entry_matches(const struct dso_entry *e, const struct pms_map_ref *m
 	       !memcmp(e->build_id, m->build_id, m->build_id_size);
 }
 
+static size_t path_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	return (size_t)h;
+}
+
+static int index_insert(size_t *index, size_t cap, const char *path, size_t idx)
+{
+	size_t i = path_hash(path) & (cap - 1);
+
+	while (index[i])
+		i = (i + 1) & (cap - 1);
+	index[i] = idx + 1;
+	return 0;
+}
+
+/* Keeps the index at most half full; rebuilt from dsos[] when it grows. */
+static int index_add(struct pms_resolver *r, size_t idx)
+{
+	if ((r->nr_dsos + 1) * 2 > r->index_cap) {
+		size_t ncap = r->index_cap ? r->index_cap * 2 : 64;
+		size_t *n = calloc(ncap, sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		for (size_t i = 0; i < r->nr_dsos; i++)
+			index_insert(n, ncap, r->dsos[i].path, i);
+		free(r->index);
+		r->index = n;
+		r->index_cap = ncap;
+	}
+	return index_insert(r->index, r->index_cap, r->dsos[idx].path, idx);
+}
+
 static struct dso_entry *get_dso(struct pms_resolver *r, const struct pms_map_ref *m)
 {
 	struct dso_entry *e;
 
 	if (r->last < r->nr_dsos && entry_matches(&r->dsos[r->last], m))
 		return &r->dsos[r->last];
-	for (size_t i = 0; i < r->nr_dsos; i++)
-		if (entry_matches(&r->dsos[i], m)) {
-			r->last = i;
-			return &r->dsos[i];
-		}
+	if (r->index_cap) {
+		for (size_t i = path_hash(m->path) & (r->index_cap - 1); r->index[i];
+		     i = (i + 1) & (r->index_cap - 1))
+			if (entry_matches(&r->dsos[r->index[i] - 1], m)) {
+				r->last = r->index[i] - 1;
+				return &r->dsos[r->last];
+			}
+	}
 	if (r->nr_dsos == r->cap_dsos) {
 		size_t ncap = r->cap_dsos ? r->cap_dsos * 2 : 32;
 		struct dso_entry *n = realloc(r->dsos, ncap * sizeof(*n));
@@ -196,6 +239,13 @@ static struct dso_entry *get_dso(struct pms_resolver *r, const struct pms_map_re
 			free(e->path);
 			return NULL;
 		}
+	}
+	if (index_add(r, r->nr_dsos)) {
+		if (e->demangled)
+			free(e->demangled);
+		pms_dso__free(e->dso);
+		free(e->path);
+		return NULL;
 	}
 	r->last = r->nr_dsos++;
 	return e;
@@ -286,6 +336,7 @@ int pms_resolver__user(struct pms_resolver *r, const struct pms_map_ref *map, ui
 		return 0;
 	out->addr = vaddr;
 	out->elf = e->dso;
+	out->priv_dso = (size_t)(e - r->dsos);
 	s = pms_dso__find_sym(e->dso, vaddr);
 	if (!s) {
 		out->status = PMS_RES_NO_SYM;
@@ -331,15 +382,13 @@ int pms_resolver__kernel(struct pms_resolver *r, uint64_t ip, struct pms_resolve
 int pms_resolver__srcline(struct pms_resolver *r, const struct pms_resolved *res,
 			  const struct pms_srcline_frame **frames, size_t *nr)
 {
-	struct dso_entry *e = NULL;
+	struct dso_entry *e;
 
 	if (!res->elf)
 		return -ENODATA;
-	for (size_t i = 0; i < r->nr_dsos && !e; i++)
-		if (r->dsos[i].dso == res->elf)
-			e = &r->dsos[i];
-	if (!e)
+	if (res->priv_dso >= r->nr_dsos || r->dsos[res->priv_dso].dso != res->elf)
 		return -EINVAL;
+	e = &r->dsos[res->priv_dso];
 	if (!e->sl && !e->sl_err)
 		e->sl_err = pms_srcline__new(e->dso, &e->sl);
 	if (e->sl_err)

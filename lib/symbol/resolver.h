@@ -45,6 +45,7 @@ struct pms_resolved {
 	uint64_t addr;    /* ELF vaddr for files, the address itself otherwise */
 	uint64_t sym_off; /* addr - symbol start */
 	struct pms_dso *elf; /* for srcline: the file, or NULL */
+	size_t priv_dso;     /* private: the resolver's entry for elf */
 };
 
 struct pms_resolver;

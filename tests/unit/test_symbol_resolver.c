@@ -253,3 +253,27 @@ Test(symbol_resolver, vdso_from_own_image)
 	pms_maps__free(maps);
 	pms_resolver__free(r);
 }
+
+Test(symbol_resolver, many_files_cached_once)
+{
+	struct pms_resolver *r = pms_resolver__new();
+	const char *first[300];
+	char path[64];
+
+	for (int round = 0; round < 3; round++)
+		for (int i = 0; i < 300; i++) {
+			struct pms_resolved res;
+			struct pms_map_ref ref = { .path = path, .start = 0x1000 };
+
+			snprintf(path, sizeof(path), "/nonexistent/pms/lib%d.so", i);
+			cr_assert_eq(pms_resolver__user(r, &ref, 0x1100, &res), 0);
+			cr_assert_eq(res.status, PMS_RES_NO_FILE);
+			cr_assert_str_eq(res.dso, path);
+			/* The same entry (same string) on every round: opened once, failure cached. */
+			if (!round)
+				first[i] = res.dso;
+			else
+				cr_assert_eq(res.dso, first[i], "lib%d reopened in round %d", i, round);
+		}
+	pms_resolver__free(r);
+}
