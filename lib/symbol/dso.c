@@ -508,6 +508,96 @@ static int add_plt_syms(struct pms_dso *dso, Elf *elf)
 	return 0;
 }
 
+/*
+ * x86_64 .plt.got stubs (functions bound at load time, e.g. __cxa_finalize):
+ * each is "jmp *disp32(%rip)" (ff 25, after an optional endbr64 / bnd
+ * prefix) through a GOT slot that a GLOB_DAT relocation in .rela.dyn names.
+ */
+static int add_pltgot_syms(struct pms_dso *dso, Elf *elf)
+{
+	GElf_Shdr gsh, rsh, dsh;
+	Elf_Scn *gscn = find_scn(elf, ".plt.got", &gsh), *rscn = find_scn(elf, ".rela.dyn", &rsh), *dscn;
+	Elf_Data *gd, *rd, *dd;
+	size_t stride, count, nrel, names_len = 0, off = 0, n = 0;
+	struct pms_sym *grown;
+
+	if (dso->e_machine != EM_X86_64 || !gscn || !rscn || gsh.sh_type != SHT_PROGBITS ||
+	    rsh.sh_type != SHT_RELA || !rsh.sh_entsize)
+		return 0;
+	stride = gsh.sh_entsize == 16 ? 16 : 8;
+	dscn = elf_getscn(elf, rsh.sh_link);
+	if (!dscn || !gelf_getshdr(dscn, &dsh) || !dsh.sh_entsize)
+		return 0;
+	gd = elf_getdata(gscn, NULL);
+	rd = elf_getdata(rscn, NULL);
+	dd = elf_getdata(dscn, NULL);
+	if (!gd || !rd || !dd || !gd->d_buf || !rd->d_buf || !dd->d_buf)
+		return 0;
+	count = gd->d_size / stride;
+	nrel = rd->d_size / rsh.sh_entsize;
+	if (!count || count > 65536)
+		return 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < count; i++) {
+			const uint8_t *e = (const uint8_t *)gd->d_buf + i * stride;
+			uint64_t addr = gsh.sh_addr + i * stride, slot = 0;
+			const char *name = NULL;
+			size_t len;
+
+			for (size_t k = 0; k + 6 <= stride; k++)
+				if (e[k] == 0xff && e[k + 1] == 0x25) {
+					int32_t disp;
+
+					memcpy(&disp, e + k + 2, 4);
+					slot = addr + k + 6 + (uint64_t)(int64_t)disp;
+					break;
+				}
+			for (size_t j = 0; slot && j < nrel && !name; j++) {
+				GElf_Rela rela;
+				GElf_Sym sym;
+
+				if (gelf_getrela(rd, (int)j, &rela) && rela.r_offset == slot &&
+				    GELF_R_SYM(rela.r_info) &&
+				    gelf_getsym(dd, (int)GELF_R_SYM(rela.r_info), &sym))
+					name = elf_strptr(elf, dsh.sh_link, sym.st_name);
+			}
+			if (!name || !*name)
+				continue;
+			len = strlen(name) + sizeof("@plt");
+			if (!pass) {
+				names_len += len;
+				continue;
+			}
+			snprintf(dso->pltgot_names + off, len, "%s@plt", name);
+			dso->syms[dso->nr_syms + n++] = (struct pms_sym){
+				.start = addr, .size = stride, .name = dso->pltgot_names + off,
+				.bind = STB_GLOBAL,
+			};
+			off += len;
+		}
+		if (!pass) {
+			if (!names_len)
+				return 0;
+			dso->pltgot_names = malloc(names_len);
+			grown = realloc(dso->syms, (dso->nr_syms + count) * sizeof(*grown));
+			if (grown)
+				dso->syms = grown;
+			if (!dso->pltgot_names || !grown)
+				return -ENOMEM;
+		}
+	}
+	for (size_t i = 0; i < dso->nr_syms; i++) {
+		struct pms_sym *s = &dso->syms[i];
+
+		if (s->size_guessed && s->start < gsh.sh_addr && s->start + s->size > gsh.sh_addr)
+			s->size = gsh.sh_addr - s->start;
+	}
+	dso->nr_syms += n;
+	dso->nr_plt_syms += n;
+	qsort(dso->syms, dso->nr_syms, sizeof(*dso->syms), sym_cmp);
+	return 0;
+}
+
 int pms_dso__open(const char *path, struct pms_dso **out)
 {
 	struct pms_dso *dso = dso_alloc();
@@ -528,6 +618,8 @@ int pms_dso__open(const char *path, struct pms_dso **out)
 		err = dso_load_all_syms(dso, true);
 	if (!err)
 		err = add_plt_syms(dso, elf);
+	if (!err)
+		err = add_pltgot_syms(dso, elf);
 	if (err) {
 		pms_dso__free(dso);
 		return err;
@@ -581,6 +673,8 @@ int pms_dso__open_mem(const void *image, size_t size, struct pms_dso **out)
 		err = dso_load_all_syms(dso, false);
 	if (!err)
 		err = add_plt_syms(dso, elf);
+	if (!err)
+		err = add_pltgot_syms(dso, elf);
 	if (err) {
 		pms_dso__free(dso);
 		return err;
@@ -603,6 +697,7 @@ void pms_dso__free(struct pms_dso *dso)
 		close(dso->fd);
 	free(dso->syms);
 	free(dso->plt_names);
+	free(dso->pltgot_names);
 	free(dso->segs);
 	free(dso->path);
 	free(dso->debug_path);

@@ -60,6 +60,7 @@ struct pms_dso {
 	size_t nr_plt_syms;     /* synthesized "name@plt" entries (x86_64, arm64) */
 	/* private */
 	char *plt_names;        /* storage of the @plt names */
+	char *pltgot_names;     /* storage of the .plt.got @plt names */
 	int fd, debug_fd;
 	void *elf, *debug_elf; /* Elf * */
 };

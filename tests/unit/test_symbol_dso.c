@@ -354,7 +354,7 @@ static void check_plt(const char *bin)
 	struct pms_dso *dso;
 	int checked = 0;
 
-	snprintf(cmd, sizeof(cmd), "objdump -d -j .plt -j .plt.sec '%s' 2>/dev/null | "
+	snprintf(cmd, sizeof(cmd), "objdump -d -j .plt -j .plt.sec -j .plt.got '%s' 2>/dev/null | "
 		 "sed -nE 's/^([0-9a-f]+) <(.*@plt)>:$/\\1 \\2/p'", bin);
 	out = fx_output(cmd);
 	cr_assert_eq(pms_dso__open(bin, &dso), 0);
