@@ -72,6 +72,26 @@ st_wait_gone() {
 	return 0
 }
 
+# st_wait_group PID: wait (bounded, no fork) until PID is pmuscope itself,
+# leading its own process group (setsid ran), so that `kill -SIG -PID` reaches
+# it and its workload; a loaded machine can take long to get there.
+st_wait_group() {
+	st_g=0
+	while [ $st_g -lt 50000 ]; do
+		st_stat=
+		read -r st_stat <"/proc/$1/stat" 2>/dev/null || return 1
+		# "pid (comm) state ppid pgrp ..."
+		case $st_stat in
+		"$1 (pmuscope) "*)
+			set -- $st_stat
+			[ "$5" = "$1" ] && return 0
+			;;
+		esac
+		st_g=$((st_g + 1))
+	done
+	return 1
+}
+
 # st_compare NAME EVENT PCT ABS RUNS -- workload...: median of EVENT over RUNS
 # interleaved runs of `pmuscope stat -x,` and `perf stat -x,`, then the tolerance.
 st_compare() {
@@ -543,6 +563,7 @@ st_exit_tests() {
 	# workload dies of it, the counts are printed, exit 128+2
 	env --default-signal=INT setsid "$PMUSCOPE" stat -e task-clock -- "$st_demo/pms-exit" -w 8000 >"$st_tmp/o" 2>&1 &
 	st_pid=$!
+	st_wait_group "$st_pid"
 	sleep 0.5
 	kill -INT "-$st_pid"
 	if st_wait_gone "$st_pid" 40; then
@@ -568,8 +589,13 @@ st_exit_tests() {
 	for st_i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
 		env --default-signal=INT setsid "$PMUSCOPE" stat -r 5 -e task-clock -- "$st_demo/pms-exit" -w 150 >"$st_tmp/o" 2>&1 &
 		st_pid=$!
+		st_wait_group "$st_pid"
 		sleep 0.225
-		kill -INT "-$st_pid"
+		if ! kill -INT "-$st_pid" 2>/dev/null; then
+			wait "$st_pid"
+			st_rcs="$st_rcs -"
+			continue
+		fi
 		st_t0=$(st_now_ms)
 		wait "$st_pid"
 		st_rc=$?
@@ -577,7 +603,10 @@ st_exit_tests() {
 		st_rcs="$st_rcs $st_rc"
 		[ $st_ms -ge 120 ] && st_late="$st_late ${st_ms}ms/exit$st_rc/[$(grep -vE '^ *$' "$st_tmp/o" | head -3 | cut -c1-90 | tr '\n' '|')]"
 	done
-	if [ -z "$st_late" ]; then
+	st_nok=$(printf '%s\n' $st_rcs | grep -c '^-$')
+	if [ "$st_nok" -gt 10 ]; then
+		fail "stat -r 5: Ctrl-C mid-run" "the group could not be signalled in $st_nok of 20 tries"
+	elif [ -z "$st_late" ]; then
 		pass "stat -r 5: Ctrl-C mid-run stops the repetition at once (20 tries; exits:$st_rcs)"
 	else
 		fail "stat -r 5: Ctrl-C mid-run stops the repetition at once" "late exits after SIGINT:$st_late (exits:$st_rcs)"
@@ -592,17 +621,7 @@ st_exit_tests() {
 		0 0.001 0.002 0.003 0 0.001 0.002 0.003; do
 		env --default-signal=INT setsid "$PMUSCOPE" stat --json -e task-clock -- "$st_demo/pms-exit" -w 1000 >"$st_tmp/o" 2>&1 &
 		st_pid=$!
-		st_i=0
-		while [ $st_i -lt 20000 ]; do
-			st_stat=
-			read -r st_stat <"/proc/$st_pid/stat" 2>/dev/null
-			# "pid (comm) state ppid pgrp ...": stat runs in its own group
-			case $st_stat in
-			"$st_pid (pmuscope) "*) set -- $st_stat; [ "$5" = "$st_pid" ] && break ;;
-			"") break ;;
-			esac
-			st_i=$((st_i + 1))
-		done
+		st_wait_group "$st_pid"
 		[ "$st_d" = 0 ] || sleep "$st_d"
 		kill -INT "-$st_pid" 2>/dev/null
 		st_krc=$?
@@ -1166,6 +1185,7 @@ st_robust_tests() {
 	for st_i in 1 2 3 4 5 6 7 8 9 10; do
 		env --default-signal=INT setsid "$PMUSCOPE" stat --json -e task-clock -- "$st_demo/pms-exit" -w 3000 >"$st_tmp/o" 2>&1 &
 		st_pid=$!
+		st_wait_group "$st_pid"
 		sleep 0.1
 		kill -INT "-$st_pid"
 		st_wait_gone "$st_pid" 30 || kill -KILL "-$st_pid" 2>/dev/null
