@@ -1921,7 +1921,7 @@ void pms_parse_error__format(const struct pms_parse_error *err, const char *str,
 		strbuf_addf(out, "%s%s'\n", prefix, str);
 		for (i = 0; i < sizeof(prefix) - 1 + pos; i++)
 			strbuf_addch(out, ' ');
-		strbuf_addf(out, "\\___ %s\n", err->msg[0] ? err->msg : "parser error");
+		strbuf_addf(out, "^___ %s\n", err->msg[0] ? err->msg : "parser error");
 	} else {
 		strbuf_addf(out, "event syntax error: %s\n", err->msg);
 	}

@@ -611,14 +611,14 @@ Test(event_parse_err, format_layout)
 	pms_parse_error__format(&perr, "cycles,cache-mises", &sb);
 	cr_expect_str_eq(strbuf_str(&sb),
 			 "event syntax error: 'cycles,cache-mises'\n"
-			 "                            \\___ unknown event 'cache-mises'\n"
+			 "                            ^___ unknown event 'cache-mises'\n"
 			 "did you mean 'cache-misses'?\n");
 	strbuf_release(&sb);
 	cr_assert_eq(parse("cpu-clock:uX"), -EINVAL);
 	pms_parse_error__format(&perr, "cpu-clock:uX", &sb);
 	cr_expect_str_eq(strbuf_str(&sb),
 			 "event syntax error: 'cpu-clock:uX'\n"
-			 "                                \\___ unknown modifier 'X'\n"
+			 "                                ^___ unknown modifier 'X'\n"
 			 "modifiers are u k h G H I p pp ppp P S D e W b\n");
 	strbuf_release(&sb);
 }
