@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "events.h"
 #include "event/attr_print.h"
 #include "event/event.h"
 #include "event/names.h"
@@ -744,7 +745,6 @@ static int run(int argc, char **argv)
 {
 	int i = opt_parse(&cmd_explain, &argc, argv, 0);
 	struct pms_evlist list = { 0 };
-	struct pms_parse_error perr;
 	struct pms_event_ctx *ctx;
 	struct vsel v;
 	bool probing = !probes_disabled(opt_no_probe);
@@ -759,16 +759,7 @@ static int run(int argc, char **argv)
 	ctx = pms_event_ctx__new();
 	if (!ctx)
 		return error("cannot read the PMU directory: %s", strerror(errno)), EXIT_RUNTIME;
-	memset(&perr, 0, sizeof(perr));
-	if (pms_evlist__parse(&list, ctx, str, &perr)) {
-		struct strbuf sb = STRBUF_INIT;
-
-		pms_parse_error__format(&perr, str, &sb);
-		fflush(stdout);
-		fputs(strbuf_str(&sb), stderr);
-		if (!sb.len || sb.buf[sb.len - 1] != '\n')
-			fputc('\n', stderr);
-		strbuf_release(&sb);
+	if (cli_parse_events(&list, ctx, str)) {
 		pms_event_ctx__free(ctx);
 		return EXIT_BAD_EVENT;
 	}

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "events.h"
 #include "event/attr_print.h"
 #include "event/event.h"
 #include "perf_event/caps.h"
@@ -810,20 +811,7 @@ static void parse_events(struct stat_ctx *x)
 	if (!ctx)
 		die("cannot create the event context: %s", strerror(errno));
 	for (size_t i = 0; i < n; i++) {
-		struct pms_parse_error perr;
-		int ret;
-
-		memset(&perr, 0, sizeof(perr));
-		ret = pms_evlist__parse(&x->list, ctx, strs[i], &perr);
-		if (ret) {
-			struct strbuf sb = STRBUF_INIT;
-
-			pms_parse_error__format(&perr, strs[i], &sb);
-			fflush(stdout);
-			fputs(strbuf_str(&sb), stderr);
-			if (!sb.len || sb.buf[sb.len - 1] != '\n')
-				fputc('\n', stderr);
-			strbuf_release(&sb);
+		if (cli_parse_events(&x->list, ctx, strs[i])) {
 			pms_event_ctx__free(ctx);
 			exit(EXIT_BAD_EVENT);
 		}
