@@ -75,21 +75,28 @@ static void make_ctx(const struct stat_out *o, const struct pms_counters *cs, in
 	}
 }
 
+/* A row's name and unit; false (row finished) when the counter never opened or its group was refused. */
+static bool row_begin(const struct pms_counter *c, struct pms_stat_row *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->name = c->name;
+	r->unit = c->unit;
+	r->scale = c->scale;
+	if (c->state == PMS_COUNTER_OK)
+		return true;
+	r->state = c->state == PMS_COUNTER_GROUP_REFUSED ? PMS_ROW_NOT_COUNTED : PMS_ROW_NOT_SUPPORTED;
+	r->reason = c->reason;
+	return false;
+}
+
 static void make_row(const struct stat_out *o, const struct pms_counters *cs, size_t i, int cpu_idx,
 		     int thr_idx, bool delta, const struct pms_metric_ctx *m, struct pms_stat_row *r)
 {
 	const struct pms_counter *c = &cs->c[i];
 	struct pms_count sum = pms_counter__sum(c, cs, cpu_idx, thr_idx, delta);
 
-	memset(r, 0, sizeof(*r));
-	r->name = c->name;
-	r->unit = c->unit;
-	r->scale = c->scale;
-	if (c->state != PMS_COUNTER_OK) {
-		r->state = c->state == PMS_COUNTER_GROUP_REFUSED ? PMS_ROW_NOT_COUNTED : PMS_ROW_NOT_SUPPORTED;
-		r->reason = c->reason;
+	if (!row_begin(c, r))
 		return;
-	}
 	if (c->tool != PMS_TOOL_NONE) {
 		double v = (unsigned)c->tool < 4 ? o->tool_ns[c->tool] : -1;
 
@@ -119,15 +126,8 @@ static void make_rrow(const struct pms_counters *cs, size_t i, const struct stat
 {
 	const struct pms_counter *c = &cs->c[i];
 
-	memset(r, 0, sizeof(*r));
-	r->name = c->name;
-	r->unit = c->unit;
-	r->scale = c->scale;
-	if (c->state != PMS_COUNTER_OK) {
-		r->state = c->state == PMS_COUNTER_GROUP_REFUSED ? PMS_ROW_NOT_COUNTED : PMS_ROW_NOT_SUPPORTED;
-		r->reason = c->reason;
+	if (!row_begin(c, r))
 		return;
-	}
 	r->ena = e->sum.ena;
 	r->run = e->sum.run;
 	r->has_noise = true;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hex.h"
 #include "symbol/jitmap.h"
 #include "util/fileio.h"
 
@@ -16,15 +17,9 @@ static const char *hex_field(const char *s, const char *end, uint64_t *val)
 	if (end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		s += 2;
 	for (; s < end && *s != ' '; s++) {
-		int d;
+		int d = pms_hex__digit(*s);
 
-		if (*s >= '0' && *s <= '9')
-			d = *s - '0';
-		else if (*s >= 'a' && *s <= 'f')
-			d = *s - 'a' + 10;
-		else if (*s >= 'A' && *s <= 'F')
-			d = *s - 'A' + 10;
-		else
+		if (d < 0)
 			return NULL;
 		if (++digits > 16)
 			return NULL;

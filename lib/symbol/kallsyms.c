@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hex.h"
 #include "symbol/kallsyms.h"
 #include "util/fileio.h"
 #include "util/sysfs.h"
@@ -33,15 +34,9 @@ int pms_kallsyms__parse(const char *text, size_t len, struct pms_kallsyms *ks)
 		if (le == s)
 			continue;
 		for (; s < le && *s != ' '; s++, digits++) {
-			int d;
+			int d = pms_hex__digit(*s);
 
-			if (*s >= '0' && *s <= '9')
-				d = *s - '0';
-			else if (*s >= 'a' && *s <= 'f')
-				d = *s - 'a' + 10;
-			else if (*s >= 'A' && *s <= 'F')
-				d = *s - 'A' + 10;
-			else
+			if (d < 0)
 				return pms_kallsyms__release(ks), -EINVAL;
 			addr = addr << 4 | (uint64_t)d;
 		}

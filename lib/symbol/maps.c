@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hex.h"
 #include "symbol/maps.h"
 #include "util/fileio.h"
 #include "util/sysfs.h"
@@ -16,15 +17,9 @@ static int parse_hex(const char **p, const char *end, char stop, uint64_t *val)
 	int digits = 0;
 
 	while (s < end && *s != stop) {
-		int d;
+		int d = pms_hex__digit(*s);
 
-		if (*s >= '0' && *s <= '9')
-			d = *s - '0';
-		else if (*s >= 'a' && *s <= 'f')
-			d = *s - 'a' + 10;
-		else if (*s >= 'A' && *s <= 'F')
-			d = *s - 'A' + 10;
-		else
+		if (d < 0)
 			return -EINVAL;
 		if (++digits > 16)
 			return -EINVAL;
