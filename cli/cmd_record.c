@@ -348,6 +348,34 @@ static void synthesize_process(struct rec *r, pid_t pid)
 	pms_maps__free(maps);
 }
 
+/*
+ * The kernel map perf report needs to attribute kernel samples: one MMAP of
+ * [kernel.kallsyms]_text from _text to the top of the address space. Skipped
+ * when kallsyms hides addresses (kptr_restrict): a zero address helps nobody.
+ */
+static void synthesize_kernel(struct rec *r)
+{
+	char path[PATH_MAX], line[512];
+	uint64_t text = 0;
+	FILE *f;
+
+	if (pms_procfs__path(path, sizeof(path), "%s", "kallsyms") < 0 || !(f = fopen(path, "r")))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *end;
+		uint64_t addr = strtoull(line, &end, 16);
+
+		if (end != line && !strcmp(end, " T _text\n")) {
+			text = addr;
+			break;
+		}
+	}
+	fclose(f);
+	if (text)
+		pms_data_writer__mmap(r->w, (uint32_t)-1, 0, text, ~0ULL - text, text,
+				      PERF_RECORD_MISC_KERNEL, "[kernel.kallsyms]_text", NULL);
+}
+
 static void synthesize_all(struct rec *r)
 {
 	char path[PATH_MAX];
@@ -630,6 +658,7 @@ out_open:
 		goto out;
 
 	pms_data_features__from_host(pms_data_writer__features(r.w), argc, argv);
+	synthesize_kernel(&r);
 	if (opt_pid)
 		synthesize_process(&r, target_pid);
 	else if (opt_all)

@@ -46,6 +46,16 @@ rt_freq_tests() {
 	perf buildid-list -i "$rt_tmp/f.data" 2>/dev/null | grep -q 'pms-demo$' &&
 		pass "record: BUILD_ID feature names pms-demo" ||
 		fail "record: BUILD_ID feature" "$(perf buildid-list -i "$rt_tmp/f.data" 2>&1 | head -n 3)"
+	# the synthesized [kernel.kallsyms]_text map lets perf name kernel samples
+	rt_k=$(perf report --stdio -i "$rt_tmp/f.data" 2>/dev/null | grep -c '\[k\]')
+	rt_ku=$(perf report --stdio -i "$rt_tmp/f.data" 2>/dev/null | grep -c '\[unknown\] *\[k\]')
+	if [ "$rt_k" = 0 ]; then
+		skip "record: kernel samples resolved" "no kernel samples in this run"
+	elif [ "$rt_ku" = 0 ]; then
+		pass "record: kernel samples resolved ($rt_k kernel symbols)"
+	else
+		fail "record: kernel samples resolved" "$rt_ku of $rt_k kernel rows are [unknown]"
+	fi
 	perf report --header-only -i "$rt_tmp/f.data" 2>/dev/null | grep -q 'sample_type = IP|TID|TIME|PERIOD' &&
 		pass "record: sample_type like perf record" || fail "record: sample_type like perf record"
 }
