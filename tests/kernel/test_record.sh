@@ -35,6 +35,9 @@ rt_freq_tests() {
 	else
 		fail "record -F 999: sample count" "$rt_n samples, want $rt_want +-30% (task-clock $rt_ms ms)"
 	fi
+	rt_said=$(sed -n 's/.*(\([0-9]*\) samples) \]$/\1/p' "$rt_tmp/f.err")
+	[ "$rt_said" = "$rt_n" ] && pass "record: summary sample count = perf script's ($rt_n)" ||
+		fail "record: summary sample count" "said '$rt_said', perf script has $rt_n"
 	rt_top=$(perf report --stdio -i "$rt_tmp/f.data" 2>/dev/null | grep '%' | grep -v '^#' | head -n 1)
 	case $rt_top in
 	*pms-demo*spin* | *pms-demo*hot* | *pms-demo*warm*) pass "record: top symbol is the demo's hot loop" ;;
@@ -70,6 +73,21 @@ rt_exit_tests() {
 	"$PMUSCOPE" record -o "$rt_tmp/x.data" -- /nonexistent/cmd >/dev/null 2>&1
 	rt_rc=$?
 	[ $rt_rc = 127 ] && pass "record: missing command exits 127" || fail "record: missing command" "got $rt_rc"
+}
+
+rt_lost_tests() {
+	# a 1-page ring at a 20 us period overflows: the kernel's LOST records must
+	# reach the file (perf counts them) and the summary must warn with advice
+	"$PMUSCOPE" record -m 1 -g -c 20000 -o "$rt_tmp/l.data" -- "$rt_demo" 0.2 >/dev/null 2>"$rt_tmp/l.err" ||
+		{ fail "record -m 1: exit 0" "$(cat "$rt_tmp/l.err")"; return; }
+	rt_chunks=$(perf report --stdio -i "$rt_tmp/l.data" 2>&1 >/dev/null | sed -n 's/.*lost \([0-9]*\) chunks.*/\1/p')
+	if [ -z "$rt_chunks" ]; then
+		skip "record: lost-event warning" "the ring kept up (no LOST records)"
+	elif grep -q 'warning: lost [0-9]* events (.*%.*); raise -m, lower -F' "$rt_tmp/l.err"; then
+		pass "record: lost events ($rt_chunks LOST records per perf) reported with advice"
+	else
+		fail "record: lost-event warning" "perf saw $rt_chunks LOST records, we said: $(cat "$rt_tmp/l.err")"
+	fi
 }
 
 rt_callchain_tests() {
@@ -148,7 +166,7 @@ rt_main() {
 		return
 	fi
 	rt_tmp=$(mktemp -d)
-	for rt_f in freq exit callchain compress target signal; do
+	for rt_f in freq exit lost callchain compress target signal; do
 		"rt_${rt_f}_tests"
 	done
 	rm -rf "$rt_tmp"
