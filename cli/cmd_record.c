@@ -436,6 +436,28 @@ static int list_threads(pid_t pid, pid_t **out, size_t *nr)
 	return *nr ? 0 : -ESRCH;
 }
 
+/* Is the -p target still running? A zombie counts as gone: it runs no more. */
+static bool process_alive(pid_t pid)
+{
+	char path[PATH_MAX], buf[256];
+	const char *paren;
+	ssize_t n;
+	int fd;
+
+	if (kill(pid, 0) && errno == ESRCH)
+		return false;
+	if (pms_procfs__path(path, sizeof(path), "%d/stat", (int)pid) < 0 ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return errno != ENOENT;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = 0;
+	paren = strrchr(buf, ')');
+	return !(paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'));
+}
+
 static void parse_events(struct rec *r)
 {
 	struct pms_event_ctx *ctx = pms_event_ctx__new();
@@ -690,6 +712,8 @@ out_open:
 		int timeout = 100;
 
 		if (stop_requests && !cmd_argv)
+			break;
+		if (opt_pid && !process_alive(target_pid))
 			break;
 		if (cmd_argv) {
 			workload_reap(&wl, false);

@@ -133,6 +133,17 @@ rt_target_tests() {
 			fail "record -p: synthesized maps" "$(grep '%' "$rt_tmp/rep" | grep -v '^#' | head -n 2)"
 	fi
 
+	# without --duration, -p ends when the process does
+	"$rt_demo" 1 >/dev/null &
+	rt_pid=$!
+	sleep 0.1
+	timeout 20 "$PMUSCOPE" record -p $rt_pid -o "$rt_tmp/pe.data" >/dev/null 2>"$rt_tmp/pe.err"
+	rt_rc=$?
+	kill $rt_pid 2>/dev/null
+	wait $rt_pid 2>/dev/null
+	[ $rt_rc = 0 ] && pass "record -p: stops when the process exits" ||
+		fail "record -p: stops when the process exits" "exit $rt_rc: $(cat "$rt_tmp/pe.err")"
+
 	"$PMUSCOPE" record -a --duration 1 -o "$rt_tmp/a.data" >/dev/null 2>"$rt_tmp/a.err"
 	rt_rc=$?
 	[ $rt_rc = 0 ] && pass "record -a --duration 1: exit 0" || fail "record -a: exit 0" "exit $rt_rc: $(cat "$rt_tmp/a.err")"
