@@ -17,8 +17,9 @@ LDLIBS    := -lm
 # Host-only libraries: elfutils (lib/symbol: ELF symbols, build-ids, source
 # lines, DWARF unwinding), zstd (compressed perf.data records), zlib (gzip
 # for pprof) and libiberty (C++/Rust demangling). The static arm64 build for
-# the real-PMU rig has no arm64 copies of them, so HOST_LIBS=0 leaves out
-# lib/symbol and every *_zstd.c / *_gz.c file and defines PMS_NO_HOST_LIBS.
+# the real-PMU rig has no arm64 copies of them, so HOST_LIBS=0 leaves out the
+# files that call them (HOST_LIB_SRCS, every *_zstd.c / *_gz.c) and defines
+# PMS_NO_HOST_LIBS; the /proc maps, kallsyms and JIT-map readers stay.
 HOST_LIBS ?= 1
 
 ifneq ($(SAN),)
@@ -30,7 +31,9 @@ LIB_SRCS  := $(sort $(wildcard lib/*/*.c))
 ifeq ($(HOST_LIBS),1)
 LDLIBS    := -ldw -lelf -lzstd -lz -liberty $(LDLIBS)
 else
-LIB_SRCS  := $(filter-out lib/symbol/% %_zstd.c %_gz.c,$(LIB_SRCS))
+HOST_LIB_SRCS := lib/symbol/dso.c lib/symbol/srcline.c lib/symbol/unwind.c \
+                 lib/symbol/demangle.c lib/symbol/resolver.c
+LIB_SRCS  := $(filter-out $(HOST_LIB_SRCS) %_zstd.c %_gz.c,$(LIB_SRCS))
 ALL_CFLAGS += -DPMS_NO_HOST_LIBS
 endif
 CLI_SRCS  := $(sort $(wildcard cli/*.c))

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/hex.h"
 #include "symbol/jitmap.h"
 #include "util/fileio.h"
+#include "util/hex.h"
 
 static const char *hex_field(const char *s, const char *end, uint64_t *val)
 {

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/hex.h"
 #include "symbol/kallsyms.h"
 #include "util/fileio.h"
+#include "util/hex.h"
 #include "util/sysfs.h"
 
 static bool is_text(char t)

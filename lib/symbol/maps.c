@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/hex.h"
 #include "symbol/maps.h"
 #include "util/fileio.h"
+#include "util/hex.h"
 #include "util/sysfs.h"
 
 static int parse_hex(const char **p, const char *end, char stop, uint64_t *val)
