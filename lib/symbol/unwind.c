@@ -35,19 +35,6 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
-int pms_unwind_regs__get(const struct pms_unwind_regs *regs, int reg, uint64_t *val)
-{
-	size_t idx = 0;
-
-	if (reg < 0 || reg > 63 || !(regs->mask & (1ULL << reg)))
-		return -ENOENT;
-	for (int i = 0; i < reg; i++)
-		if (regs->mask & (1ULL << i))
-			idx++;
-	*val = regs->values[idx];
-	return 0;
-}
-
 /* Bias of a mapping of the ELF in fd at start with file offset pgoff: start - vaddr(pgoff). */
 static int fd_bias(int fd, uint64_t start, uint64_t pgoff, uint64_t *bias, bool *is_exec)
 {

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Replays a perf.data file (ours or perf's) into symbolized samples: the
+ * shared front end of report, script and the exporters.
+ *
+ * It keeps the machine state perf keeps: threads (COMM, FORK, EXIT; a
+ * forked thread inherits its parent's comm and address space), per-process
+ * address spaces from MMAP/MMAP2 records (build-ids from MMAP2 or
+ * HEADER_BUILD_ID), the kernel and its modules; and it turns each SAMPLE
+ * into a chain of resolved frames: frame-pointer callchains as recorded,
+ * --call-graph dwarf samples (REGS_USER + STACK_USER) unwound through
+ * symbol/unwind.h with the kernel part taken from the callchain.
+ *
+ * Invariants:
+ *  - Input is untrusted: damage is reported with its file offset (see
+ *    data/reader.h), never read past; with opts.recover the samples before
+ *    the damage still come out.
+ *  - Samples come out in time order when the file has PERF_SAMPLE_TIME
+ *    (perf's ordered events, flushed at FINISHED_ROUND or kept whole),
+ *    each seen with the COMM/MMAP state that held at its time.
+ *  - frames[0] is the sampled IP (leaf); each next frame is its caller.
+ *    PERF_CONTEXT_* markers are consumed (they set frame kind), never
+ *    returned as frames. Return addresses are symbolized at ip - 1, as perf
+ *    does, so a call at the end of a function is not given to the next one.
+ *  - A frame is never silently misattributed: a mapping whose file was
+ *    rebuilt (build-id mismatch) gives status PMS_RES_STALE, a missing
+ *    mapping gives dso "[unknown]", and every such leaf is counted in the
+ *    stats by reason.
+ *  - Everything a sample points to (strings, frames, the decoded sample)
+ *    stays valid until the next __next() call; strings for dso/sym/comm
+ *    stay valid until __free() (they are interned).
+ */
+#ifndef PMS_AGGREGATE_SESSION_H
+#define PMS_AGGREGATE_SESSION_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "data/reader.h"
+#include "ring/sample.h"
+#include "symbol/resolver.h"
+
+enum pms_frame_kind {
+	PMS_FRAME_USER,
+	PMS_FRAME_KERNEL,
+	PMS_FRAME_JIT,    /* resolved through /tmp/perf-PID.map */
+	PMS_FRAME_GUEST,  /* PERF_CONTEXT_GUEST*: not resolved */
+};
+
+struct pms_frame {
+	uint64_t ip;               /* runtime address as sampled or returned */
+	enum pms_frame_kind kind;
+	struct pms_resolved res;   /* res.dso is never NULL ("[unknown]"); res.sym NULL unless OK */
+};
+
+struct pms_session_sample {
+	const struct pms_sample *sample;  /* the decoded record (fields per sample_type) */
+	size_t attr_idx;                  /* which event */
+	const char *event_name;           /* "cpu-clock", "sched:sched_switch", ... */
+	const char *comm;                 /* thread name at sample time, "[unknown]" if never seen */
+	uint32_t pid, tid, cpu;           /* cpu is (uint32_t)-1 without PERF_SAMPLE_CPU */
+	uint64_t time_ns;                 /* 0 without PERF_SAMPLE_TIME */
+	uint64_t period;                  /* 1 without PERF_SAMPLE_PERIOD */
+	uint16_t cpumode;                 /* header.misc & PERF_RECORD_MISC_CPUMODE_MASK */
+	const struct pms_frame *frames;   /* nr_frames >= 1: frames[0] = sampled IP */
+	size_t nr_frames;
+	bool has_callchain;               /* a chain was recorded (fp or dwarf), not just the IP */
+	bool dwarf_unwound;               /* the user part came from DWARF unwinding */
+	uint64_t file_offset;             /* of the SAMPLE record (for diagnostics) */
+};
+
+struct pms_session_opts {
+	size_t sz;             /* sizeof(struct pms_session_opts) */
+	bool recover;          /* stop quietly at damage, keeping what came before */
+	bool callchain;        /* resolve whole chains (false: frames[0] only; faster) */
+	size_t max_stack;      /* frames kept per sample; 0 = 127 (perf's default) */
+	const char *symfs;     /* not yet used; NULL */
+};
+
+/* Why a sample's leaf frame has no symbol (counts in struct pms_session_stats). */
+enum pms_unres_reason {
+	PMS_UNRES_NO_MAP,      /* no mapping covered the address (JIT without a map, lost MMAP) */
+	PMS_UNRES_NO_FILE,     /* the mapped file is missing or unreadable */
+	PMS_UNRES_NO_SYM,      /* file read, no symbol covers the address (stripped?) */
+	PMS_UNRES_STALE,       /* build-id mismatch: the binary was rebuilt */
+	PMS_UNRES_RESTRICTED,  /* kernel address, kallsyms hidden (kptr_restrict) */
+	PMS_UNRES__NR,
+};
+
+struct pms_session_stats {
+	uint64_t records_by_type[128];    /* every record read, by header.type (< 128) */
+	uint64_t samples;                 /* SAMPLE records returned */
+	uint64_t bad_samples;             /* SAMPLE records that failed to decode (skipped) */
+	uint64_t lost_events;             /* sum of PERF_RECORD_LOST.lost */
+	uint64_t lost_samples;            /* sum of PERF_RECORD_LOST_SAMPLES.lost */
+	uint64_t throttles, unthrottles;
+	uint64_t unresolved[PMS_UNRES__NR]; /* samples whose leaf frame has no symbol, by reason */
+	uint64_t dwarf_samples;           /* samples with a user stack copy */
+	uint64_t dwarf_failed;            /* of those, unwinding gave only the IP */
+	uint64_t time_first_ns, time_last_ns;
+};
+
+struct pms_session;
+
+/*
+ * Open and index path ("-" = stdin, pipe mode). On failure *out is NULL and
+ * err explains (file offset included). -errno as pms_data_reader__open().
+ */
+int pms_session__open(struct pms_session **out, const char *path,
+		      const struct pms_session_opts *opts, struct pms_data_error *err);
+void pms_session__free(struct pms_session *s);
+
+/*
+ * Next sample: 1 and *out set (borrowed until the next call), 0 at the end,
+ * -errno on damage without opts.recover (details in
+ * pms_data_reader__error(pms_session__reader(s))).
+ */
+int pms_session__next(struct pms_session *s, const struct pms_session_sample **out);
+
+/* Counts so far (complete after __next() returned 0). */
+const struct pms_session_stats *pms_session__stats(const struct pms_session *s);
+/* The underlying reader: attrs, event names, features, damage. */
+struct pms_data_reader *pms_session__reader(struct pms_session *s);
+/* Its resolver (stale build-id list, source lines). */
+struct pms_resolver *pms_session__resolver(struct pms_session *s);
+
+/* "NO_MAP" style names for the summary: "no mapping", "binary rebuilt", ... */
+const char *pms_unres_reason__describe(enum pms_unres_reason reason);
+
+#endif

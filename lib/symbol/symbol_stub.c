@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+// Resolver and unwinder for builds without host libraries (the static arm64 rig build): every address stays unresolved, so report and script still run and print addresses with their object names.
+#include <errno.h>
+#include <stdlib.h>
+
+#include "symbol/resolver.h"
+#include "symbol/unwind.h"
+
+#ifdef PMS_NO_HOST_LIBS
+struct pms_resolver {
+	int unused;
+};
+
+struct pms_resolver *pms_resolver__new(void)
+{
+	return calloc(1, sizeof(struct pms_resolver));
+}
+
+void pms_resolver__free(struct pms_resolver *r)
+{
+	free(r);
+}
+
+int pms_resolver__user(struct pms_resolver *r, const struct pms_map_ref *map, uint64_t ip,
+		       struct pms_resolved *out)
+{
+	(void)r;
+	*out = (struct pms_resolved){
+		.status = PMS_RES_NO_FILE,
+		.dso = map && map->path ? map->path : "[unknown]",
+		.addr = map ? ip - map->start + map->pgoff : ip,
+	};
+	return 0;
+}
+
+int pms_resolver__kernel(struct pms_resolver *r, uint64_t ip, struct pms_resolved *out)
+{
+	(void)r;
+	*out = (struct pms_resolved){ .status = PMS_RES_NO_FILE, .dso = "[kernel.kallsyms]", .addr = ip };
+	return 0;
+}
+
+int pms_resolver__srcline(struct pms_resolver *r, const struct pms_resolved *res,
+			  const struct pms_srcline_frame **frames, size_t *nr)
+{
+	(void)r, (void)res, (void)frames, (void)nr;
+	return -EOPNOTSUPP;
+}
+
+int pms_resolver__stale(const struct pms_resolver *r, size_t i, const char **path, size_t *samples,
+			const char **found_build_id_hex)
+{
+	(void)r, (void)i, (void)path, (void)samples, (void)found_build_id_hex;
+	return -ENOENT;
+}
+
+int pms_unwinder__new(const struct pms_maps *maps, struct pms_unwinder **out)
+{
+	(void)maps;
+	*out = NULL;
+	return -EOPNOTSUPP;
+}
+
+int pms_unwinder__unwind(struct pms_unwinder *u, const struct pms_unwind_regs *regs,
+			 const void *stack, size_t stack_size, uint64_t *ips, size_t max, size_t *nr)
+{
+	(void)u, (void)regs, (void)stack, (void)stack_size, (void)ips, (void)max;
+	*nr = 0;
+	return -EOPNOTSUPP;
+}
+
+void pms_unwinder__free(struct pms_unwinder *u)
+{
+	(void)u;
+}
+#endif
