@@ -490,30 +490,8 @@ static void print_meaning(const struct pms_evsel *e, const struct vsel *v)
 		       e->unit[0] ? " in " : "", e->unit);
 }
 
-/* Why it did not open; with a core PMU present, ENOENT on a generic event means the CPU lacks it. */
-static const char *here_reason(struct pms_event_ctx *ctx, const struct perf_event_attr *a, int err, char *buf,
-			       size_t size)
+static void print_here(const struct pms_evsel *e, bool probing)
 {
-	const struct pms_pmu *const *pmus;
-	size_t nr = 0;
-
-	if (err == -ENOENT && (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE)) {
-		pmus = pms_event_ctx__pmus(ctx, &nr);
-		for (size_t i = 0; pmus && i < nr; i++) {
-			if (is_arm_pmu(pmus[i]->name) || is_x86_core_pmu(pmus[i]->name)) {
-				snprintf(buf, size, "not supported: the core PMU '%s' has no such event on this CPU",
-					 pmus[i]->name);
-				return buf;
-			}
-		}
-	}
-	return pms_event__open_error_reason(a, err);
-}
-
-static void print_here(struct pms_event_ctx *ctx, const struct pms_evsel *e, bool probing)
-{
-	char buf[160];
-
 	struct perf_event_attr a = e->attr;
 	int err;
 
@@ -535,7 +513,7 @@ static void print_here(struct pms_event_ctx *ctx, const struct pms_evsel *e, boo
 	if (!err)
 		printf("here: opens on this machine\n");
 	else
-		printf("here: does not open (%s): %s\n", errno_name(err), here_reason(ctx, &e->attr, err, buf, sizeof(buf)));
+		printf("here: does not open (%s): %s\n", errno_name(err), pms_event__open_error_reason(&e->attr, err));
 }
 
 /*
@@ -610,7 +588,7 @@ static void json_event(struct jw *w, struct pms_event_ctx *ctx, const struct pms
 	struct strbuf sb = STRBUF_INIT;
 	struct pms_vendor_event ve;
 	const struct pms_pmu *pmu = NULL;
-	char hex[32], rbuf[160];
+	char hex[32];
 
 	jw_obj(w, NULL);
 	jw_str(w, "event", e->name);
@@ -713,7 +691,7 @@ static void json_event(struct jw *w, struct pms_event_ctx *ctx, const struct pms
 		jw_obj(w, "here");
 		jw_bool(w, "opens", !err);
 		jw_str(w, "error", err ? errno_name(err) : NULL);
-		jw_str(w, "reason", err ? here_reason(ctx, a, err, rbuf, sizeof(rbuf)) : NULL);
+		jw_str(w, "reason", err ? pms_event__open_error_reason(a, err) : NULL);
 		jw_end(w);
 	} else {
 		jw_null(w, "here");
@@ -793,7 +771,7 @@ static int run(int argc, char **argv)
 			strbuf_release(&sb);
 			print_decoded(ctx, e);
 			print_meaning(e, &v);
-			print_here(ctx, e, probing);
+			print_here(e, probing);
 		}
 		print_groups(&list, probing);
 	}

@@ -394,11 +394,6 @@ static const char *reason(const struct lent *e, char *buf, size_t size)
 	}
 	if (!e->probed || !e->err)
 		return NULL;
-	/* with a core PMU present, ENOENT means this CPU (or its hypervisor) lacks the event */
-	if (e->err == -ENOENT && core_name && (e->attr.type == PERF_TYPE_HARDWARE || e->attr.type == PERF_TYPE_HW_CACHE)) {
-		snprintf(buf, size, "not supported: the core PMU '%s' has no such event on this CPU", core_name);
-		return buf;
-	}
 	/* Ice Lake+ topdown metric events only open as members of a group led by slots */
 	if (e->err == -EINVAL && e->kind == K_PMU && e->bare && !strncmp(e->bare, "topdown-", 8)) {
 		snprintf(buf, size, "opens only in a group led by %s/slots/ (topdown metrics)", e->pmu);

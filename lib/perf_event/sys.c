@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 // perf_event_open(2) wrapper and the open-to-probe check used by list/info.
+#include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "perf_event/sys.h"
+#include "util/sysfs.h"
 
 int pms_sys__perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 			     unsigned long flags)
@@ -65,12 +69,53 @@ int pms_event__probe(const struct perf_event_attr *attr)
 	return best;
 }
 
+/*
+ * The CPU's own PMU as sysfs names it (x86 "cpu", hybrid "cpu_core"/"cpu_atom",
+ * arm "armv8_pmuv3_0", "armv8_cortex_a72", ...), copied into buf; false if none.
+ */
+static bool core_pmu_name(char *buf, size_t size)
+{
+	char path[512];
+	struct dirent *d;
+	bool found = false;
+	DIR *dir;
+
+	if (pms_sysfs__path(path, sizeof(path), "bus/event_source/devices") < 0)
+		return false;
+	dir = opendir(path);
+	if (!dir)
+		return false;
+	/* the alphabetically first, so the answer does not depend on readdir order */
+	while ((d = readdir(dir))) {
+		const char *n = d->d_name;
+
+		if ((!strcmp(n, "cpu") || !strncmp(n, "cpu_", 4) || !strncmp(n, "armv", 4)) &&
+		    (!found || strcmp(n, buf) < 0)) {
+			snprintf(buf, size, "%s", n);
+			found = true;
+		}
+	}
+	closedir(dir);
+	return found;
+}
+
 const char *pms_event__open_error_reason(const struct perf_event_attr *attr, int err)
 {
+	/* per thread: the reason may embed the PMU's name */
+	static __thread char reason[384];
+	char core[256];
+
 	switch (-err) {
 	case ENOENT:
-		if (attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE)
+		if (attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE) {
+			/* with a core PMU present, ENOENT means this CPU (or its hypervisor) lacks the event */
+			if (core_pmu_name(core, sizeof(core))) {
+				snprintf(reason, sizeof(reason),
+					 "not supported: the core PMU '%s' has no such event on this CPU", core);
+				return reason;
+			}
 			return "not supported: no hardware PMU provides this event here";
+		}
 		return "not supported by this PMU";
 	case EOPNOTSUPP:
 		if (attr->sample_period)

@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+
 #include "perf_event/caps.h"
+#include "perf_event/sys.h"
 
 Test(caps_knobs, vm_fixture)
 {
@@ -57,4 +60,22 @@ Test(caps_knobs, paranoid_in_words)
 	cr_assert(strstr(pms_paranoid__describe(2), "user space only"));
 	cr_assert(strstr(pms_paranoid__describe(3), "denied"));
 	cr_assert(strstr(pms_paranoid__describe(4), "denied"));
+}
+
+/* ENOENT on a generic hardware event names the core PMU when there is one, instead of claiming there is none. */
+Test(caps_open_reason, core_pmu_named)
+{
+	const struct perf_event_attr hw = { .type = PERF_TYPE_HARDWARE };
+	const struct perf_event_attr sw = { .type = PERF_TYPE_SOFTWARE };
+
+	setenv("PMS_SYSFS_ROOT", "tests/fixtures/sysfs/intel", 1);
+	cr_assert_str_eq(pms_event__open_error_reason(&hw, -ENOENT),
+			 "not supported: the core PMU 'cpu' has no such event on this CPU");
+	setenv("PMS_SYSFS_ROOT", "tests/fixtures/sysfs/arm64", 1);
+	cr_assert(strstr(pms_event__open_error_reason(&hw, -ENOENT), "core PMU 'armv8_"));
+	setenv("PMS_SYSFS_ROOT", "tests/fixtures/sysfs/vm", 1);
+	cr_assert_str_eq(pms_event__open_error_reason(&hw, -ENOENT),
+			 "not supported: no hardware PMU provides this event here");
+	cr_assert_str_eq(pms_event__open_error_reason(&sw, -ENOENT), "not supported by this PMU");
+	unsetenv("PMS_SYSFS_ROOT");
 }
