@@ -1,0 +1,924 @@
+// SPDX-License-Identifier: MIT
+// Report histograms: samples interned into frame/chain/class tables, expanded into sorted entries and call-graph trees once at the end.
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate/hist.h"
+
+/* ------------------------------------------------------------- hashing -- */
+
+static inline uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static inline uint64_t hash_step(uint64_t h, uint64_t v)
+{
+	return mix64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
+}
+
+/*
+ * Open addressing over item indices: a slot is (hash32 << 32) | (idx + 1),
+ * 0 when empty, so growing never needs the items.
+ */
+struct htab {
+	uint64_t *slots;
+	size_t cap; /* power of two */
+	size_t nr;
+};
+
+typedef bool (*htab_eq)(const void *ctx, uint32_t idx);
+
+static int htab_reserve(struct htab *t)
+{
+	uint64_t *slots;
+	size_t cap;
+
+	if ((t->nr + 1) * 2 <= t->cap)
+		return 0;
+	cap = t->cap ? t->cap * 2 : 1024;
+	slots = calloc(cap, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->cap; i++) {
+		uint64_t s = t->slots[i];
+		size_t j;
+
+		if (!s)
+			continue;
+		j = (s >> 32) & (cap - 1);
+		while (slots[j])
+			j = (j + 1) & (cap - 1);
+		slots[j] = s;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->cap = cap;
+	return 0;
+}
+
+/* The slot holding a match, or the empty slot where it belongs (after htab_reserve()). */
+static uint64_t *htab_probe(struct htab *t, uint32_t hash, htab_eq eq, const void *ctx)
+{
+	size_t j = hash & (t->cap - 1);
+
+	for (;;) {
+		uint64_t s = t->slots[j];
+
+		if (!s)
+			return &t->slots[j];
+		if ((uint32_t)(s >> 32) == hash && eq(ctx, (uint32_t)(s & 0xffffffffu) - 1))
+			return &t->slots[j];
+		j = (j + 1) & (t->cap - 1);
+	}
+}
+
+static inline uint32_t slot_idx(uint64_t s)
+{
+	return (uint32_t)(s & 0xffffffffu) - 1;
+}
+
+static inline void slot_set(struct htab *t, uint64_t *slot, uint32_t hash, uint32_t idx)
+{
+	*slot = ((uint64_t)hash << 32) | (uint64_t)(idx + 1);
+	t->nr++;
+}
+
+static void htab_release(struct htab *t)
+{
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
+
+static int grow(void **p, size_t *alloc, size_t need, size_t size)
+{
+	void *n;
+	size_t a;
+
+	if (need <= *alloc)
+		return 0;
+	a = *alloc ? *alloc : 64;
+	while (a < need)
+		a *= 2;
+	n = realloc(*p, a * size);
+	if (!n)
+		return -ENOMEM;
+	*p = n;
+	*alloc = a;
+	return 0;
+}
+
+/* ------------------------------------------------------------- tables -- */
+
+struct frame_rec {
+	struct pms_hist_frame pub;
+	struct pms_resolved res;  /* for source lines */
+	const char *srcline;
+	uint64_t key_addr;        /* 0 for a function-level frame of a known symbol */
+	bool by_addr;
+	uint32_t fn;              /* id of the function-level frame (itself unless by_addr) */
+	uint32_t hash;
+};
+
+struct chain_rec {
+	uint32_t off, len, hash;
+};
+
+struct class_rec {
+	const char *comm;
+	uint32_t pid, tid, cpu;
+	uint32_t event;
+	uint32_t chain;
+	uint32_t hash;
+	uint64_t period, samples;
+};
+
+struct event_acc {
+	bool used;
+	struct pms_hist_event pub;
+};
+
+struct pms_hist {
+	struct pms_hist_opts opts;
+	bool key[PMS_SORT__NR];
+	bool by_addr;       /* frames keyed by address (srcline) */
+	bool whole_chain;   /* chains beyond the leaf are needed */
+	struct pms_hist_filter filter;
+	bool has_filter;
+
+	struct frame_rec *frames;
+	size_t nr_frames, frames_alloc;
+	struct htab frame_tab;
+
+	uint32_t *seq;
+	size_t nr_seq, seq_alloc;
+	struct chain_rec *chains;
+	size_t nr_chains, chains_alloc;
+	struct htab chain_tab;
+
+	struct class_rec *classes;
+	size_t nr_classes, classes_alloc;
+	struct htab class_tab;
+
+	uint32_t *tmp;      /* the current sample's frame ids */
+	size_t tmp_alloc;
+
+	struct event_acc *events;
+	size_t nr_events_alloc;
+	size_t nr_used_events;
+	const struct pms_hist_event **used;
+	uint64_t filtered;
+
+	struct pms_hist_entry *entries;
+	size_t nr_entries, entries_alloc;
+	struct htab entry_tab;
+	struct pms_cg cg;
+
+	char **strs;       /* interned srcline strings */
+	size_t nr_strs, strs_alloc;
+	struct htab str_tab;
+
+	/* filter memo: interned pointers repeat */
+	const char *memo_comm, *memo_dso, *memo_sym;
+	bool memo_comm_ok, memo_dso_ok, memo_sym_ok;
+	bool finished;
+};
+
+/* ---------------------------------------------------------- sort keys -- */
+
+static const char *const key_names[PMS_SORT__NR] = {
+	[PMS_SORT_COMM] = "comm", [PMS_SORT_PID] = "pid", [PMS_SORT_TID] = "tid",
+	[PMS_SORT_DSO] = "dso", [PMS_SORT_SYM] = "sym", [PMS_SORT_SRCLINE] = "srcline",
+	[PMS_SORT_CPU] = "cpu",
+};
+
+int pms_sort_key__parse(const char *name)
+{
+	if (!strcmp(name, "symbol"))
+		return PMS_SORT_SYM;
+	for (int i = 0; i < PMS_SORT__NR; i++)
+		if (!strcmp(name, key_names[i]))
+			return i;
+	return -EINVAL;
+}
+
+const char *pms_sort_key__name(enum pms_sort_key key)
+{
+	return key < PMS_SORT__NR ? key_names[key] : "?";
+}
+
+int pms_sort_keys__parse(const char *list, enum pms_sort_key *keys, size_t max, size_t *nr,
+			 size_t *bad)
+{
+	const char *p = list;
+
+	*nr = 0;
+	for (;;) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char word[32];
+		int k;
+		bool dup = false;
+
+		if (bad)
+			*bad = (size_t)(p - list);
+		if (len == 0 || len >= sizeof(word))
+			return -EINVAL;
+		memcpy(word, p, len);
+		word[len] = 0;
+		k = pms_sort_key__parse(word);
+		if (k < 0)
+			return -EINVAL;
+		for (size_t i = 0; i < *nr; i++)
+			dup |= keys[i] == (enum pms_sort_key)k;
+		if (!dup) {
+			if (*nr >= max)
+				return -EINVAL;
+			keys[(*nr)++] = (enum pms_sort_key)k;
+		}
+		if (!end)
+			return 0;
+		p = end + 1;
+	}
+}
+
+const char *pms_hist__level(enum pms_frame_kind kind)
+{
+	switch (kind) {
+	case PMS_FRAME_KERNEL:
+		return "[k]";
+	case PMS_FRAME_GUEST:
+		return "[g]";
+	default:
+		return "[.]";
+	}
+}
+
+/* ------------------------------------------------------------ new/free -- */
+
+int pms_hist__new(struct pms_hist **out, const struct pms_hist_opts *opts)
+{
+	struct pms_hist *h;
+
+	*out = NULL;
+	if (!opts || opts->sz < sizeof(*opts) || opts->nr_keys > PMS_HIST_MAX_KEYS ||
+	    opts->order > PMS_CG_CALLER)
+		return -EINVAL;
+	for (size_t i = 0; i < opts->nr_keys; i++)
+		if (opts->keys[i] >= PMS_SORT__NR)
+			return -EINVAL;
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	h->opts = *opts;
+	if (!h->opts.nr_keys) {
+		h->opts.keys[0] = PMS_SORT_COMM;
+		h->opts.keys[1] = PMS_SORT_DSO;
+		h->opts.keys[2] = PMS_SORT_SYM;
+		h->opts.nr_keys = 3;
+	}
+	for (size_t i = 0; i < h->opts.nr_keys; i++)
+		h->key[h->opts.keys[i]] = true;
+	h->by_addr = h->key[PMS_SORT_SRCLINE];
+	h->whole_chain = h->opts.children || h->opts.order != PMS_CG_NONE;
+	if (opts->filter) {
+		h->filter = *opts->filter;
+		h->has_filter = true;
+	}
+	h->opts.filter = NULL;
+	pms_cg__init(&h->cg);
+	*out = h;
+	return 0;
+}
+
+void pms_hist__free(struct pms_hist *h)
+{
+	if (!h)
+		return;
+	free(h->frames);
+	htab_release(&h->frame_tab);
+	free(h->seq);
+	free(h->chains);
+	htab_release(&h->chain_tab);
+	free(h->classes);
+	htab_release(&h->class_tab);
+	free(h->tmp);
+	for (size_t i = 0; i < h->nr_events_alloc; i++)
+		free(h->events[i].pub.entries);
+	free(h->events);
+	free(h->used);
+	free(h->entries);
+	htab_release(&h->entry_tab);
+	pms_cg__release(&h->cg);
+	for (size_t i = 0; i < h->nr_strs; i++)
+		free(h->strs[i]);
+	free(h->strs);
+	htab_release(&h->str_tab);
+	free(h);
+}
+
+/* -------------------------------------------------------------- filter -- */
+
+static bool str_in(const char *s, const char *const *list, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (!strcmp(s, list[i]))
+			return true;
+	return false;
+}
+
+static bool u32_in(uint32_t v, const uint32_t *list, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (list[i] == v)
+			return true;
+	return false;
+}
+
+static bool dso_in(const char *dso, const char *const *list, size_t nr)
+{
+	const char *base = strrchr(dso, '/');
+
+	base = base ? base + 1 : dso;
+	for (size_t i = 0; i < nr; i++)
+		if (!strcmp(dso, list[i]) || !strcmp(base, list[i]))
+			return true;
+	return false;
+}
+
+static bool keep_sample(struct pms_hist *h, const struct pms_session_sample *s)
+{
+	const struct pms_hist_filter *f = &h->filter;
+	const struct pms_frame *leaf = &s->frames[0];
+
+	if (f->time_start_ns && s->time_ns < f->time_start_ns)
+		return false;
+	if (f->time_end_ns && s->time_ns > f->time_end_ns)
+		return false;
+	if (f->nr_pids && !u32_in(s->pid, f->pids, f->nr_pids))
+		return false;
+	if (f->nr_tids && !u32_in(s->tid, f->tids, f->nr_tids))
+		return false;
+	if (f->nr_cpus && !u32_in(s->cpu, f->cpus, f->nr_cpus))
+		return false;
+	if (f->nr_comms) {
+		if (s->comm != h->memo_comm || !h->memo_comm) {
+			h->memo_comm = s->comm;
+			h->memo_comm_ok = s->comm && str_in(s->comm, f->comms, f->nr_comms);
+		}
+		if (!h->memo_comm_ok)
+			return false;
+	}
+	if (f->nr_dsos) {
+		if (leaf->res.dso != h->memo_dso || !h->memo_dso) {
+			h->memo_dso = leaf->res.dso;
+			h->memo_dso_ok = leaf->res.dso && dso_in(leaf->res.dso, f->dsos, f->nr_dsos);
+		}
+		if (!h->memo_dso_ok)
+			return false;
+	}
+	if (f->nr_syms) {
+		if (!leaf->res.sym)
+			return false;
+		if (leaf->res.sym != h->memo_sym) {
+			h->memo_sym = leaf->res.sym;
+			h->memo_sym_ok = str_in(leaf->res.sym, f->syms, f->nr_syms);
+		}
+		if (!h->memo_sym_ok)
+			return false;
+	}
+	return true;
+}
+
+/* ---------------------------------------------------------------- add -- */
+
+struct frame_key {
+	const char *dso, *sym;
+	uint64_t addr;
+	enum pms_frame_kind kind;
+	bool by_addr;
+};
+
+static bool frame_eq(const void *ctx, uint32_t idx)
+{
+	const void *const *c = ctx;
+	const struct pms_hist *h = c[0];
+	const struct frame_key *k = c[1];
+	const struct frame_rec *f = &h->frames[idx];
+
+	return f->pub.dso == k->dso && f->pub.sym == k->sym && f->pub.kind == k->kind &&
+	       f->key_addr == k->addr && f->by_addr == k->by_addr;
+}
+
+/* The id of a frame; by_addr keeps one frame per address, else one per function. */
+static int intern_frame(struct pms_hist *h, const struct pms_frame *fr, bool by_addr, uint32_t *id)
+{
+	struct frame_key k = {
+		.dso = fr->res.dso ? fr->res.dso : "[unknown]",
+		.sym = fr->res.sym,
+		.addr = (by_addr || !fr->res.sym) ? fr->res.addr : 0,
+		.kind = fr->kind,
+		.by_addr = by_addr,
+	};
+	const void *ctx[2] = { h, &k };
+	uint64_t hv;
+	uint32_t hash;
+	uint64_t *slot;
+	struct frame_rec *f;
+
+	hv = hash_step(hash_step(hash_step((uintptr_t)k.dso, (uintptr_t)k.sym), k.addr), k.kind + by_addr * 16);
+	hash = (uint32_t)hv;
+	if (htab_reserve(&h->frame_tab))
+		return -ENOMEM;
+	slot = htab_probe(&h->frame_tab, hash, frame_eq, ctx);
+	if (*slot) {
+		*id = slot_idx(*slot);
+		return 0;
+	}
+	if (h->nr_frames >= UINT32_MAX - 1 ||
+	    grow((void **)&h->frames, &h->frames_alloc, h->nr_frames + 1, sizeof(*h->frames)))
+		return -ENOMEM;
+	f = &h->frames[h->nr_frames];
+	memset(f, 0, sizeof(*f));
+	f->pub.dso = k.dso;
+	f->pub.sym = fr->res.sym;
+	f->pub.addr = fr->res.addr;
+	f->pub.kind = fr->kind;
+	f->pub.status = fr->res.status;
+	f->res = fr->res;
+	f->hash = hash;
+	f->fn = (uint32_t)h->nr_frames;
+	f->key_addr = k.addr;
+	f->by_addr = by_addr;
+	*id = (uint32_t)h->nr_frames;
+	slot_set(&h->frame_tab, slot, hash, (uint32_t)h->nr_frames++);
+	return 0;
+}
+
+static bool chain_eq(const void *ctx, uint32_t idx)
+{
+	const void *const *c = ctx;
+	const struct pms_hist *h = c[0];
+	const size_t *len = c[1];
+	const struct chain_rec *ch = &h->chains[idx];
+
+	return ch->len == *len && !memcmp(&h->seq[ch->off], h->tmp, *len * sizeof(uint32_t));
+}
+
+static bool class_eq(const void *ctx, uint32_t idx)
+{
+	const void *const *c = ctx;
+	const struct pms_hist *h = c[0];
+	const struct class_rec *k = c[1];
+	const struct class_rec *x = &h->classes[idx];
+
+	return x->chain == k->chain && x->event == k->event && x->comm == k->comm &&
+	       x->pid == k->pid && x->tid == k->tid && x->cpu == k->cpu;
+}
+
+static struct event_acc *event_of(struct pms_hist *h, size_t attr_idx)
+{
+	if (attr_idx >= h->nr_events_alloc) {
+		size_t n = attr_idx + 1;
+		struct event_acc *e = realloc(h->events, n * sizeof(*e));
+
+		if (!e)
+			return NULL;
+		memset(e + h->nr_events_alloc, 0, (n - h->nr_events_alloc) * sizeof(*e));
+		h->events = e;
+		h->nr_events_alloc = n;
+	}
+	return &h->events[attr_idx];
+}
+
+int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
+{
+	size_t nr = s->nr_frames;
+	struct class_rec k;
+	const void *ctx[2];
+	uint64_t hv = 0x51ed;
+	uint32_t chain;
+	uint64_t *slot;
+	struct event_acc *ev;
+
+	if (!nr || h->finished)
+		return -EINVAL;
+	if (h->has_filter && !keep_sample(h, s)) {
+		h->filtered++;
+		return 0;
+	}
+	ev = event_of(h, s->attr_idx);
+	if (!ev)
+		return -ENOMEM;
+	if (!h->whole_chain || !s->has_callchain)
+		nr = 1;
+	if (grow((void **)&h->tmp, &h->tmp_alloc, nr, sizeof(*h->tmp)))
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++) {
+		if (intern_frame(h, &s->frames[i], h->by_addr, &h->tmp[i]))
+			return -ENOMEM;
+		hv = hash_step(hv, h->tmp[i]);
+	}
+
+	/* chain */
+	ctx[0] = h;
+	ctx[1] = &nr;
+	if (htab_reserve(&h->chain_tab))
+		return -ENOMEM;
+	slot = htab_probe(&h->chain_tab, (uint32_t)hv, chain_eq, ctx);
+	if (*slot) {
+		chain = slot_idx(*slot);
+	} else {
+		if (grow((void **)&h->seq, &h->seq_alloc, h->nr_seq + nr, sizeof(*h->seq)) ||
+		    grow((void **)&h->chains, &h->chains_alloc, h->nr_chains + 1, sizeof(*h->chains)))
+			return -ENOMEM;
+		memcpy(&h->seq[h->nr_seq], h->tmp, nr * sizeof(*h->tmp));
+		h->chains[h->nr_chains] = (struct chain_rec){
+			.off = (uint32_t)h->nr_seq, .len = (uint32_t)nr, .hash = (uint32_t)hv,
+		};
+		h->nr_seq += nr;
+		chain = (uint32_t)h->nr_chains;
+		slot_set(&h->chain_tab, slot, (uint32_t)hv, (uint32_t)h->nr_chains++);
+	}
+
+	/* class: only the thread fields a sort key looks at */
+	memset(&k, 0, sizeof(k));
+	k.event = (uint32_t)s->attr_idx;
+	k.chain = chain;
+	k.comm = h->key[PMS_SORT_COMM] ? s->comm : NULL;
+	k.pid = h->key[PMS_SORT_PID] ? s->pid : 0;
+	k.tid = h->key[PMS_SORT_TID] ? s->tid : 0;
+	k.cpu = h->key[PMS_SORT_CPU] ? s->cpu : 0;
+	/* pid/tid keys print "pid:comm": keep the comm of the thread with them */
+	if (!k.comm && (h->key[PMS_SORT_PID] || h->key[PMS_SORT_TID]))
+		k.comm = s->comm;
+	hv = hash_step(hash_step(hash_step(hash_step(hash_step(k.event, chain), (uintptr_t)k.comm), k.pid), k.tid), k.cpu);
+	k.hash = (uint32_t)hv;
+	ctx[1] = &k;
+	if (htab_reserve(&h->class_tab))
+		return -ENOMEM;
+	slot = htab_probe(&h->class_tab, k.hash, class_eq, ctx);
+	if (*slot) {
+		struct class_rec *c = &h->classes[slot_idx(*slot)];
+
+		c->period += s->period;
+		c->samples++;
+	} else {
+		if (grow((void **)&h->classes, &h->classes_alloc, h->nr_classes + 1, sizeof(*h->classes)))
+			return -ENOMEM;
+		k.period = s->period;
+		k.samples = 1;
+		h->classes[h->nr_classes] = k;
+		slot_set(&h->class_tab, slot, k.hash, (uint32_t)h->nr_classes++);
+	}
+	if (!ev->used) {
+		ev->used = true;
+		ev->pub.attr_idx = s->attr_idx;
+		ev->pub.name = s->event_name;
+	}
+	ev->pub.samples++;
+	ev->pub.period += s->period;
+	return 1;
+}
+
+/* ------------------------------------------------------------- finish -- */
+
+static bool str_eq(const void *ctx, uint32_t idx)
+{
+	const void *const *c = ctx;
+	const struct pms_hist *h = c[0];
+
+	return !strcmp(h->strs[idx], c[1]);
+}
+
+static const char *intern_str(struct pms_hist *h, const char *s)
+{
+	uint64_t hv = 0x5717;
+	const void *ctx[2] = { h, s };
+	uint64_t *slot;
+	char *copy;
+
+	for (const char *p = s; *p; p++)
+		hv = hv * 131 + (unsigned char)*p;
+	hv = mix64(hv);
+	if (htab_reserve(&h->str_tab))
+		return NULL;
+	slot = htab_probe(&h->str_tab, (uint32_t)hv, str_eq, ctx);
+	if (*slot)
+		return h->strs[slot_idx(*slot)];
+	if (grow((void **)&h->strs, &h->strs_alloc, h->nr_strs + 1, sizeof(*h->strs)))
+		return NULL;
+	copy = strdup(s);
+	if (!copy)
+		return NULL;
+	h->strs[h->nr_strs] = copy;
+	slot_set(&h->str_tab, slot, (uint32_t)hv, (uint32_t)h->nr_strs++);
+	return copy;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b && b[1] ? b + 1 : path;
+}
+
+/* perf's srcline forms: "file.c:12"; without DWARF "sym+13" (decimal) or "dso[0x1234]"... */
+static int compute_srcline(struct pms_hist *h, struct frame_rec *f, struct pms_resolver *r)
+{
+	const struct pms_srcline_frame *sf;
+	size_t nr;
+	char buf[512];
+
+	if (r && f->res.status == PMS_RES_OK && f->res.elf &&
+	    !pms_resolver__srcline(r, &f->res, &sf, &nr) && nr && sf[0].file && sf[0].line)
+		snprintf(buf, sizeof(buf), "%s:%u", base_name(sf[0].file), sf[0].line);
+	else if (f->pub.sym)
+		snprintf(buf, sizeof(buf), "%s+%llu", f->pub.sym, (unsigned long long)f->res.sym_off);
+	else
+		snprintf(buf, sizeof(buf), "%s[%llx]", base_name(f->pub.dso),
+			 (unsigned long long)f->pub.addr);
+	f->srcline = intern_str(h, buf);
+	return f->srcline ? 0 : -ENOMEM;
+}
+
+struct entry_key {
+	size_t event;
+	const struct class_rec *c;
+	const struct frame_rec *f;
+};
+
+static void entry_fields(const struct pms_hist *h, const struct entry_key *k, struct pms_hist_entry *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->priv_event = k->event;
+	e->comm = k->c->comm;
+	e->pid = k->c->pid;
+	e->tid = k->c->tid;
+	e->cpu = k->c->cpu;
+	if (h->key[PMS_SORT_DSO] || h->key[PMS_SORT_SYM])
+		e->dso = k->f->pub.dso;
+	if (h->key[PMS_SORT_SYM]) {
+		e->sym = k->f->pub.sym;
+		e->addr = e->sym ? 0 : k->f->pub.addr;
+		e->kind = k->f->pub.kind;
+		e->status = k->f->pub.status;
+	}
+	if (h->key[PMS_SORT_SRCLINE])
+		e->srcline = k->f->srcline;
+}
+
+static bool entry_eq(const void *ctx, uint32_t idx)
+{
+	const void *const *c = ctx;
+	const struct pms_hist *h = c[0];
+	const struct pms_hist_entry *k = c[1];
+	const struct pms_hist_entry *e = &h->entries[idx];
+
+	return e->priv_event == k->priv_event && e->comm == k->comm && e->pid == k->pid &&
+	       e->tid == k->tid && e->cpu == k->cpu && e->dso == k->dso && e->sym == k->sym &&
+	       e->addr == k->addr && e->kind == k->kind && e->srcline == k->srcline;
+}
+
+static int find_entry(struct pms_hist *h, const struct entry_key *key, uint32_t *idx)
+{
+	struct pms_hist_entry k;
+	const void *ctx[2] = { h, &k };
+	uint64_t hv;
+	uint64_t *slot;
+
+	entry_fields(h, key, &k);
+	hv = hash_step(hash_step(hash_step(hash_step(k.priv_event, (uintptr_t)k.comm), k.pid), k.tid), k.cpu);
+	hv = hash_step(hash_step(hash_step(hash_step(hv, (uintptr_t)k.dso), (uintptr_t)k.sym), k.addr),
+		       (uintptr_t)k.srcline + k.kind);
+	if (htab_reserve(&h->entry_tab))
+		return -ENOMEM;
+	slot = htab_probe(&h->entry_tab, (uint32_t)hv, entry_eq, ctx);
+	if (*slot) {
+		*idx = slot_idx(*slot);
+		return 0;
+	}
+	if (grow((void **)&h->entries, &h->entries_alloc, h->nr_entries + 1, sizeof(*h->entries)))
+		return -ENOMEM;
+	h->entries[h->nr_entries] = k;
+	*idx = (uint32_t)h->nr_entries;
+	slot_set(&h->entry_tab, slot, (uint32_t)hv, (uint32_t)h->nr_entries++);
+	return 0;
+}
+
+/* Add path chain[from..] (callee order) or chain[from..0] (caller order) as function frames. */
+static int add_tree_path(struct pms_hist *h, uint32_t eidx, const uint32_t *chain, size_t len,
+			 size_t from, bool toward_leaf, const struct class_rec *c, uint32_t *buf)
+{
+	struct pms_hist_entry *e = &h->entries[eidx];
+	size_t n = 0;
+
+	if (!e->cg_root) {
+		uint32_t root = pms_cg__new_root(&h->cg);
+
+		if (!root)
+			return -ENOMEM;
+		h->entries[eidx].cg_root = root;
+		e = &h->entries[eidx];
+	}
+	if (toward_leaf) {
+		for (size_t i = from + 1; i-- > 0;)
+			buf[n++] = h->frames[chain[i]].fn;
+	} else {
+		for (size_t i = from; i < len; i++)
+			buf[n++] = h->frames[chain[i]].fn;
+	}
+	return pms_cg__add_path(&h->cg, e->cg_root, buf, n, c->period, c->samples);
+}
+
+static int expand_class(struct pms_hist *h, const struct class_rec *c, uint32_t stamp, uint32_t *buf)
+{
+	const struct chain_rec *ch = &h->chains[c->chain];
+	const uint32_t *chain = &h->seq[ch->off];
+	size_t len = ch->len;
+	bool caller = h->opts.order == PMS_CG_CALLER;
+	struct entry_key key = { .event = c->event, .c = c };
+	uint32_t leaf;
+	int err;
+
+	key.f = &h->frames[chain[0]];
+	if ((err = find_entry(h, &key, &leaf)))
+		return err;
+	h->entries[leaf].self_period += c->period;
+	h->entries[leaf].self_samples += c->samples;
+	h->entries[leaf].children_period += c->period;
+	h->entries[leaf].children_samples += c->samples;
+	h->entries[leaf].priv_stamp = stamp;
+	if (h->opts.order != PMS_CG_NONE) {
+		/* the sampled entry shows the whole chain, in display order */
+		err = caller ? add_tree_path(h, leaf, chain, len, len - 1, true, c, buf)
+			     : add_tree_path(h, leaf, chain, len, 0, false, c, buf);
+		if (err)
+			return err;
+	}
+	if (!h->opts.children)
+		return 0;
+	/* every other distinct entry once, first met in display order (perf's rule) */
+	for (size_t n = 0; n < len; n++) {
+		size_t i = caller ? len - 1 - n : n;
+		uint32_t idx;
+
+		key.f = &h->frames[chain[i]];
+		if ((err = find_entry(h, &key, &idx)))
+			return err;
+		if (h->entries[idx].priv_stamp == stamp)
+			continue;
+		h->entries[idx].priv_stamp = stamp;
+		h->entries[idx].children_period += c->period;
+		h->entries[idx].children_samples += c->samples;
+		if (h->opts.order != PMS_CG_NONE &&
+		    (err = add_tree_path(h, idx, chain, len, i, caller, c, buf)))
+			return err;
+	}
+	return 0;
+}
+
+static bool sort_children;
+
+static int cmp_str(const char *a, const char *b)
+{
+	if (a == b)
+		return 0;
+	if (!a || !b)
+		return a ? 1 : -1;
+	return strcmp(a, b);
+}
+
+static int cmp_entries(const void *pa, const void *pb)
+{
+	const struct pms_hist_entry *a = *(const struct pms_hist_entry *const *)pa;
+	const struct pms_hist_entry *b = *(const struct pms_hist_entry *const *)pb;
+	uint64_t x = sort_children ? a->children_period : a->self_period;
+	uint64_t y = sort_children ? b->children_period : b->self_period;
+	int d;
+
+	if (x != y)
+		return x > y ? -1 : 1;
+	if (a->self_period != b->self_period)
+		return a->self_period > b->self_period ? -1 : 1;
+	if ((d = cmp_str(a->comm, b->comm)) || (d = cmp_str(a->dso, b->dso)) ||
+	    (d = cmp_str(a->sym, b->sym)) || (d = cmp_str(a->srcline, b->srcline)))
+		return d;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	if (a->cpu != b->cpu)
+		return a->cpu < b->cpu ? -1 : 1;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+int pms_hist__finish(struct pms_hist *h, struct pms_resolver *resolver)
+{
+	uint32_t *buf = NULL;
+	size_t max_len = 1;
+	int err = 0;
+
+	if (h->finished)
+		return -EINVAL;
+	h->finished = true;
+	if (h->by_addr) {
+		size_t nr = h->nr_frames;
+
+		/* a function-level twin of each frame keeps the trees per function */
+		for (size_t i = 0; i < nr; i++) {
+			struct pms_frame fr = { .ip = 0, .kind = h->frames[i].pub.kind, .res = h->frames[i].res };
+			uint32_t fn;
+
+			if ((err = compute_srcline(h, &h->frames[i], resolver)))
+				goto out;
+			if (!fr.res.sym)
+				continue;
+			if ((err = intern_frame(h, &fr, false, &fn)))
+				goto out;
+			h->frames[i].fn = fn;
+		}
+	}
+	for (size_t i = 0; i < h->nr_chains; i++)
+		if (h->chains[i].len > max_len)
+			max_len = h->chains[i].len;
+	buf = malloc(max_len * sizeof(*buf));
+	if (!buf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < h->nr_classes; i++)
+		if ((err = expand_class(h, &h->classes[i], (uint32_t)i + 1, buf)))
+			goto out;
+	for (size_t i = 0; i < h->nr_events_alloc; i++)
+		if (h->events[i].used)
+			h->nr_used_events++;
+	h->used = calloc(h->nr_used_events ? h->nr_used_events : 1, sizeof(*h->used));
+	if (!h->used) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0, u = 0; i < h->nr_events_alloc; i++)
+		if (h->events[i].used)
+			h->used[u++] = &h->events[i].pub;
+	for (size_t i = 0; i < h->nr_entries; i++)
+		h->events[h->entries[i].priv_event].pub.nr_entries++;
+	for (size_t i = 0; i < h->nr_events_alloc; i++) {
+		struct pms_hist_event *ev = &h->events[i].pub;
+
+		if (!h->events[i].used)
+			continue;
+		ev->entries = calloc(ev->nr_entries ? ev->nr_entries : 1, sizeof(*ev->entries));
+		if (!ev->entries) {
+			err = -ENOMEM;
+			goto out;
+		}
+		ev->nr_entries = 0;
+	}
+	for (size_t i = 0; i < h->nr_entries; i++) {
+		struct pms_hist_event *ev = &h->events[h->entries[i].priv_event].pub;
+
+		ev->entries[ev->nr_entries++] = &h->entries[i];
+	}
+	sort_children = h->opts.children;
+	for (size_t i = 0; i < h->nr_events_alloc; i++)
+		if (h->events[i].used)
+			qsort(h->events[i].pub.entries, h->events[i].pub.nr_entries,
+			      sizeof(*h->events[i].pub.entries), cmp_entries);
+	pms_cg__sort(&h->cg);
+out:
+	free(buf);
+	return err;
+}
+
+size_t pms_hist__nr_events(const struct pms_hist *h)
+{
+	return h->nr_used_events;
+}
+
+const struct pms_hist_event *pms_hist__event(const struct pms_hist *h, size_t i)
+{
+	return i < h->nr_used_events ? h->used[i] : NULL;
+}
+
+uint64_t pms_hist__filtered(const struct pms_hist *h)
+{
+	return h->filtered;
+}
+
+const struct pms_cg *pms_hist__cg(const struct pms_hist *h)
+{
+	return &h->cg;
+}
+
+const struct pms_hist_frame *pms_hist__frame(const struct pms_hist *h, uint32_t id)
+{
+	return id < h->nr_frames ? &h->frames[id].pub : NULL;
+}

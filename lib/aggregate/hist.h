@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Report histograms: samples from the session grouped by sort keys (comm,
+ * pid, tid, dso, sym, srcline, cpu), per event, with self and children
+ * (inclusive) weights and call-graph trees per entry.
+ *
+ * How it stays cheap: __add() does no allocation in the steady state and no
+ * tree work. Each sample's frames are interned into a frame table, its chain
+ * into a chain table (a sequence of frame ids), and the sample into a
+ * "class" (event, the sort-relevant thread fields, chain id) that sums
+ * period and samples. __finish() then walks the classes once: entries,
+ * children sums and call-graph trees are derived per distinct class, not per
+ * sample, and source lines per distinct frame, not per sample.
+ *
+ * Invariants:
+ *  - comm, dso and sym strings of the samples must be interned (one pointer
+ *    per distinct string, as the session guarantees) and outlive the hist:
+ *    equality is pointer equality.
+ *  - A sample adds its period to the self weight of its leaf's entry, and
+ *    (children mode) to the children weight of every distinct entry on its
+ *    chain exactly once, so a recursive function counts once per sample and
+ *    children >= self for every entry.
+ *  - Percentages are of the event's total period over the samples the
+ *    filters kept (perf's default "relative" percentages).
+ *  - Entries and trees are read only after __finish(); they stay valid
+ *    until __free().
+ */
+#ifndef PMS_AGGREGATE_HIST_H
+#define PMS_AGGREGATE_HIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "aggregate/callchain.h"
+#include "aggregate/session.h"
+
+enum pms_sort_key {
+	PMS_SORT_COMM,
+	PMS_SORT_PID,
+	PMS_SORT_TID,
+	PMS_SORT_DSO,
+	PMS_SORT_SYM,
+	PMS_SORT_SRCLINE,
+	PMS_SORT_CPU,
+	PMS_SORT__NR,
+};
+
+#define PMS_HIST_MAX_KEYS 8
+
+/* "comm" -> PMS_SORT_COMM ("symbol" and "sym" both work); -EINVAL if unknown. */
+int pms_sort_key__parse(const char *name);
+const char *pms_sort_key__name(enum pms_sort_key key);
+/* Comma list -> keys (no duplicates). 0, or -EINVAL with *bad naming the offending word's offset. */
+int pms_sort_keys__parse(const char *list, enum pms_sort_key *keys, size_t max, size_t *nr,
+			 size_t *bad);
+
+enum pms_cg_order {
+	PMS_CG_NONE,    /* no trees */
+	PMS_CG_CALLEE,  /* paths start at the entry's function and go to its callers */
+	PMS_CG_CALLER,  /* paths start at the outermost caller */
+};
+
+/* Filters on the sample (its leaf frame for dso/sym); an empty list passes everything. */
+struct pms_hist_filter {
+	const char *const *comms; size_t nr_comms;
+	const uint32_t *pids; size_t nr_pids;
+	const uint32_t *tids; size_t nr_tids;
+	const uint32_t *cpus; size_t nr_cpus;
+	const char *const *dsos; size_t nr_dsos;   /* full path or base name */
+	const char *const *syms; size_t nr_syms;
+	uint64_t time_start_ns, time_end_ns;       /* 0: open end */
+};
+
+struct pms_hist_opts {
+	size_t sz;                  /* sizeof(struct pms_hist_opts) */
+	enum pms_sort_key keys[PMS_HIST_MAX_KEYS];
+	size_t nr_keys;             /* 0: comm,dso,sym */
+	bool children;              /* inclusive weights from callchains */
+	enum pms_cg_order order;    /* trees to build */
+	const struct pms_hist_filter *filter; /* borrowed; may be NULL */
+};
+
+struct pms_hist_entry {
+	/* Key fields: only those of the sort keys are set (others 0 / NULL). */
+	const char *comm;
+	uint32_t pid, tid, cpu;
+	const char *dso;       /* as resolved (full path); printing takes the base name */
+	const char *sym;       /* NULL: unresolved, print addr */
+	uint64_t addr;         /* file address of an unresolved frame */
+	const char *srcline;   /* "file.c:12", "sym+13" or "dso[0x1234]" (perf's forms) */
+	enum pms_frame_kind kind;
+	enum pms_res_status status;
+	/* Weights. children_* include self_*; equal to self_* without children mode. */
+	uint64_t self_period, self_samples;
+	uint64_t children_period, children_samples;
+	uint32_t cg_root;      /* call-graph tree (pms_hist__cg()), 0 if none */
+	uint32_t priv_stamp;   /* private */
+	size_t priv_event;     /* private */
+};
+
+struct pms_hist_event {
+	size_t attr_idx;
+	const char *name;              /* the session's event name */
+	uint64_t samples, period;      /* totals over the kept samples */
+	struct pms_hist_entry **entries; /* sorted: children (or self) period, descending */
+	size_t nr_entries;
+};
+
+struct pms_hist;
+
+/* 0 or -EINVAL (bad opts), -ENOMEM. */
+int pms_hist__new(struct pms_hist **out, const struct pms_hist_opts *opts);
+void pms_hist__free(struct pms_hist *h);
+/* 1 if the sample was counted, 0 if a filter dropped it, -ENOMEM. */
+int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s);
+/*
+ * Build entries and trees. resolver (may be NULL) gives source lines for the
+ * srcline key. 0 or -ENOMEM. Call once, after the last __add().
+ */
+int pms_hist__finish(struct pms_hist *h, struct pms_resolver *resolver);
+
+/* Events that had at least one sample, in attr order. */
+size_t pms_hist__nr_events(const struct pms_hist *h);
+const struct pms_hist_event *pms_hist__event(const struct pms_hist *h, size_t i);
+/* Samples dropped by the filters. */
+uint64_t pms_hist__filtered(const struct pms_hist *h);
+
+/* The node array of every entry's tree (node.frame is a pms_hist__frame() id). */
+const struct pms_cg *pms_hist__cg(const struct pms_hist *h);
+
+/* A frame of the trees: what to print for it. */
+struct pms_hist_frame {
+	const char *dso;
+	const char *sym;     /* NULL: unresolved */
+	uint64_t addr;       /* file address (res.addr) of the first sample seen there */
+	enum pms_frame_kind kind;
+	enum pms_res_status status;
+};
+const struct pms_hist_frame *pms_hist__frame(const struct pms_hist *h, uint32_t id);
+
+/* perf's level marker: "[k]" kernel, "[.]" user, "[g]" guest. */
+const char *pms_hist__level(enum pms_frame_kind kind);
+
+#endif

@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of lib/aggregate/hist + callchain: self/children sums (recursion counted once), sort keys, filters, trees, srclines forms.
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <string.h>
+
+#include "aggregate/hist.h"
+
+/* Interned strings, as the session hands them out: one pointer per string. */
+static const char *const COMM_A = "app", *const COMM_B = "other";
+static const char *const DSO_APP = "/usr/bin/app", *const DSO_LIBC = "/lib/libc.so.6";
+static const char *const DSO_K = "[kernel.kallsyms]";
+static const char *const S_MAIN = "main", *const S_FOO = "foo", *const S_BAR = "bar";
+static const char *const S_REC = "rec", *const S_START = "__libc_start_main";
+static const char *const S_SCHED = "schedule";
+
+struct fr {
+	const char *dso, *sym;
+	uint64_t addr;
+	bool kernel;
+};
+
+static struct pms_frame frames_buf[32];
+
+/* One sample: leaf first. */
+static struct pms_session_sample mk(size_t attr, const char *comm, uint32_t pid, uint32_t cpu,
+				    uint64_t period, uint64_t t, const struct fr *fr, size_t nr)
+{
+	struct pms_session_sample s;
+
+	memset(&s, 0, sizeof(s));
+	for (size_t i = 0; i < nr; i++) {
+		memset(&frames_buf[i], 0, sizeof(frames_buf[i]));
+		frames_buf[i].ip = 0x400000 + fr[i].addr;
+		frames_buf[i].kind = fr[i].kernel ? PMS_FRAME_KERNEL : PMS_FRAME_USER;
+		frames_buf[i].res.dso = fr[i].dso;
+		frames_buf[i].res.sym = fr[i].sym;
+		frames_buf[i].res.status = fr[i].sym ? PMS_RES_OK : PMS_RES_NO_SYM;
+		frames_buf[i].res.addr = fr[i].addr;
+		frames_buf[i].res.sym_off = fr[i].addr & 0xf;
+	}
+	s.attr_idx = attr;
+	s.event_name = attr ? "task-clock" : "cpu-clock";
+	s.comm = comm;
+	s.pid = pid;
+	s.tid = pid;
+	s.cpu = cpu;
+	s.period = period;
+	s.time_ns = t;
+	s.frames = frames_buf;
+	s.nr_frames = nr;
+	s.has_callchain = nr > 1;
+	return s;
+}
+
+static struct pms_hist *new_hist(const char *keys, bool children, enum pms_cg_order order,
+				 const struct pms_hist_filter *f)
+{
+	struct pms_hist_opts o = { .sz = sizeof(o), .children = children, .order = order, .filter = f };
+	struct pms_hist *h;
+
+	if (keys)
+		cr_assert_eq(pms_sort_keys__parse(keys, o.keys, PMS_HIST_MAX_KEYS, &o.nr_keys, NULL), 0);
+	cr_assert_eq(pms_hist__new(&h, &o), 0);
+	return h;
+}
+
+static void add(struct pms_hist *h, struct pms_session_sample s, int want)
+{
+	cr_assert_eq(pms_hist__add(h, &s), want);
+}
+
+static const struct pms_hist_entry *find(const struct pms_hist_event *ev, const char *sym)
+{
+	for (size_t i = 0; i < ev->nr_entries; i++)
+		if (ev->entries[i]->sym == sym)
+			return ev->entries[i];
+	return NULL;
+}
+
+/* main -> foo -> bar (leaf), main -> foo (leaf), main (leaf) */
+static void add_basic(struct pms_hist *h)
+{
+	const struct fr c1[] = { { DSO_APP, S_BAR, 0x30, false }, { DSO_APP, S_FOO, 0x20, false }, { DSO_APP, S_MAIN, 0x10, false } };
+	const struct fr c2[] = { { DSO_APP, S_FOO, 0x21, false }, { DSO_APP, S_MAIN, 0x11, false } };
+	const struct fr c3[] = { { DSO_APP, S_MAIN, 0x12, false } };
+
+	for (int i = 0; i < 5; i++)
+		add(h, mk(0, COMM_A, 10, 0, 100, 1000 + i, c1, 3), 1);
+	for (int i = 0; i < 3; i++)
+		add(h, mk(0, COMM_A, 10, 0, 100, 2000 + i, c2, 2), 1);
+	add(h, mk(0, COMM_A, 10, 1, 200, 3000, c3, 1), 1);
+}
+
+Test(hist_keys, parse)
+{
+	enum pms_sort_key k[PMS_HIST_MAX_KEYS];
+	size_t nr, bad;
+
+	cr_assert_eq(pms_sort_keys__parse("comm,dso,symbol", k, PMS_HIST_MAX_KEYS, &nr, NULL), 0);
+	cr_assert_eq(nr, 3);
+	cr_assert_eq(k[2], PMS_SORT_SYM);
+	cr_assert_eq(pms_sort_keys__parse("pid,tid,cpu,srcline,sym,sym", k, PMS_HIST_MAX_KEYS, &nr, NULL), 0);
+	cr_assert_eq(nr, 5, "duplicates are dropped");
+	cr_assert_eq(pms_sort_keys__parse("comm,bogus", k, PMS_HIST_MAX_KEYS, &nr, &bad), -EINVAL);
+	cr_assert_eq(bad, 5);
+	cr_assert_eq(pms_sort_keys__parse("comm,,dso", k, PMS_HIST_MAX_KEYS, &nr, &bad), -EINVAL);
+	cr_assert_eq(pms_sort_keys__parse("", k, PMS_HIST_MAX_KEYS, &nr, &bad), -EINVAL);
+	cr_assert_str_eq(pms_sort_key__name(PMS_SORT_SRCLINE), "srcline");
+}
+
+Test(hist_self, default_keys_sorted_by_self)
+{
+	struct pms_hist *h = new_hist(NULL, false, PMS_CG_NONE, NULL);
+	const struct pms_hist_event *ev;
+
+	add_basic(h);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	cr_assert_eq(pms_hist__nr_events(h), 1);
+	ev = pms_hist__event(h, 0);
+	cr_assert_eq(ev->samples, 9);
+	cr_assert_eq(ev->period, 1000);
+	cr_assert_eq(ev->nr_entries, 3);
+	cr_assert_eq(ev->entries[0]->sym, S_BAR);
+	cr_assert_eq(ev->entries[0]->self_period, 500);
+	cr_assert_eq(ev->entries[0]->self_samples, 5);
+	cr_assert_eq(ev->entries[1]->sym, S_FOO);
+	cr_assert_eq(ev->entries[1]->self_period, 300);
+	cr_assert_eq(ev->entries[2]->sym, S_MAIN);
+	cr_assert_eq(ev->entries[2]->self_period, 200);
+	cr_assert_eq(ev->entries[2]->children_period, 200, "no children mode: children = self");
+	cr_assert_eq(ev->entries[0]->comm, COMM_A);
+	cr_assert_eq(ev->entries[0]->dso, DSO_APP);
+	cr_assert_eq(ev->entries[0]->pid, 0, "pid is not a key");
+	pms_hist__free(h);
+}
+
+Test(hist_children, inclusive_sums)
+{
+	struct pms_hist *h = new_hist(NULL, true, PMS_CG_NONE, NULL);
+	const struct pms_hist_event *ev;
+
+	add_basic(h);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	ev = pms_hist__event(h, 0);
+	cr_assert_eq(ev->entries[0]->sym, S_MAIN, "sorted by children");
+	cr_assert_eq(ev->entries[0]->children_period, 1000);
+	cr_assert_eq(ev->entries[0]->children_samples, 9);
+	cr_assert_eq(ev->entries[0]->self_period, 200);
+	cr_assert_eq(find(ev, S_FOO)->children_period, 800);
+	cr_assert_eq(find(ev, S_FOO)->self_period, 300);
+	cr_assert_eq(find(ev, S_BAR)->children_period, 500);
+	pms_hist__free(h);
+}
+
+Test(hist_children, recursion_counts_once)
+{
+	const struct fr c[] = { { DSO_APP, S_REC, 0x40, false }, { DSO_APP, S_REC, 0x41, false }, { DSO_APP, S_REC, 0x42, false },
+				{ DSO_APP, S_MAIN, 0x10, false } };
+	struct pms_hist *h = new_hist(NULL, true, PMS_CG_CALLER, NULL);
+	const struct pms_hist_event *ev;
+
+	for (int i = 0; i < 4; i++)
+		add(h, mk(0, COMM_A, 10, 0, 10, 0, c, 4), 1);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	ev = pms_hist__event(h, 0);
+	cr_assert_eq(ev->nr_entries, 2);
+	cr_assert_eq(find(ev, S_REC)->children_period, 40, "a recursive function counts once per sample");
+	cr_assert_eq(find(ev, S_REC)->self_period, 40);
+	cr_assert_eq(find(ev, S_MAIN)->children_period, 40);
+	cr_assert_eq(find(ev, S_MAIN)->self_period, 0);
+	for (size_t i = 0; i < ev->nr_entries; i++)
+		cr_assert_geq(ev->entries[i]->children_period, ev->entries[i]->self_period);
+	pms_hist__free(h);
+}
+
+/* Walk a single-path tree into names. */
+static size_t path_of(const struct pms_hist *h, uint32_t root, const char **out, size_t max)
+{
+	const struct pms_cg *cg = pms_hist__cg(h);
+	const struct pms_cg_node *n = pms_cg__node(cg, root);
+	size_t nr = 0;
+
+	while (n && n->first_child && nr < max) {
+		n = pms_cg__node(cg, n->first_child);
+		out[nr++] = pms_hist__frame(h, n->frame)->sym;
+	}
+	return nr;
+}
+
+Test(hist_tree, callee_order_no_children)
+{
+	struct pms_hist *h = new_hist(NULL, false, PMS_CG_CALLEE, NULL);
+	const struct pms_hist_event *ev;
+	const struct pms_cg *cg;
+	const struct pms_cg_node *root, *n;
+	const char *p[8];
+
+	add_basic(h);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	ev = pms_hist__event(h, 0);
+	cr_assert_eq(path_of(h, find(ev, S_BAR)->cg_root, p, 8), 3);
+	cr_assert_eq(p[0], S_BAR);
+	cr_assert_eq(p[1], S_FOO);
+	cr_assert_eq(p[2], S_MAIN);
+	cg = pms_hist__cg(h);
+	root = pms_cg__node(cg, find(ev, S_BAR)->cg_root);
+	cr_assert_eq(root->period, 500);
+	n = pms_cg__node(cg, root->first_child);
+	cr_assert_eq(n->period, 500);
+	cr_assert_eq(n->next_sibling, 0);
+	pms_hist__free(h);
+}
+
+Test(hist_tree, caller_order_children)
+{
+	struct pms_hist *h = new_hist(NULL, true, PMS_CG_CALLER, NULL);
+	const struct pms_hist_event *ev;
+	const struct pms_cg *cg;
+	const struct pms_cg_node *root, *n;
+	const char *p[8];
+
+	add_basic(h);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	ev = pms_hist__event(h, 0);
+	cg = pms_hist__cg(h);
+	/* bar is only ever sampled: its tree is the whole chain, outermost first */
+	cr_assert_eq(path_of(h, find(ev, S_BAR)->cg_root, p, 8), 3);
+	cr_assert_eq(p[0], S_MAIN);
+	cr_assert_eq(p[2], S_BAR);
+	/* main's tree: main, then its callees; foo (800) before nothing else */
+	root = pms_cg__node(cg, find(ev, S_MAIN)->cg_root);
+	cr_assert_eq(root->period, 1000);
+	n = pms_cg__node(cg, root->first_child);
+	cr_assert_eq(pms_hist__frame(h, n->frame)->sym, S_MAIN);
+	cr_assert_eq(n->period, 1000);
+	n = pms_cg__node(cg, n->first_child);
+	cr_assert_eq(pms_hist__frame(h, n->frame)->sym, S_FOO);
+	cr_assert_eq(n->period, 800);
+	n = pms_cg__node(cg, n->first_child);
+	cr_assert_eq(pms_hist__frame(h, n->frame)->sym, S_BAR);
+	cr_assert_eq(n->period, 500);
+	pms_hist__free(h);
+}
+
+Test(hist_tree, siblings_sorted)
+{
+	const struct fr a[] = { { DSO_APP, S_FOO, 0x20, false }, { DSO_APP, S_MAIN, 0x10, false } };
+	const struct fr b[] = { { DSO_APP, S_BAR, 0x30, false }, { DSO_APP, S_MAIN, 0x10, false } };
+	struct pms_hist *h = new_hist("dso", false, PMS_CG_CALLER, NULL);
+	const struct pms_cg *cg;
+	const struct pms_cg_node *n;
+
+	add(h, mk(0, COMM_A, 1, 0, 10, 0, a, 2), 1);
+	for (int i = 0; i < 3; i++)
+		add(h, mk(0, COMM_A, 1, 0, 10, 0, b, 2), 1);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	cg = pms_hist__cg(h);
+	n = pms_cg__node(cg, pms_hist__event(h, 0)->entries[0]->cg_root);
+	n = pms_cg__node(cg, n->first_child); /* main */
+	n = pms_cg__node(cg, n->first_child);
+	cr_assert_eq(pms_hist__frame(h, n->frame)->sym, S_BAR, "heavier branch first");
+	cr_assert_eq(n->period, 30);
+	n = pms_cg__node(cg, n->next_sibling);
+	cr_assert_eq(pms_hist__frame(h, n->frame)->sym, S_FOO);
+	cr_assert_eq(n->period, 10);
+	pms_hist__free(h);
+}
+
+Test(hist_keys, pid_cpu_dso_merge)
+{
+	const struct fr x[] = { { DSO_APP, S_FOO, 0x20, false } };
+	const struct fr y[] = { { DSO_APP, S_BAR, 0x30, false } };
+	const struct fr z[] = { { DSO_LIBC, S_START, 0x50, false } };
+	struct pms_hist *h = new_hist("pid,dso", false, PMS_CG_NONE, NULL);
+	const struct pms_hist_event *ev;
+
+	add(h, mk(0, COMM_A, 10, 0, 1, 0, x, 1), 1);
+	add(h, mk(0, COMM_A, 10, 1, 1, 0, y, 1), 1);
+	add(h, mk(0, COMM_B, 11, 0, 1, 0, y, 1), 1);
+	add(h, mk(0, COMM_A, 10, 0, 1, 0, z, 1), 1);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	ev = pms_hist__event(h, 0);
+	cr_assert_eq(ev->nr_entries, 3);
+	cr_assert_eq(ev->entries[0]->pid, 10);
+	cr_assert_eq(ev->entries[0]->dso, DSO_APP);
+	cr_assert_eq(ev->entries[0]->self_samples, 2, "foo and bar merge under dso");
+	cr_assert_eq(ev->entries[0]->comm, COMM_A, "pid entries keep the comm for printing");
+	cr_assert_null(ev->entries[0]->sym);
+	pms_hist__free(h);
+
+	h = new_hist("cpu", false, PMS_CG_NONE, NULL);
+	add(h, mk(0, COMM_A, 10, 0, 1, 0, x, 1), 1);
+	add(h, mk(0, COMM_A, 10, 1, 5, 0, y, 1), 1);
+	add(h, mk(0, COMM_B, 11, 1, 1, 0, y, 1), 1);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	ev = pms_hist__event(h, 0);
+	cr_assert_eq(ev->nr_entries, 2);
+	cr_assert_eq(ev->entries[0]->cpu, 1);
+	cr_assert_eq(ev->entries[0]->self_period, 6);
+	pms_hist__free(h);
+}
+
+Test(hist_keys, unresolved_by_address_and_kernel_level)
+{
+	const struct fr u1[] = { { DSO_APP, NULL, 0x1234, false } };
+	const struct fr u2[] = { { DSO_APP, NULL, 0x5678, false } };
+	const struct fr k[] = { { DSO_K, S_SCHED, 0xffffffff81000000ULL, true } };
+	struct pms_hist *h = new_hist(NULL, false, PMS_CG_NONE, NULL);
+	const struct pms_hist_event *ev;
+
+	add(h, mk(0, COMM_A, 1, 0, 1, 0, u1, 1), 1);
+	add(h, mk(0, COMM_A, 1, 0, 1, 0, u1, 1), 1);
+	add(h, mk(0, COMM_A, 1, 0, 1, 0, u2, 1), 1);
+	add(h, mk(0, COMM_A, 1, 0, 1, 0, k, 1), 1);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	ev = pms_hist__event(h, 0);
+	cr_assert_eq(ev->nr_entries, 3);
+	cr_assert_null(ev->entries[0]->sym);
+	cr_assert_eq(ev->entries[0]->addr, 0x1234);
+	cr_assert_eq(ev->entries[0]->self_samples, 2);
+	cr_assert_eq(ev->entries[0]->status, PMS_RES_NO_SYM);
+	cr_assert_str_eq(pms_hist__level(ev->entries[0]->kind), "[.]");
+	cr_assert_str_eq(pms_hist__level(find(ev, S_SCHED)->kind), "[k]");
+	pms_hist__free(h);
+}
+
+Test(hist_keys, srcline_fallback_forms)
+{
+	const struct fr a[] = { { DSO_APP, S_FOO, 0x23, false } };
+	const struct fr b[] = { { DSO_APP, S_FOO, 0x25, false } };
+	const struct fr u[] = { { DSO_LIBC, NULL, 0xabc, false } };
+	struct pms_hist *h = new_hist("srcline", false, PMS_CG_NONE, NULL);
+	const struct pms_hist_event *ev;
+
+	add(h, mk(0, COMM_A, 1, 0, 1, 0, a, 1), 1);
+	add(h, mk(0, COMM_A, 1, 0, 1, 0, a, 1), 1);
+	add(h, mk(0, COMM_A, 1, 0, 1, 0, b, 1), 1);
+	add(h, mk(0, COMM_A, 1, 0, 1, 0, u, 1), 1);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	ev = pms_hist__event(h, 0);
+	cr_assert_eq(ev->nr_entries, 3, "one entry per address without DWARF");
+	cr_assert_str_eq(ev->entries[0]->srcline, "foo+3");
+	cr_assert_eq(ev->entries[0]->self_samples, 2);
+	cr_assert_str_eq(ev->entries[1]->srcline, "foo+5");
+	cr_assert_str_eq(ev->entries[2]->srcline, "libc.so.6[abc]");
+	pms_hist__free(h);
+}
+
+Test(hist_filter, all_kinds)
+{
+	const char *comms[] = { "app" };
+	const uint32_t pids[] = { 10 };
+	const char *dsos[] = { "app" };
+	const char *syms[] = { "bar" };
+	struct pms_hist_filter f;
+	struct pms_hist *h;
+	const struct fr c1[] = { { DSO_APP, S_BAR, 0x30, false }, { DSO_APP, S_MAIN, 0x10, false } };
+	const struct fr c2[] = { { DSO_LIBC, S_START, 0x50, false } };
+
+	memset(&f, 0, sizeof(f));
+	f.comms = comms;
+	f.nr_comms = 1;
+	h = new_hist(NULL, false, PMS_CG_NONE, &f);
+	add(h, mk(0, COMM_A, 10, 0, 1, 0, c1, 2), 1);
+	add(h, mk(0, COMM_B, 10, 0, 1, 0, c1, 2), 0);
+	cr_assert_eq(pms_hist__filtered(h), 1);
+	pms_hist__free(h);
+
+	memset(&f, 0, sizeof(f));
+	f.pids = pids;
+	f.nr_pids = 1;
+	f.dsos = dsos; /* base name matches */
+	f.nr_dsos = 1;
+	h = new_hist(NULL, false, PMS_CG_NONE, &f);
+	add(h, mk(0, COMM_A, 10, 0, 1, 0, c1, 2), 1);
+	add(h, mk(0, COMM_A, 11, 0, 1, 0, c1, 2), 0);
+	add(h, mk(0, COMM_A, 10, 0, 1, 0, c2, 1), 0);
+	pms_hist__free(h);
+
+	memset(&f, 0, sizeof(f));
+	f.syms = syms;
+	f.nr_syms = 1;
+	f.time_start_ns = 100;
+	f.time_end_ns = 200;
+	h = new_hist(NULL, false, PMS_CG_NONE, &f);
+	add(h, mk(0, COMM_A, 10, 0, 1, 150, c1, 2), 1);
+	add(h, mk(0, COMM_A, 10, 0, 1, 250, c1, 2), 0);
+	add(h, mk(0, COMM_A, 10, 0, 1, 50, c1, 2), 0);
+	add(h, mk(0, COMM_A, 10, 0, 1, 150, c2, 1), 0);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	cr_assert_eq(pms_hist__event(h, 0)->samples, 1, "totals count kept samples only");
+	pms_hist__free(h);
+}
+
+Test(hist_events, separate_per_attr)
+{
+	const struct fr a[] = { { DSO_APP, S_FOO, 0x20, false } };
+	const struct fr b[] = { { DSO_APP, S_BAR, 0x30, false } };
+	struct pms_hist *h = new_hist(NULL, false, PMS_CG_NONE, NULL);
+
+	add(h, mk(0, COMM_A, 1, 0, 10, 0, a, 1), 1);
+	add(h, mk(1, COMM_A, 1, 0, 7, 0, b, 1), 1);
+	add(h, mk(1, COMM_A, 1, 0, 7, 0, a, 1), 1);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	cr_assert_eq(pms_hist__nr_events(h), 2);
+	cr_assert_eq(pms_hist__event(h, 0)->nr_entries, 1);
+	cr_assert_eq(pms_hist__event(h, 1)->nr_entries, 2);
+	cr_assert_eq(pms_hist__event(h, 1)->period, 14);
+	cr_assert_str_eq(pms_hist__event(h, 1)->name, "task-clock");
+	pms_hist__free(h);
+}
+
+Test(hist_cg, add_path_and_sort)
+{
+	struct pms_cg cg;
+	uint32_t root;
+	const uint32_t p1[] = { 1, 2 }, p2[] = { 1, 3 }, p3[] = { 1, 3 };
+
+	pms_cg__init(&cg);
+	root = pms_cg__new_root(&cg);
+	cr_assert_neq(root, 0);
+	cr_assert_eq(pms_cg__add_path(&cg, root, p1, 2, 5, 1), 0);
+	cr_assert_eq(pms_cg__add_path(&cg, root, p2, 2, 5, 1), 0);
+	cr_assert_eq(pms_cg__add_path(&cg, root, p3, 2, 5, 1), 0);
+	pms_cg__sort(&cg);
+	cr_assert_eq(cg.nodes[root].period, 15);
+	{
+		const struct pms_cg_node *one = pms_cg__node(&cg, cg.nodes[root].first_child);
+		const struct pms_cg_node *first = pms_cg__node(&cg, one->first_child);
+
+		cr_assert_eq(one->period, 15);
+		cr_assert_eq(first->frame, 3);
+		cr_assert_eq(first->period, 10);
+		cr_assert_eq(pms_cg__node(&cg, first->next_sibling)->frame, 2);
+	}
+	cr_assert_eq(pms_cg__add_path(&cg, 0, p1, 2, 1, 1), -EINVAL);
+	pms_cg__release(&cg);
+	pms_cg__release(NULL);
+}
