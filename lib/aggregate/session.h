@@ -53,13 +53,16 @@ struct pms_frame {
 	uint64_t ip;               /* runtime address as sampled or returned */
 	enum pms_frame_kind kind;
 	struct pms_resolved res;   /* res.dso is never NULL ("[unknown]"); res.sym NULL unless OK */
+	uint64_t map_addr;         /* ip - map start + pgoff for file mappings (what perf script
+				      prints in callchains); ip for kernel, JIT and unmapped frames */
+	bool caller;               /* a return address (looked up at ip - 1) */
 };
 
 struct pms_session_sample {
 	const struct pms_sample *sample;  /* the decoded record (fields per sample_type) */
 	size_t attr_idx;                  /* which event */
 	const char *event_name;           /* "cpu-clock", "sched:sched_switch", ... */
-	const char *comm;                 /* thread name at sample time, "[unknown]" if never seen */
+	const char *comm;                 /* thread name at sample time; as perf: ":TID" if never seen, "swapper" for tid 0 */
 	uint32_t pid, tid, cpu;           /* cpu is (uint32_t)-1 without PERF_SAMPLE_CPU */
 	uint64_t time_ns;                 /* 0 without PERF_SAMPLE_TIME */
 	uint64_t period;                  /* 1 without PERF_SAMPLE_PERIOD */
@@ -110,6 +113,9 @@ struct pms_session;
  */
 int pms_session__open(struct pms_session **out, const char *path,
 		      const struct pms_session_opts *opts, struct pms_data_error *err);
+/* Same on buf[0..len) (borrowed; must outlive the session): fuzzers, unit tests. */
+int pms_session__open_mem(struct pms_session **out, const void *buf, size_t len,
+			  const struct pms_session_opts *opts, struct pms_data_error *err);
 void pms_session__free(struct pms_session *s);
 
 /*

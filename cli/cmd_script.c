@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: MIT
+// `pmuscope script`: print the samples of a perf.data file as `perf script` text (what FlameGraph, speedscope and Firefox Profiler import).
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd.h"
+#include "aggregate/session.h"
+#include "data/reader.h"
+#include "symbol/resolver.h"
+
+enum field {
+	F_COMM = 1 << 0,
+	F_TID = 1 << 1,
+	F_PID = 1 << 2,
+	F_TIME = 1 << 3,
+	F_CPU = 1 << 4,
+	F_EVENT = 1 << 5,
+	F_IP = 1 << 6,
+	F_SYM = 1 << 7,
+	F_SYMOFF = 1 << 8,
+	F_DSO = 1 << 9,
+	F_PERIOD = 1 << 10,
+	F_TRACE = 1 << 11,
+	F_ADDR = 1 << 12,
+	F_SRCLINE = 1 << 13,
+};
+
+static const struct {
+	const char *name;
+	unsigned field;
+	uint64_t sample_bit;  /* the sample_type bit the field needs, 0: none */
+	const char *sample_name;
+} field_names[] = {
+	{ "comm", F_COMM, 0, NULL },
+	{ "tid", F_TID, PERF_SAMPLE_TID, "TID" },
+	{ "pid", F_PID, PERF_SAMPLE_TID, "TID" },
+	{ "time", F_TIME, PERF_SAMPLE_TIME, "TIME" },
+	{ "cpu", F_CPU, PERF_SAMPLE_CPU, "CPU" },
+	{ "event", F_EVENT, 0, NULL },
+	{ "ip", F_IP, PERF_SAMPLE_IP, "IP" },
+	{ "sym", F_SYM, 0, NULL },
+	{ "symoff", F_SYMOFF, 0, NULL },
+	{ "dso", F_DSO, 0, NULL },
+	{ "period", F_PERIOD, PERF_SAMPLE_PERIOD, "PERIOD" },
+	{ "trace", F_TRACE, PERF_SAMPLE_RAW, "RAW" },
+	{ "addr", F_ADDR, PERF_SAMPLE_ADDR, "ADDR" },
+	{ "srcline", F_SRCLINE, 0, NULL },
+};
+
+#define DEFAULT_FIELDS (F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_IP | F_SYM | F_SYMOFF | F_DSO | F_PERIOD)
+#define DEFAULT_TRACE_FIELDS (F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE)
+
+static const char *opt_input;
+static const char *opt_fields;
+static bool opt_header, opt_ns, opt_hide_callchain, opt_recover, opt_stats;
+static int opt_max_stack;
+
+static const struct opt opts[] = {
+	OPT_STRING('i', "input", &opt_input, "<file>", "input file (default perf.data, - for stdin)"),
+	OPT_STRING('F', "fields", &opt_fields, "<fields>",
+		   "comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period,addr,srcline,trace; +f adds, -f removes"),
+	OPT_BOOL(0, "header", &opt_header, "print the file's metadata (# lines) first"),
+	OPT_BOOL(0, "ns", &opt_ns, "timestamps in nanoseconds"),
+	OPT_BOOL('G', "hide-call-graph", &opt_hide_callchain, "print only the sampled IP, not the call chain"),
+	OPT_INT(0, "max-stack", &opt_max_stack, "<n>", "frames printed per call chain (default 127)"),
+	OPT_BOOL(0, "recover", &opt_recover, "print the samples before damage in a truncated or corrupt file"),
+	OPT_BOOL(0, "stats", &opt_stats, "after the samples, print record counts and unresolved frames to stderr"),
+	OPT_END(),
+};
+
+static const struct pms_cmd *self(void);
+
+/* Per event: which fields print. */
+struct evfields {
+	unsigned fields;
+	bool user_set;
+};
+
+static int parse_fields(const char *spec, unsigned *set, unsigned *add, unsigned *del, bool *replace)
+{
+	char *copy = xstrdup(spec), *save = NULL;
+	int err = 0;
+
+	*set = *add = *del = 0;
+	*replace = false;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char mode = 0;
+		unsigned f = 0;
+
+		if (*tok == '+' || *tok == '-')
+			mode = *tok++;
+		for (size_t i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++)
+			if (!strcmp(tok, field_names[i].name))
+				f = field_names[i].field;
+		if (!f) {
+			error("unknown field '%s' in -F (valid: comm, tid, pid, time, cpu, event, ip, sym, "
+			      "symoff, dso, period, addr, srcline, trace)", tok);
+			err = -1;
+			break;
+		}
+		if (mode == '+')
+			*add |= f;
+		else if (mode == '-')
+			*del |= f;
+		else {
+			*set |= f;
+			*replace = true;
+		}
+	}
+	free(copy);
+	return err;
+}
+
+static unsigned default_fields(const struct perf_event_attr *a, bool use_callchain)
+{
+	unsigned f = a->type == PERF_TYPE_TRACEPOINT ? DEFAULT_TRACE_FIELDS : DEFAULT_FIELDS;
+
+	if (a->type == PERF_TYPE_TRACEPOINT && use_callchain && (a->sample_type & PERF_SAMPLE_CALLCHAIN))
+		f |= F_IP | F_SYM | F_DSO;
+	/* perf drops default fields the samples cannot fill */
+	for (size_t i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++)
+		if (field_names[i].sample_bit && !(a->sample_type & field_names[i].sample_bit))
+			f &= ~field_names[i].field;
+	return f;
+}
+
+static void print_time(FILE *out, uint64_t t)
+{
+	uint64_t secs = t / 1000000000ULL, ns = t % 1000000000ULL;
+
+	if (opt_ns) {
+		fprintf(out, "%5" PRIu64 ".%09" PRIu64 ": ", secs, ns);
+	} else {
+		char buf[48];
+
+		snprintf(buf, sizeof(buf), "%" PRIu64 ".%06" PRIu64, secs, ns / 1000);
+		fprintf(out, "%12s: ", buf);
+	}
+}
+
+static void print_sym(FILE *out, const struct pms_frame *f, unsigned fields, uint64_t adj)
+{
+	if (fields & F_SYM) {
+		if (f->res.sym) {
+			fprintf(out, " %s", f->res.sym);
+			if (fields & F_SYMOFF)
+				fprintf(out, "+0x%" PRIx64, f->res.sym_off - adj);
+		} else {
+			fputs(" [unknown]", out);
+		}
+	}
+	if (fields & F_DSO)
+		fprintf(out, " (%s)", f->res.dso);
+}
+
+static void print_srcline(FILE *out, struct pms_resolver *r, const struct pms_frame *f)
+{
+	const struct pms_srcline_frame *sl;
+	size_t nr = 0;
+
+	if (f->res.status == PMS_RES_OK && f->res.elf && !pms_resolver__srcline(r, &f->res, &sl, &nr) &&
+	    nr)
+		fprintf(out, "\n  %s:%u", sl[0].file ? sl[0].file : "??", sl[0].line);
+}
+
+static void print_header(FILE *out, struct pms_data_reader *r, const char *path)
+{
+	const struct pms_data_features *f = pms_data_reader__features(r);
+	uint64_t off, size;
+
+	pms_data_reader__data_section(r, &off, &size);
+	fprintf(out, "# ========\n");
+	fprintf(out, "# captured on    : %s\n", path);
+	fprintf(out, "# header version : 1\n");
+	fprintf(out, "# data offset    : %" PRIu64 "\n", off);
+	fprintf(out, "# data size      : %" PRIu64 "\n", size);
+	if (f->hostname)
+		fprintf(out, "# hostname : %s\n", f->hostname);
+	if (f->osrelease)
+		fprintf(out, "# os release : %s\n", f->osrelease);
+	if (f->version)
+		fprintf(out, "# perf version : %s\n", f->version);
+	if (f->arch)
+		fprintf(out, "# arch : %s\n", f->arch);
+	if (f->nr_cpus_online) {
+		fprintf(out, "# nrcpus online : %u\n", f->nr_cpus_online);
+		fprintf(out, "# nrcpus avail : %u\n", f->nr_cpus_avail);
+	}
+	if (f->cpudesc)
+		fprintf(out, "# cpudesc : %s\n", f->cpudesc);
+	if (f->cpuid)
+		fprintf(out, "# cpuid : %s\n", f->cpuid);
+	if (f->total_mem_kb)
+		fprintf(out, "# total memory : %" PRIu64 " kB\n", f->total_mem_kb);
+	if (f->nr_cmdline) {
+		fputs("# cmdline :", out);
+		for (uint32_t i = 0; i < f->nr_cmdline; i++)
+			fprintf(out, " %s", f->cmdline[i]);
+		fputc('\n', out);
+	}
+	for (size_t i = 0; i < pms_data_reader__nr_attrs(r); i++) {
+		const struct perf_event_attr *a = pms_data_reader__attr(r, i);
+		const char *name = pms_data_reader__attr_name(r, i);
+
+		fprintf(out, "# event : name = %s, type = %u, config = %#llx, size = %u, "
+			"sample_type = %#llx\n", name ? name : "?", a->type,
+			(unsigned long long)a->config, a->size, (unsigned long long)a->sample_type);
+	}
+	fprintf(out, "# ========\n#\n");
+}
+
+static int run(int argc, char **argv)
+{
+	struct pms_session_opts sopts = { .sz = sizeof(sopts), .callchain = true };
+	struct pms_data_error derr = { 0 };
+	const struct pms_session_sample *ss;
+	struct pms_session *s = NULL;
+	struct pms_data_reader *r;
+	struct evfields *evf;
+	const char *path;
+	unsigned fset = 0, fadd = 0, fdel = 0;
+	bool replace = false, use_callchain = false;
+	size_t nr_attrs, name_width = 0;
+	int pos, rc, ret = 0;
+	FILE *out = stdout;
+	static char outbuf[1 << 20];
+
+	pos = opt_parse(self(), &argc, argv, 0);
+	if (pos < argc)
+		usage_error(self(), "unexpected argument '%s'", argv[pos]);
+	if (opt_max_stack < 0)
+		usage_error(self(), "--max-stack must be >= 1, not %d", opt_max_stack);
+	if (opt_fields && parse_fields(opt_fields, &fset, &fadd, &fdel, &replace))
+		return EXIT_USAGE;
+	path = opt_input ? opt_input : "perf.data";
+	sopts.recover = opt_recover;
+	sopts.callchain = !opt_hide_callchain;
+	sopts.max_stack = opt_max_stack > 0 ? (size_t)opt_max_stack : 0;
+	rc = pms_session__open(&s, path, &sopts, &derr);
+	if (rc) {
+		if (rc == -ENOENT && !derr.msg[0])
+			error("'%s': no such file (record one with `pmuscope record`, or name it with -i)", path);
+		else
+			error("'%s': %s", path, derr.msg[0] ? derr.msg : strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	r = pms_session__reader(s);
+	nr_attrs = pms_data_reader__nr_attrs(r);
+	evf = xcalloc(nr_attrs ? nr_attrs : 1, sizeof(*evf));
+	for (size_t i = 0; i < nr_attrs; i++) {
+		const struct perf_event_attr *a = pms_data_reader__attr(r, i);
+		const char *name = pms_data_reader__attr_name(r, i);
+
+		if (a->sample_type & PERF_SAMPLE_CALLCHAIN)
+			use_callchain = true;
+		(void)name;
+	}
+	if (opt_hide_callchain)
+		use_callchain = false;
+	for (size_t i = 0; i < nr_attrs; i++) {
+		const struct perf_event_attr *a = pms_data_reader__attr(r, i);
+		unsigned f = replace ? fset : default_fields(a, use_callchain);
+
+		f = (f | fadd) & ~fdel;
+		if (replace || fadd) {
+			unsigned asked = replace ? fset | fadd : fadd;
+
+			for (size_t k = 0; k < sizeof(field_names) / sizeof(field_names[0]); k++) {
+				if (!(asked & field_names[k].field) || !field_names[k].sample_bit ||
+				    (a->sample_type & field_names[k].sample_bit))
+					continue;
+				error("samples for '%s' event do not have %s attribute set; cannot print "
+				      "'%s' field", pms_data_reader__attr_name(r, i) ?: "?",
+				      field_names[k].sample_name, field_names[k].name);
+				ret = EXIT_RUNTIME;
+				goto out;
+			}
+		}
+		if ((f & F_SYMOFF) && !(f & F_SYM))
+			f &= ~F_SYMOFF;
+		evf[i].fields = f;
+	}
+	/* event names are right-aligned to the longest, as perf does */
+	for (size_t i = 0; i < nr_attrs; i++) {
+		const char *n = pms_data_reader__attr_name(r, i);
+		size_t len = n ? strlen(n) : 0;
+
+		if (len > name_width)
+			name_width = len;
+	}
+	setvbuf(out, outbuf, _IOFBF, sizeof(outbuf));
+	if (opt_header)
+		print_header(out, r, path);
+	while ((rc = pms_session__next(s, &ss)) > 0) {
+		unsigned f = evf[ss->attr_idx].fields;
+		bool chain = use_callchain && ss->has_callchain && (f & F_IP);
+		size_t w = name_width;
+
+		if (f & F_COMM)
+			fprintf(out, chain ? "%s " : "%16s ", ss->comm);
+		if ((f & F_PID) && (f & F_TID))
+			fprintf(out, "%5d/%-5d ", (int)ss->pid, (int)ss->tid);
+		else if (f & F_PID)
+			fprintf(out, "%5d ", (int)ss->pid);
+		else if (f & F_TID)
+			fprintf(out, "%5d ", (int)ss->tid);
+		if (f & F_CPU)
+			fprintf(out, "[%03d] ", (int)ss->cpu);
+		if (f & F_TIME)
+			print_time(out, ss->time_ns);
+		if (f & F_PERIOD)
+			fprintf(out, "%10" PRIu64 " ", ss->period);
+		if (f & F_EVENT) {
+			if (strlen(ss->event_name) > w)
+				w = strlen(ss->event_name);
+			fprintf(out, "%*s: ", (int)w, ss->event_name);
+		}
+		if (f & F_ADDR)
+			fprintf(out, "%16" PRIx64 " ", ss->sample->addr);
+		if (f & F_IP) {
+			if (chain) {
+				fputc('\n', out);
+				for (size_t k = 0; k < ss->nr_frames; k++) {
+					const struct pms_frame *fr = &ss->frames[k];
+					/* perf prints DWARF-unwound callers at the call instruction */
+					uint64_t adj = ss->dwarf_unwound && fr->caller &&
+						       fr->kind == PMS_FRAME_USER;
+
+					fprintf(out, "\t%16" PRIx64, fr->map_addr - adj);
+					print_sym(out, fr, f, adj);
+					if (f & F_SRCLINE)
+						print_srcline(out, pms_session__resolver(s), fr);
+					fputc('\n', out);
+				}
+			} else {
+				fprintf(out, " %16" PRIx64, ss->frames[0].ip);
+				print_sym(out, &ss->frames[0], f, 0);
+				if (f & F_SRCLINE)
+					print_srcline(out, pms_session__resolver(s), &ss->frames[0]);
+			}
+		}
+		fputc('\n', out);
+	}
+	fflush(out);
+	if (rc < 0) {
+		const struct pms_data_error *e = pms_data_reader__error(r);
+
+		error("'%s': %s", path, e->err ? e->msg : strerror(-rc));
+		if (e->err)
+			note("--recover prints the samples before the damage");
+		ret = EXIT_RUNTIME;
+	} else if (opt_recover && pms_data_reader__error(r)->err) {
+		warning("'%s': %s; samples after it are lost", path, pms_data_reader__error(r)->msg);
+	}
+	if (opt_stats) {
+		const struct pms_session_stats *st = pms_session__stats(s);
+
+		fprintf(stderr, "samples: %" PRIu64 ", bad samples: %" PRIu64 ", lost events: %" PRIu64
+			", dwarf samples: %" PRIu64 " (%" PRIu64 " not unwound)\n", st->samples,
+			st->bad_samples, st->lost_events, st->dwarf_samples, st->dwarf_failed);
+		for (int k = 0; k < PMS_UNRES__NR; k++)
+			if (st->unresolved[k])
+				fprintf(stderr, "unresolved leaf frames, %s: %" PRIu64 "\n",
+					pms_unres_reason__describe(k), st->unresolved[k]);
+	}
+out:
+	free(evf);
+	pms_session__free(s);
+	return ret;
+}
+
+const struct pms_cmd cmd_script = {
+	.name = "script",
+	.summary = "print the samples of a perf.data file as perf script text",
+	.usage = "pmuscope script [<options>]",
+	.opts = opts,
+	.run = run,
+};
+
+static const struct pms_cmd *self(void)
+{
+	return &cmd_script;
+}

@@ -1,0 +1,1428 @@
+// SPDX-License-Identifier: MIT
+// Replays perf.data records in time order into threads, address spaces and symbolized samples.
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "aggregate/session.h"
+#include "data/reader.h"
+#include "event/names.h"
+#include "ring/record.h"
+#include "ring/sample.h"
+#include "symbol/maps.h"
+#include "symbol/resolver.h"
+#include "symbol/unwind.h"
+
+#ifndef PERF_RECORD_FINISHED_ROUND
+#define PERF_RECORD_FINISHED_ROUND 68
+#endif
+
+#define DEFAULT_MAX_STACK 127
+#define NO_TIME UINT64_MAX
+/* Lowest kernel address on x86_64 and arm64 (upper half): the fallback when no context marker says. */
+#define KERNEL_HALF 0xffff800000000000ULL
+
+/* ---- bump arena: strings, threads, build-ids; freed only with the session ---- */
+
+struct arena_block {
+	struct arena_block *next;
+	size_t used, cap;
+	char data[];
+};
+
+struct arena {
+	struct arena_block *head;
+};
+
+static void *arena_alloc(struct arena *a, size_t size)
+{
+	struct arena_block *b = a->head;
+
+	size = (size + 7) & ~(size_t)7;
+	if (!b || b->cap - b->used < size) {
+		size_t cap = size > (64u << 10) ? size : (64u << 10);
+
+		b = malloc(sizeof(*b) + cap);
+		if (!b)
+			return NULL;
+		b->used = 0;
+		b->cap = cap;
+		b->next = a->head;
+		a->head = b;
+	}
+	b->used += size;
+	return b->data + b->used - size;
+}
+
+static void arena_free(struct arena *a)
+{
+	while (a->head) {
+		struct arena_block *n = a->head->next;
+
+		free(a->head);
+		a->head = n;
+	}
+}
+
+/* ---- open-addressing tables ---- */
+
+static uint64_t hash_u64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static uint64_t hash_str(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/* int64 key -> pointer; key INT64_MIN marks an empty slot. */
+struct itab_ent {
+	int64_t key;
+	void *val;
+};
+
+struct itab {
+	struct itab_ent *ents;
+	size_t cap, nr;
+};
+
+#define ITAB_EMPTY INT64_MIN
+
+static void **itab_slot(struct itab *t, int64_t key)
+{
+	size_t i;
+
+	if (!t->cap)
+		return NULL;
+	for (i = hash_u64((uint64_t)key) & (t->cap - 1); t->ents[i].key != ITAB_EMPTY;
+	     i = (i + 1) & (t->cap - 1))
+		if (t->ents[i].key == key)
+			return &t->ents[i].val;
+	return NULL;
+}
+
+static void *itab_get(struct itab *t, int64_t key)
+{
+	void **v = itab_slot(t, key);
+
+	return v ? *v : NULL;
+}
+
+static int itab_put(struct itab *t, int64_t key, void *val)
+{
+	void **v = itab_slot(t, key);
+	size_t i;
+
+	if (v) {
+		*v = val;
+		return 0;
+	}
+	if ((t->nr + 1) * 2 > t->cap) {
+		size_t ncap = t->cap ? t->cap * 2 : 256;
+		struct itab_ent *n = malloc(ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		for (i = 0; i < ncap; i++)
+			n[i].key = ITAB_EMPTY;
+		for (size_t j = 0; j < t->cap; j++) {
+			if (t->ents[j].key == ITAB_EMPTY)
+				continue;
+			for (i = hash_u64((uint64_t)t->ents[j].key) & (ncap - 1); n[i].key != ITAB_EMPTY;
+			     i = (i + 1) & (ncap - 1))
+				;
+			n[i] = t->ents[j];
+		}
+		free(t->ents);
+		t->ents = n;
+		t->cap = ncap;
+	}
+	for (i = hash_u64((uint64_t)key) & (t->cap - 1); t->ents[i].key != ITAB_EMPTY;
+	     i = (i + 1) & (t->cap - 1))
+		;
+	t->ents[i].key = key;
+	t->ents[i].val = val;
+	t->nr++;
+	return 0;
+}
+
+/* Interned strings: one copy of each comm and path, stable until the session is freed. */
+struct strtab {
+	const char **ents;
+	size_t cap, nr;
+};
+
+static const char *intern_n(struct strtab *t, struct arena *a, const char *s, size_t len)
+{
+	uint64_t h = hash_str(s, len);
+	size_t i;
+	char *copy;
+
+	if (t->cap) {
+		for (i = h & (t->cap - 1); t->ents[i]; i = (i + 1) & (t->cap - 1))
+			if (!strncmp(t->ents[i], s, len) && t->ents[i][len] == '\0')
+				return t->ents[i];
+	}
+	if ((t->nr + 1) * 2 > t->cap) {
+		size_t ncap = t->cap ? t->cap * 2 : 256;
+		const char **n = calloc(ncap, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (size_t j = 0; j < t->cap; j++) {
+			const char *e = t->ents[j];
+
+			if (!e)
+				continue;
+			for (i = hash_str(e, strlen(e)) & (ncap - 1); n[i]; i = (i + 1) & (ncap - 1))
+				;
+			n[i] = e;
+		}
+		free(t->ents);
+		t->ents = n;
+		t->cap = ncap;
+	}
+	copy = arena_alloc(a, len + 1);
+	if (!copy)
+		return NULL;
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	for (i = h & (t->cap - 1); t->ents[i]; i = (i + 1) & (t->cap - 1))
+		;
+	t->ents[i] = copy;
+	t->nr++;
+	return copy;
+}
+
+static const char *intern(struct strtab *t, struct arena *a, const char *s)
+{
+	return intern_n(t, a, s, strlen(s));
+}
+
+/* ---- machine state ---- */
+
+struct thread {
+	int32_t pid, tid;
+	const char *comm;
+};
+
+enum smap_kind { SMAP_FILE, SMAP_ANON };
+
+/* One executable mapping of a process, as recorded. */
+struct smap {
+	uint64_t start, end, pgoff;
+	const char *path;          /* interned */
+	const uint8_t *build_id;   /* arena copy, or NULL: not recorded */
+	uint8_t build_id_size;
+	uint8_t kind;
+};
+
+struct aspace {
+	int32_t pid;
+	struct smap *maps;         /* sorted by start, non-overlapping */
+	size_t nr, cap;
+	const char *jit_dso;       /* "/tmp/perf-PID.map", as perf names anonymous code */
+	/* --call-graph dwarf: built lazily from maps, rebuilt after they change */
+	struct pms_maps *umaps;
+	struct pms_unwinder *unw;
+	int unw_err;
+	bool unw_valid;
+};
+
+/* A record waiting in the time-ordering queue (bytes in a chunk of the record pool). */
+struct qent {
+	uint64_t time;
+	uint64_t seq;
+	const struct perf_event_header *ev;
+	uint64_t file_offset;
+	struct pool_chunk *chunk;
+	int32_t attr_idx;
+};
+
+/*
+ * Record copies for the ordering queue. Chunks are released when every
+ * record in them has been delivered, so memory follows the queue length
+ * rather than the file size.
+ */
+struct pool_chunk {
+	struct pool_chunk *next;
+	size_t used, cap, live;
+	char data[];
+};
+
+#define POOL_CHUNK_BYTES (4u << 20)
+
+struct pms_session {
+	struct pms_session_opts opts;
+	struct pms_data_reader *reader;
+	struct pms_resolver *resolver;
+	struct pms_session_stats stats;
+	struct arena arena;
+	struct strtab strs;
+	struct itab threads;       /* tid -> struct thread * */
+	struct itab aspaces;       /* pid -> struct aspace * */
+	struct thread *last_thread;
+	struct aspace *last_as;
+	enum pms_unwind_arch arch;
+
+	size_t nr_attrs;
+	struct pms_decode_cfg *cfgs;
+	const char **event_names;
+	size_t *time_off;          /* per attr: offset of TIME in a SAMPLE, 0 = none */
+
+	/* HEADER_BUILD_ID entries by interned path */
+	struct itab build_ids;     /* (intptr) path -> struct pms_data_build_id * */
+	bool build_ids_by_pid;     /* some entry has pid != -1 */
+
+	/* time ordering */
+	bool ordered;
+	struct qent *q;
+	size_t q_nr, q_cap, q_ready, q_pos;
+	uint64_t q_seq;
+	uint64_t max_time, round_limit;
+	bool saw_round;
+	struct pool_chunk *pool, *pool_free;
+	struct pool_chunk *held;   /* chunk of the record last handed out */
+	bool eof;
+	int end_err;
+
+	/* output */
+	struct pms_session_sample out;
+	struct pms_sample sample;
+	struct pms_frame *frames;
+	bool *exact;               /* per frame: an interrupted address, not a return address */
+	size_t max_frames;
+	uint64_t *uw_ips;
+};
+
+const char *pms_unres_reason__describe(enum pms_unres_reason reason)
+{
+	switch (reason) {
+	case PMS_UNRES_NO_MAP: return "no mapping";
+	case PMS_UNRES_NO_FILE: return "file missing";
+	case PMS_UNRES_NO_SYM: return "no symbol";
+	case PMS_UNRES_STALE: return "binary rebuilt";
+	case PMS_UNRES_RESTRICTED: return "kernel symbols restricted";
+	default: return "unknown";
+	}
+}
+
+const struct pms_session_stats *pms_session__stats(const struct pms_session *s)
+{
+	return &s->stats;
+}
+
+struct pms_data_reader *pms_session__reader(struct pms_session *s)
+{
+	return s->reader;
+}
+
+struct pms_resolver *pms_session__resolver(struct pms_session *s)
+{
+	return s->resolver;
+}
+
+static void aspace_drop_unwinder(struct aspace *as)
+{
+	pms_unwinder__free(as->unw);
+	as->unw = NULL;
+	pms_maps__free(as->umaps);
+	as->umaps = NULL;
+	as->unw_valid = false;
+	as->unw_err = 0;
+}
+
+static void aspace_free(struct aspace *as)
+{
+	if (!as)
+		return;
+	aspace_drop_unwinder(as);
+	free(as->maps);
+	free(as);
+}
+
+void pms_session__free(struct pms_session *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->aspaces.cap; i++)
+		if (s->aspaces.ents[i].key != ITAB_EMPTY)
+			aspace_free(s->aspaces.ents[i].val);
+	free(s->aspaces.ents);
+	free(s->threads.ents);
+	free(s->build_ids.ents);
+	free(s->strs.ents);
+	arena_free(&s->arena);
+	while (s->pool) {
+		struct pool_chunk *n = s->pool->next;
+
+		free(s->pool);
+		s->pool = n;
+	}
+	while (s->pool_free) {
+		struct pool_chunk *n = s->pool_free->next;
+
+		free(s->pool_free);
+		s->pool_free = n;
+	}
+	free(s->q);
+	free(s->cfgs);
+	free(s->event_names);
+	free(s->time_off);
+	free(s->frames);
+	free(s->exact);
+	free(s->uw_ips);
+	pms_resolver__free(s->resolver);
+	pms_data_reader__free(s->reader);
+	free(s);
+}
+
+/* ---- threads and address spaces ---- */
+
+static struct thread *thread_new(struct pms_session *s, int32_t pid, int32_t tid, const char *comm)
+{
+	struct thread *t = arena_alloc(&s->arena, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->pid = pid;
+	t->tid = tid;
+	t->comm = comm;
+	if (itab_put(&s->threads, tid, t))
+		return NULL;
+	s->last_thread = t;
+	return t;
+}
+
+/* perf's name for a thread whose COMM was never seen: ":TID" ("swapper" for the idle task). */
+static const char *default_comm(struct pms_session *s, int32_t tid)
+{
+	char buf[24];
+
+	if (tid == 0)
+		return intern(&s->strs, &s->arena, "swapper");
+	snprintf(buf, sizeof(buf), ":%d", tid);
+	return intern(&s->strs, &s->arena, buf);
+}
+
+static struct thread *thread_find(struct pms_session *s, int32_t pid, int32_t tid, bool create)
+{
+	struct thread *t;
+	const char *comm;
+
+	if (s->last_thread && s->last_thread->tid == tid)
+		return s->last_thread;
+	t = itab_get(&s->threads, tid);
+	if (t) {
+		s->last_thread = t;
+		return t;
+	}
+	if (!create)
+		return NULL;
+	comm = default_comm(s, tid);
+	return comm ? thread_new(s, pid, tid, comm) : NULL;
+}
+
+static struct aspace *aspace_find(struct pms_session *s, int32_t pid, bool create)
+{
+	struct aspace *as;
+	char buf[48];
+
+	if (s->last_as && s->last_as->pid == pid)
+		return s->last_as;
+	as = itab_get(&s->aspaces, pid);
+	if (as || !create) {
+		if (as)
+			s->last_as = as;
+		return as;
+	}
+	as = calloc(1, sizeof(*as));
+	if (!as)
+		return NULL;
+	as->pid = pid;
+	snprintf(buf, sizeof(buf), "/tmp/perf-%d.map", pid);
+	as->jit_dso = intern(&s->strs, &s->arena, buf);
+	if (!as->jit_dso || itab_put(&s->aspaces, pid, as)) {
+		free(as);
+		return NULL;
+	}
+	s->last_as = as;
+	return as;
+}
+
+static const struct smap *aspace_lookup(const struct aspace *as, uint64_t addr)
+{
+	size_t lo = 0, hi = as->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct smap *m = &as->maps[mid];
+
+		if (addr < m->start)
+			hi = mid;
+		else if (addr >= m->end)
+			lo = mid + 1;
+		else
+			return m;
+	}
+	return NULL;
+}
+
+static int aspace_reserve(struct aspace *as, size_t extra)
+{
+	if (as->nr + extra > as->cap) {
+		size_t ncap = as->cap ? as->cap * 2 : 16;
+		struct smap *n;
+
+		while (ncap < as->nr + extra)
+			ncap *= 2;
+		n = realloc(as->maps, ncap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		as->maps = n;
+		as->cap = ncap;
+	}
+	return 0;
+}
+
+/*
+ * Insert m; a newer mapping replaces the overlapped parts of older ones
+ * (which keep their non-overlapping head and tail, as perf splits them).
+ */
+static int aspace_insert(struct aspace *as, const struct smap *m)
+{
+	size_t i, first, last;
+	struct smap head, tail;
+	bool has_head = false, has_tail = false;
+
+	if (m->end <= m->start)
+		return 0;
+	if (aspace_reserve(as, 3))
+		return -ENOMEM;
+	/* first entry whose end > m->start */
+	for (first = 0, last = as->nr; first < last;) {
+		size_t mid = first + (last - first) / 2;
+
+		if (as->maps[mid].end <= m->start)
+			first = mid + 1;
+		else
+			last = mid;
+	}
+	for (i = first; i < as->nr && as->maps[i].start < m->end; i++)
+		;
+	last = i; /* [first, last) overlap m */
+	if (first < last) {
+		if (as->maps[first].start < m->start) {
+			head = as->maps[first];
+			head.end = m->start;
+			has_head = true;
+		}
+		if (as->maps[last - 1].end > m->end) {
+			tail = as->maps[last - 1];
+			tail.pgoff += m->end - tail.start;
+			tail.start = m->end;
+			has_tail = true;
+		}
+	}
+	{
+		size_t nnew = (size_t)has_head + 1 + (size_t)has_tail;
+		size_t nold = last - first;
+
+		memmove(&as->maps[first + nnew], &as->maps[last], (as->nr - last) * sizeof(*as->maps));
+		as->nr = as->nr - nold + nnew;
+		i = first;
+		if (has_head)
+			as->maps[i++] = head;
+		as->maps[i++] = *m;
+		if (has_tail)
+			as->maps[i] = tail;
+	}
+	as->unw_valid = false;
+	return 0;
+}
+
+static struct aspace *aspace_clone(struct pms_session *s, const struct aspace *src, int32_t pid)
+{
+	struct aspace *as = itab_get(&s->aspaces, pid);
+
+	if (as) {
+		aspace_drop_unwinder(as);
+		as->nr = 0;
+	} else {
+		as = aspace_find(s, pid, true);
+		if (!as)
+			return NULL;
+	}
+	if (src && src->nr) {
+		if (aspace_reserve(as, src->nr))
+			return NULL;
+		memcpy(as->maps, src->maps, src->nr * sizeof(*src->maps));
+		as->nr = src->nr;
+	}
+	return as;
+}
+
+/* ---- build-ids from HEADER_BUILD_ID ---- */
+
+static int index_build_ids(struct pms_session *s)
+{
+	const struct pms_data_features *f = pms_data_reader__features(s->reader);
+
+	for (size_t i = 0; f && i < f->nr_build_ids; i++) {
+		struct pms_data_build_id *b = &f->build_ids[i];
+		const char *p;
+
+		if (!b->filename || !b->size)
+			continue;
+		p = intern(&s->strs, &s->arena, b->filename);
+		if (!p)
+			return -ENOMEM;
+		if (b->pid != -1)
+			s->build_ids_by_pid = true;
+		if (!itab_get(&s->build_ids, (int64_t)(intptr_t)p) &&
+		    itab_put(&s->build_ids, (int64_t)(intptr_t)p, b))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static const struct pms_data_build_id *build_id_of(struct pms_session *s, const char *path,
+						   int32_t pid)
+{
+	const struct pms_data_build_id *b = itab_get(&s->build_ids, (int64_t)(intptr_t)path);
+	const struct pms_data_features *f;
+
+	if (!b || !s->build_ids_by_pid || b->pid == -1 || b->pid == pid)
+		return b;
+	/* The first entry is another process's: look for ours or a host one. */
+	f = pms_data_reader__features(s->reader);
+	for (size_t i = 0; i < f->nr_build_ids; i++) {
+		const struct pms_data_build_id *c = &f->build_ids[i];
+
+		if (c->filename && !strcmp(c->filename, path) && (c->pid == pid || c->pid == -1))
+			return c;
+	}
+	return NULL;
+}
+
+/* ---- record handlers ---- */
+
+static bool is_anon_path(const char *p)
+{
+	return p[0] != '/' ? strcmp(p, "[vdso]") != 0 :
+	       !strcmp(p, "//anon") || !strncmp(p, "/anon_hugepage", 14) ||
+	       !strncmp(p, "/dev/zero", 9) || !strncmp(p, "/memfd:", 7) || !strncmp(p, "/SYSV", 5);
+}
+
+static int handle_mmap(struct pms_session *s, const struct pms_record *r)
+{
+	struct smap m = { 0 };
+	struct aspace *as;
+	const char *path = r->mmap.filename;
+
+	if (r->mmap.data)
+		return 0;
+	if (r->type == PERF_RECORD_MMAP2 && r->mmap.prot && !(r->mmap.prot & PROT_EXEC))
+		return 0;
+	/* The kernel and its modules (pid -1) are named by kallsyms, by address. */
+	if ((int32_t)r->mmap.pid == -1)
+		return 0;
+	if ((r->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
+		return 0;
+	as = aspace_find(s, (int32_t)r->mmap.pid, true);
+	if (!as)
+		return -ENOMEM;
+	m.start = r->mmap.addr;
+	if (r->mmap.len > UINT64_MAX - m.start)
+		return 0;
+	m.end = m.start + r->mmap.len;
+	m.pgoff = r->mmap.pgoff;
+	m.kind = is_anon_path(path) ? SMAP_ANON : SMAP_FILE;
+	m.path = intern(&s->strs, &s->arena, path);
+	if (!m.path)
+		return -ENOMEM;
+	if (r->mmap.has_build_id && r->mmap.build_id_size) {
+		uint8_t *b = arena_alloc(&s->arena, r->mmap.build_id_size);
+
+		if (!b)
+			return -ENOMEM;
+		memcpy(b, r->mmap.build_id, r->mmap.build_id_size);
+		m.build_id = b;
+		m.build_id_size = r->mmap.build_id_size;
+	} else if (m.kind == SMAP_FILE && s->build_ids.nr) {
+		const struct pms_data_build_id *b = build_id_of(s, m.path, as->pid);
+
+		if (b) {
+			m.build_id = b->id;
+			m.build_id_size = b->size;
+		}
+	}
+	return aspace_insert(as, &m);
+}
+
+static int handle_comm(struct pms_session *s, const struct pms_record *r)
+{
+	struct thread *t = thread_find(s, (int32_t)r->comm.pid, (int32_t)r->comm.tid, true);
+	const char *comm;
+
+	if (!t)
+		return -ENOMEM;
+	comm = intern(&s->strs, &s->arena, r->comm.comm);
+	if (!comm)
+		return -ENOMEM;
+	t->comm = comm;
+	t->pid = (int32_t)r->comm.pid;
+	return 0;
+}
+
+static int handle_fork(struct pms_session *s, const struct pms_record *r)
+{
+	int32_t pid = (int32_t)r->task.pid, ppid = (int32_t)r->task.ppid;
+	int32_t tid = (int32_t)r->task.tid, ptid = (int32_t)r->task.ptid;
+	struct thread *parent = thread_find(s, ppid, ptid, false);
+	const char *comm = parent ? parent->comm : NULL;
+
+	if (!comm) {
+		comm = default_comm(s, tid);
+		if (!comm)
+			return -ENOMEM;
+	}
+	/* A tid seen again after EXIT is a new thread: replace it. */
+	if (!thread_new(s, pid, tid, comm))
+		return -ENOMEM;
+	if (pid != ppid) {
+		/* A new process: a copy of the parent's address space as it is now. */
+		struct aspace *src = itab_get(&s->aspaces, ppid);
+
+		s->last_as = NULL;
+		if (!aspace_clone(s, src, pid))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* ---- frames ---- */
+
+static void frame_unknown(struct pms_frame *f, uint64_t ip)
+{
+	memset(&f->res, 0, sizeof(f->res));
+	f->res.status = PMS_RES_NO_FILE;
+	f->res.dso = "[unknown]";
+	f->res.addr = ip;
+}
+
+/*
+ * Resolve one frame. Return addresses are looked up at ip - 1 (the call
+ * instruction) but reported with their own ip and offset. Returns whether a
+ * mapping covered the address (for the NO_MAP statistic).
+ */
+static bool resolve_frame(struct pms_session *s, struct aspace *as, int32_t pid,
+			  struct pms_frame *f, bool caller)
+{
+	uint64_t ip = f->ip, look = caller && ip ? ip - 1 : ip;
+	uint64_t adj = ip - look;
+	const struct smap *m;
+	struct pms_map_ref ref;
+
+	f->caller = caller;
+	f->map_addr = ip;
+
+	if (f->kind == PMS_FRAME_GUEST) {
+		frame_unknown(f, ip);
+		return false;
+	}
+	if (f->kind == PMS_FRAME_KERNEL) {
+		if (pms_resolver__kernel(s->resolver, look, &f->res))
+			frame_unknown(f, ip);
+		goto adjust;
+	}
+	m = as ? aspace_lookup(as, look) : NULL;
+	if (!m) {
+		frame_unknown(f, ip);
+		return false;
+	}
+	ref = (struct pms_map_ref){
+		.path = m->kind == SMAP_ANON ? "//anon" : m->path,
+		.start = m->start,
+		.pgoff = m->pgoff,
+		.build_id = m->build_id,
+		.build_id_size = m->build_id_size,
+		.pid = pid,
+	};
+	if (pms_resolver__user(s->resolver, &ref, look, &f->res)) {
+		frame_unknown(f, ip);
+		return true;
+	}
+	if (m->kind == SMAP_ANON) {
+		f->kind = PMS_FRAME_JIT;
+		f->res.dso = as->jit_dso;
+	} else {
+		f->map_addr = ip - m->start + m->pgoff;
+	}
+	if (!f->res.dso)
+		f->res.dso = "[unknown]";
+adjust:
+	f->res.addr += adj;
+	if (f->res.status == PMS_RES_OK)
+		f->res.sym_off += adj;
+	return true;
+}
+
+static enum pms_frame_kind kind_of_cpumode(uint16_t cpumode, uint64_t ip)
+{
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL:
+	case PERF_RECORD_MISC_HYPERVISOR:
+		return PMS_FRAME_KERNEL;
+	case PERF_RECORD_MISC_USER:
+		return PMS_FRAME_USER;
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+	case PERF_RECORD_MISC_GUEST_USER:
+		return PMS_FRAME_GUEST;
+	default:
+		return ip >= KERNEL_HALF ? PMS_FRAME_KERNEL : PMS_FRAME_USER;
+	}
+}
+
+/*
+ * Append the callchain's addresses to frames. Markers set the kind of what
+ * follows; the first address after a marker is where that context was
+ * interrupted (exact), the rest are return addresses. When kernel_only,
+ * stop at the user part (dwarf mode unwinds it instead).
+ */
+static size_t add_chain(struct pms_session *s, const struct pms_sample *smp, enum pms_frame_kind kind,
+			size_t n, bool kernel_only)
+{
+	bool after_marker = true, dropped_ip = false;
+
+	for (uint64_t i = 0; i < smp->callchain_nr && n < s->max_frames; i++) {
+		uint64_t ip = smp->callchain[i];
+		struct pms_frame *f;
+
+		if (pms_callchain__is_context(ip)) {
+			switch (ip) {
+			case PERF_CONTEXT_KERNEL:
+			case PERF_CONTEXT_HV:
+				kind = PMS_FRAME_KERNEL;
+				break;
+			case PERF_CONTEXT_USER:
+				kind = PMS_FRAME_USER;
+				break;
+			case PERF_CONTEXT_GUEST:
+			case PERF_CONTEXT_GUEST_KERNEL:
+			case PERF_CONTEXT_GUEST_USER:
+				kind = PMS_FRAME_GUEST;
+				break;
+			default:
+				break;
+			}
+			after_marker = true;
+			continue;
+		}
+		if (kernel_only && kind != PMS_FRAME_KERNEL)
+			break;
+		/* The chain starts with the sampled IP, which frames[0] already is. */
+		if (!dropped_ip && n == 1 && ip == s->frames[0].ip) {
+			dropped_ip = true;
+			after_marker = false;
+			continue;
+		}
+		dropped_ip = true;
+		s->exact[n] = after_marker;
+		f = &s->frames[n++];
+		f->ip = ip;
+		f->kind = kind;
+		after_marker = false;
+	}
+	return n;
+}
+
+static int unwind_user(struct pms_session *s, struct aspace *as, const struct pms_sample *smp,
+		       size_t room, size_t *nr)
+{
+	struct pms_unwind_regs regs = {
+		.arch = s->arch,
+		.mask = smp->regs_user.mask,
+		.values = smp->regs_user.regs,
+	};
+
+	*nr = 0;
+	if (!as)
+		return -ENOENT;
+	if (!as->unw_valid) {
+		struct pms_maps *um;
+
+		aspace_drop_unwinder(as);
+		as->unw_valid = true;
+		um = calloc(1, sizeof(*um));
+		if (!um)
+			return -ENOMEM;
+		um->maps = calloc(as->nr ? as->nr : 1, sizeof(*um->maps));
+		if (!um->maps) {
+			free(um);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < as->nr; i++) {
+			const struct smap *m = &as->maps[i];
+			struct pms_map *d = &um->maps[um->nr];
+
+			if (m->kind != SMAP_FILE)
+				continue;
+			d->path = strdup(m->path);
+			if (!d->path) {
+				pms_maps__free(um);
+				return -ENOMEM;
+			}
+			d->start = m->start;
+			d->end = m->end;
+			d->pgoff = m->pgoff;
+			memcpy(d->prot, "r-xp", 5);
+			d->special = m->path[0] == '[';
+			um->nr++;
+		}
+		as->umaps = um;
+		as->unw_err = pms_unwinder__new(um, &as->unw);
+	}
+	if (as->unw_err || !as->unw)
+		return as->unw_err ? as->unw_err : -ENOENT;
+	return pms_unwinder__unwind(as->unw, &regs, smp->stack_user, smp->stack_user_dyn_size,
+				    s->uw_ips, room, nr);
+}
+
+static void count_leaf(struct pms_session *s, const struct pms_frame *f, bool mapped)
+{
+	if (!mapped) {
+		s->stats.unresolved[PMS_UNRES_NO_MAP]++;
+		return;
+	}
+	switch (f->res.status) {
+	case PMS_RES_OK: break;
+	case PMS_RES_NO_SYM: s->stats.unresolved[PMS_UNRES_NO_SYM]++; break;
+	case PMS_RES_NO_FILE: s->stats.unresolved[PMS_UNRES_NO_FILE]++; break;
+	case PMS_RES_STALE: s->stats.unresolved[PMS_UNRES_STALE]++; break;
+	case PMS_RES_RESTRICTED: s->stats.unresolved[PMS_UNRES_RESTRICTED]++; break;
+	}
+}
+
+static int build_frames(struct pms_session *s, struct aspace *as)
+{
+	const struct pms_sample *smp = &s->sample;
+	struct pms_session_sample *o = &s->out;
+	enum pms_frame_kind kind0 = kind_of_cpumode(o->cpumode, smp->ip);
+	bool has_chain = smp->present & PERF_SAMPLE_CALLCHAIN;
+	bool dwarf = (smp->present & PERF_SAMPLE_REGS_USER) && smp->regs_user.abi != PERF_SAMPLE_REGS_ABI_NONE &&
+		     (smp->present & PERF_SAMPLE_STACK_USER) && smp->stack_user_dyn_size > 0;
+	size_t n = 1;
+	bool mapped;
+
+	s->frames[0].ip = smp->ip;
+	s->frames[0].kind = kind0;
+	s->exact[0] = true;
+	o->has_callchain = has_chain || dwarf;
+	o->dwarf_unwound = false;
+	if (dwarf)
+		s->stats.dwarf_samples++;
+	if (s->opts.callchain && has_chain)
+		n = add_chain(s, smp, kind0, n, dwarf);
+	if (s->opts.callchain && dwarf) {
+		size_t nr = 0, room = s->max_frames - n + (kind0 == PMS_FRAME_USER ? 1 : 0);
+		int err = room ? unwind_user(s, as, smp, room, &nr) : -ENOSPC;
+
+		if (err || nr <= 1)
+			s->stats.dwarf_failed++;
+		if (!err && nr) {
+			size_t k = 0;
+
+			/* A user-mode sample: ips[0] is frames[0]. */
+			if (kind0 != PMS_FRAME_KERNEL && s->uw_ips[0] == smp->ip)
+				k = 1;
+			for (; k < nr && n < s->max_frames; k++) {
+				struct pms_frame *f = &s->frames[n];
+
+				/* ips[0] of a kernel-mode sample is where the syscall or fault came from */
+				s->exact[n++] = k == 0;
+				f->ip = s->uw_ips[k];
+				f->kind = PMS_FRAME_USER;
+			}
+			o->dwarf_unwound = nr > 1;
+		}
+	}
+	mapped = true;
+	for (size_t i = 0; i < n; i++) {
+		struct pms_frame *f = &s->frames[i];
+		bool m = resolve_frame(s, as, (int32_t)o->pid, f, !s->exact[i]);
+
+		if (i == 0)
+			mapped = m;
+	}
+	count_leaf(s, &s->frames[0], mapped);
+	o->frames = s->frames;
+	o->nr_frames = n;
+	return 0;
+}
+
+/* ---- sample delivery ---- */
+
+static int process_sample(struct pms_session *s, const struct perf_event_header *ev, int attr_idx,
+			  uint64_t file_offset)
+{
+	struct pms_session_sample *o = &s->out;
+	const struct pms_sample *smp = &s->sample;
+	struct thread *t;
+	struct aspace *as;
+	size_t off;
+
+	if (attr_idx < 0 || (size_t)attr_idx >= s->nr_attrs ||
+	    pms_sample__decode(&s->cfgs[attr_idx], ev, ev->size, &s->sample, &off)) {
+		s->stats.bad_samples++;
+		return 0;
+	}
+	memset(o, 0, sizeof(*o));
+	o->sample = smp;
+	o->attr_idx = (size_t)attr_idx;
+	o->event_name = s->event_names[attr_idx];
+	o->file_offset = file_offset;
+	o->cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	if (smp->present & PERF_SAMPLE_TID) {
+		o->pid = smp->pid;
+		o->tid = smp->tid;
+	} else {
+		o->pid = o->tid = (uint32_t)-1;
+	}
+	o->cpu = smp->present & PERF_SAMPLE_CPU ? smp->cpu : (uint32_t)-1;
+	o->time_ns = smp->present & PERF_SAMPLE_TIME ? smp->time : 0;
+	o->period = smp->present & PERF_SAMPLE_PERIOD ? smp->period : 1;
+	t = thread_find(s, (int32_t)o->pid, (int32_t)o->tid, true);
+	if (!t)
+		return -ENOMEM;
+	o->comm = t->comm;
+	as = aspace_find(s, (int32_t)o->pid, false);
+	build_frames(s, as);
+	s->stats.samples++;
+	if (smp->present & PERF_SAMPLE_TIME) {
+		if (!s->stats.time_first_ns || smp->time < s->stats.time_first_ns)
+			s->stats.time_first_ns = smp->time;
+		if (smp->time > s->stats.time_last_ns)
+			s->stats.time_last_ns = smp->time;
+	}
+	return 1;
+}
+
+/* Returns 1 when a sample is ready in s->out, 0 for other records, -errno. */
+static int process_record(struct pms_session *s, const struct perf_event_header *ev, int attr_idx,
+			  uint64_t file_offset)
+{
+	struct pms_record r;
+	size_t off;
+	int cfg_idx;
+
+	if (ev->type < 128)
+		s->stats.records_by_type[ev->type]++;
+	if (ev->type == PERF_RECORD_SAMPLE)
+		return process_sample(s, ev, attr_idx, file_offset);
+	if (ev->type >= PERF_RECORD_MAX || !s->nr_attrs)
+		return 0;
+	cfg_idx = attr_idx >= 0 && (size_t)attr_idx < s->nr_attrs ? attr_idx : 0;
+	if (pms_record__decode(&s->cfgs[cfg_idx], ev, ev->size, &r, &off))
+		return 0;
+	switch (ev->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return handle_mmap(s, &r);
+	case PERF_RECORD_COMM:
+		return handle_comm(s, &r);
+	case PERF_RECORD_FORK:
+		return handle_fork(s, &r);
+	case PERF_RECORD_LOST:
+		s->stats.lost_events += r.lost.lost;
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		s->stats.lost_samples += r.lost_samples.lost;
+		break;
+	case PERF_RECORD_THROTTLE:
+		s->stats.throttles++;
+		break;
+	case PERF_RECORD_UNTHROTTLE:
+		s->stats.unthrottles++;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* ---- time ordering (perf's ordered events) ---- */
+
+static uint64_t read_u64(const void *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* The record's timestamp without decoding it, or NO_TIME. */
+static uint64_t record_time(const struct pms_session *s, const struct perf_event_header *ev, int idx)
+{
+	const struct pms_decode_cfg *c;
+
+	if (idx < 0 || (size_t)idx >= s->nr_attrs)
+		idx = 0;
+	if (!s->nr_attrs)
+		return NO_TIME;
+	c = &s->cfgs[idx];
+	if (ev->type == PERF_RECORD_SAMPLE) {
+		size_t o = s->time_off[idx];
+
+		return o && o + 8 <= ev->size ? read_u64((const char *)ev + o) : NO_TIME;
+	}
+	if (ev->type >= PERF_RECORD_MAX || !c->sample_id_all || !(c->sample_type & PERF_SAMPLE_TIME))
+		return NO_TIME;
+	{
+		size_t trailer = pms_sample_id__size(c->sample_type);
+		size_t o = (c->sample_type & PERF_SAMPLE_TID) ? 8 : 0;
+
+		if (trailer + sizeof(*ev) > ev->size)
+			return NO_TIME;
+		return read_u64((const char *)ev + ev->size - trailer + o);
+	}
+}
+
+static void *pool_copy(struct pms_session *s, const void *rec, size_t size, struct pool_chunk **chunk)
+{
+	struct pool_chunk *c = s->pool;
+	size_t need = (size + 7) & ~(size_t)7;
+
+	if (c && !c->live)
+		c->used = 0;
+	if (!c || c->cap - c->used < need) {
+		if (s->pool_free && s->pool_free->cap >= need) {
+			c = s->pool_free;
+			s->pool_free = c->next;
+		} else {
+			size_t cap = need > POOL_CHUNK_BYTES ? need : POOL_CHUNK_BYTES;
+
+			c = malloc(sizeof(*c) + cap);
+			if (!c)
+				return NULL;
+			c->cap = cap;
+		}
+		c->used = 0;
+		c->live = 0;
+		c->next = s->pool;
+		s->pool = c;
+	}
+	memcpy(c->data + c->used, rec, size);
+	c->used += need;
+	c->live++;
+	*chunk = c;
+	return c->data + c->used - need;
+}
+
+/* One record of chunk c was delivered; recycle c once none is left and it is not being filled. */
+static void pool_release(struct pms_session *s, struct pool_chunk *c)
+{
+	struct pool_chunk **pp;
+
+	if (!c || --c->live || c == s->pool)
+		return;
+	for (pp = &s->pool; *pp && *pp != c; pp = &(*pp)->next)
+		;
+	if (!*pp)
+		return;
+	*pp = c->next;
+	if (c->cap == POOL_CHUNK_BYTES) {
+		c->next = s->pool_free;
+		s->pool_free = c;
+	} else {
+		free(c);
+	}
+}
+
+static int qent_cmp(const void *a, const void *b)
+{
+	const struct qent *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Make the queued records with time <= limit ready for delivery, oldest first. */
+static void queue_flush(struct pms_session *s, uint64_t limit)
+{
+	size_t k = 0;
+
+	if (!s->q_nr)
+		return;
+	qsort(s->q, s->q_nr, sizeof(*s->q), qent_cmp);
+	if (limit == UINT64_MAX) {
+		k = s->q_nr;
+	} else {
+		size_t lo = 0, hi = s->q_nr;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (s->q[mid].time <= limit)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		k = lo;
+	}
+	s->q_ready = k;
+	s->q_pos = 0;
+}
+
+static int queue_push(struct pms_session *s, const struct perf_event_header *ev, uint64_t time,
+		      int attr_idx, uint64_t file_offset)
+{
+	struct qent *e;
+
+	if (s->q_nr == s->q_cap) {
+		size_t ncap = s->q_cap ? s->q_cap * 2 : 4096;
+		struct qent *n = realloc(s->q, ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		s->q = n;
+		s->q_cap = ncap;
+	}
+	e = &s->q[s->q_nr];
+	e->ev = pool_copy(s, ev, ev->size, &e->chunk);
+	if (!e->ev)
+		return -ENOMEM;
+	e->time = time;
+	e->seq = s->q_seq++;
+	e->file_offset = file_offset;
+	e->attr_idx = attr_idx;
+	s->q_nr++;
+	if (time > s->max_time)
+		s->max_time = time;
+	return 0;
+}
+
+int pms_session__next(struct pms_session *s, const struct pms_session_sample **out)
+{
+	const struct perf_event_header *ev;
+	uint64_t off;
+	int rc, idx;
+
+	for (;;) {
+		if (s->held) {
+			pool_release(s, s->held);
+			s->held = NULL;
+		}
+		if (s->q_pos < s->q_ready) {
+			struct qent *e = &s->q[s->q_pos++];
+
+			s->held = e->chunk;
+			rc = process_record(s, e->ev, e->attr_idx, e->file_offset);
+			if (s->q_pos == s->q_ready) {
+				/* keep the records that were not yet due */
+				memmove(s->q, s->q + s->q_ready, (s->q_nr - s->q_ready) * sizeof(*s->q));
+				s->q_nr -= s->q_ready;
+				s->q_ready = s->q_pos = 0;
+			}
+			if (rc < 0)
+				return rc;
+			if (rc) {
+				*out = &s->out;
+				return 1;
+			}
+			continue;
+		}
+		if (s->eof)
+			return s->end_err;
+		rc = pms_data_reader__next(s->reader, &ev, &off);
+		if (rc <= 0) {
+			s->eof = true;
+			s->end_err = rc;
+			queue_flush(s, UINT64_MAX);
+			continue;
+		}
+		if (ev->type == PERF_RECORD_FINISHED_ROUND) {
+			if (ev->type < 128)
+				s->stats.records_by_type[ev->type]++;
+			if (s->ordered) {
+				/* perf's rule: flush what the previous round had seen, keep the rest. */
+				uint64_t limit = s->round_limit;
+
+				s->round_limit = s->max_time;
+				if (s->saw_round)
+					queue_flush(s, limit);
+				s->saw_round = true;
+			}
+			continue;
+		}
+		idx = ev->type == PERF_RECORD_SAMPLE || ev->type < PERF_RECORD_MAX ?
+			      pms_data_reader__record_attr(s->reader, ev) : -1;
+		if (ev->type == PERF_RECORD_SAMPLE && idx < 0 && s->nr_attrs == 1)
+			idx = 0;
+		if (s->ordered) {
+			uint64_t t = record_time(s, ev, idx);
+
+			if (t != NO_TIME) {
+				rc = queue_push(s, ev, t, idx, off);
+				if (rc)
+					return rc;
+				continue;
+			}
+		}
+		/* Not orderable: handled at once, as perf does with untimed events. */
+		rc = process_record(s, ev, idx, off);
+		if (rc < 0)
+			return rc;
+		if (rc) {
+			*out = &s->out;
+			return 1;
+		}
+	}
+}
+
+/* ---- open ---- */
+
+static const char *fallback_event_name(struct pms_session *s, const struct perf_event_attr *a)
+{
+	const struct pms_event_name *tab = NULL;
+	size_t nr = 0;
+	char buf[64];
+
+	if (a->type == PERF_TYPE_HARDWARE)
+		tab = pms_event_names__hardware(&nr);
+	else if (a->type == PERF_TYPE_SOFTWARE)
+		tab = pms_event_names__software(&nr);
+	for (size_t i = 0; i < nr; i++)
+		if (tab[i].config == a->config)
+			return tab[i].name;
+	snprintf(buf, sizeof(buf), "%u:0x%llx", a->type, (unsigned long long)a->config);
+	return intern(&s->strs, &s->arena, buf);
+}
+
+static enum pms_unwind_arch file_arch(struct pms_session *s)
+{
+	const struct pms_data_features *f = pms_data_reader__features(s->reader);
+
+	if (f && f->arch) {
+		if (!strcmp(f->arch, "aarch64") || !strcmp(f->arch, "arm64"))
+			return PMS_UNWIND_ARM64;
+		if (!strcmp(f->arch, "x86_64"))
+			return PMS_UNWIND_X86_64;
+	}
+#ifdef __aarch64__
+	return PMS_UNWIND_ARM64;
+#else
+	return PMS_UNWIND_X86_64;
+#endif
+}
+
+static int session_init(struct pms_session *s, const struct pms_session_opts *opts)
+{
+	size_t nr;
+	bool all_time = true;
+
+	if (opts) {
+		size_t sz = opts->sz && opts->sz < sizeof(s->opts) ? opts->sz : sizeof(s->opts);
+
+		memcpy(&s->opts, opts, sz);
+	} else {
+		s->opts.callchain = true;
+	}
+	s->opts.sz = sizeof(s->opts);
+	s->max_frames = s->opts.max_stack ? s->opts.max_stack : DEFAULT_MAX_STACK;
+	if (s->max_frames < 1)
+		s->max_frames = 1;
+	s->frames = calloc(s->max_frames, sizeof(*s->frames));
+	s->exact = calloc(s->max_frames, sizeof(*s->exact));
+	s->uw_ips = calloc(s->max_frames + 1, sizeof(*s->uw_ips));
+	s->resolver = pms_resolver__new();
+	if (!s->frames || !s->exact || !s->uw_ips || !s->resolver)
+		return -ENOMEM;
+	s->arch = file_arch(s);
+	nr = pms_data_reader__nr_attrs(s->reader);
+	s->nr_attrs = nr;
+	s->cfgs = calloc(nr ? nr : 1, sizeof(*s->cfgs));
+	s->event_names = calloc(nr ? nr : 1, sizeof(*s->event_names));
+	s->time_off = calloc(nr ? nr : 1, sizeof(*s->time_off));
+	if (!s->cfgs || !s->event_names || !s->time_off)
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++) {
+		const struct perf_event_attr *a = pms_data_reader__attr(s->reader, i);
+		const char *name = pms_data_reader__attr_name(s->reader, i);
+		uint64_t st = a->sample_type;
+
+		pms_decode_cfg__from_attr(&s->cfgs[i], a);
+		s->event_names[i] = name ? intern(&s->strs, &s->arena, name) : fallback_event_name(s, a);
+		if (!s->event_names[i])
+			return -ENOMEM;
+		if (st & PERF_SAMPLE_TIME)
+			s->time_off[i] = 8 + 8 * (!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
+						  !!(st & PERF_SAMPLE_TID));
+		else
+			all_time = false;
+	}
+	s->ordered = nr && all_time;
+	return index_build_ids(s);
+}
+
+static int session_finish_open(struct pms_session **out, struct pms_session *s,
+			       const struct pms_session_opts *opts)
+{
+	int err = session_init(s, opts);
+
+	if (err) {
+		pms_session__free(s);
+		return err;
+	}
+	*out = s;
+	return 0;
+}
+
+int pms_session__open(struct pms_session **out, const char *path,
+		      const struct pms_session_opts *opts, struct pms_data_error *err)
+{
+	struct pms_data_reader_opts ropts = { .sz = sizeof(ropts), .recover = opts && opts->recover };
+	struct pms_session *s;
+	int rc;
+
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	rc = pms_data_reader__open(&s->reader, path, &ropts, err);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	return session_finish_open(out, s, opts);
+}
+
+int pms_session__open_mem(struct pms_session **out, const void *buf, size_t len,
+			  const struct pms_session_opts *opts, struct pms_data_error *err)
+{
+	struct pms_data_reader_opts ropts = { .sz = sizeof(ropts), .recover = opts && opts->recover };
+	struct pms_session *s;
+	int rc;
+
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	rc = pms_data_reader__open_mem(&s->reader, buf, len, &ropts, err);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	return session_finish_open(out, s, opts);
+}
