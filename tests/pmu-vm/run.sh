@@ -57,7 +57,7 @@ if [ "$build" = build-aarch64 ]; then
 	make --no-print-directory aarch64 >"$work/build.log" 2>&1 || build_ok=0
 else
 	make --no-print-directory BUILD="$build" CC=${CROSS}gcc AR=${CROSS}ar LDFLAGS=-static \
-		"$build/pmuscope" >"$work/build.log" 2>&1 || build_ok=0
+		HOST_LIBS=0 "$build/pmuscope" >"$work/build.log" 2>&1 || build_ok=0
 fi
 if [ $build_ok = 0 ] || [ ! -x "$build/pmuscope" ]; then
 	tail -n 20 "$work/build.log"
@@ -71,8 +71,10 @@ mkdir -p "$root/bin" "$root/wl" "$root/checks" "$root/lib/pmu-vm" "$root/proc" "
 for src in "$here"/workloads/*.c ${PMU_VM_EXTRA_CHECKS:+"$PMU_VM_EXTRA_CHECKS"/*.c}; do
 	[ -e "$src" ] || continue
 	name=$(basename "$src" .c)
-	# shellcheck disable=SC2086 # WFLAGS is a word list
-	if ! ${CROSS}gcc -std=gnu11 -O2 -static $WFLAGS -o "$root/wl/$name" "$src" \
+	# A workload may ask for more flags with a "pmu-vm-cflags: FLAGS" comment line.
+	xflags=$(sed -n 's|^[/* ]*pmu-vm-cflags: *\([^*]*\).*|\1|p' "$src" | head -n 1)
+	# shellcheck disable=SC2086 # WFLAGS and xflags are word lists
+	if ! ${CROSS}gcc -std=gnu11 -O2 -static $WFLAGS $xflags -o "$root/wl/$name" "$src" \
 		>"$work/wl-$name.log" 2>&1; then
 		cat "$work/wl-$name.log"
 		fail "build" "workload $name did not compile"
@@ -80,6 +82,14 @@ for src in "$here"/workloads/*.c ${PMU_VM_EXTRA_CHECKS:+"$PMU_VM_EXTRA_CHECKS"/*
 	fi
 done
 ${CROSS}strip -o "$root/bin/pmuscope" "$build/pmuscope"
+# The workloads also under their host path (hard links: no extra space), named in
+# /lib/pmu-vm/hostwl: a guest perf.data whose MMAP2 records name that path is symbolized by the
+# host's report from the host's own (unstripped) copy, without --symfs.
+mkdir -p "$root$root/wl"
+for f in "$root"/wl/*; do
+	[ -f "$f" ] && ln "$f" "$root$root/wl/"
+done
+echo "$root/wl" >"$root/lib/pmu-vm/hostwl"
 
 # --- Debian arm64 kernel and busybox (cached .debs) --------------------------------------------
 # A private arm64-only apt state: the host's architecture list and package state are untouched.
@@ -266,4 +276,41 @@ elif [ "$NFAIL" -ne 0 ] && grep -aq '^  [0-9]' "$log.txt"; then
 	echo "--- other output of the checks (console log: $log)"
 	grep -a '^  [0-9]' "$log.txt" | tail -n 60
 fi
+
+# --- files from the guest, checked on the host ----------------------------------------------
+# A guest check ships a file as "PMSFILE begin NAME MD5", base64 lines, "PMSFILE end"; each
+# tests/pmu-vm/host/NN_*.sh whose guest check NN_* ran is then sourced here with the files in
+# $GUEST_FILES and the host's pmuscope in $HOST_PMUSCOPE (PMU_VM_HOST_BUILD, default build).
+files=$work/files
+rm -rf "$files"
+mkdir -p "$files"
+awk -v dir="$files" '
+	/^PMSFILE begin / { name = $3; md5[name] = $4; out = dir "/" name ".b64"; printf "" > out; next }
+	/^PMSFILE end/ { if (out != "") close(out); out = ""; next }
+	out != "" { print > out }
+	END { for (n in md5) print n, md5[n] > (dir "/md5.list") }' "$log.txt"
+if [ -s "$files/md5.list" ]; then
+	while read -r name sum; do
+		if base64 -d <"$files/$name.b64" >"$files/$name" 2>/dev/null &&
+			[ "$(md5sum <"$files/$name" | cut -d' ' -f1)" = "$sum" ]; then
+			rm -f "$files/$name.b64"
+		else
+			rm -f "$files/$name"
+			echo "note: guest file $name arrived damaged (md5 mismatch)"
+		fi
+	done <"$files/md5.list"
+fi
+host_build=${PMU_VM_HOST_BUILD:-build}
+case $host_build in
+/*) HOST_PMUSCOPE=$host_build/pmuscope ;;
+*) HOST_PMUSCOPE=$top/$host_build/pmuscope ;;
+esac
+GUEST_FILES=$files
+for h in "$here"/host/[0-9]*.sh; do
+	[ -e "$h" ] || continue
+	nn=$(basename "$h" | cut -d_ -f1)
+	ls "$root/checks/${nn}_"*.sh >/dev/null 2>&1 || continue
+	# shellcheck disable=SC1090
+	. "$h"
+done
 finish

@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: MIT
+# Host side of checks/90_record.sh: the host's `pmuscope report` (x86_64 build) reads the arm64
+# guest's perf.data files and symbolizes the static aarch64 workload from its ELF symtab:
+# cycles.data has the guest's sample count, hot_a 75% and hot_b 25% (3N and N iterations of
+# the same loop: exact under icount, +-1 sample), cycles-g.data the chains hot_X <- main;
+# instructions.data is read whole. perf report on the same files must agree (sanity).
+# Sourced by run.sh with $GUEST_FILES, $HOST_PMUSCOPE, $work (results.txt); hr_-prefixed.
+
+# hr_guest_samples NAME: the sample count the guest's record printed for result NAME.
+hr_guest_samples() {
+	awk -v n="$1" '$3 == n { for (i = 4; i <= NF; i++) if ($(i + 1) ~ /^samples,?$/) { print $i; exit } }' \
+		"$work/results.txt"
+}
+
+# hr_pct FILE SYM: the first percentage of SYM's row in a --stdio report (perf's layout).
+hr_pct() {
+	awk -v s="$2" '!/^#/ && $NF == s && $1 ~ /%$/ { sub(/%$/, "", $1); print $1; exit }' "$1"
+}
+
+# hr_near VALUE WANT TOL: |VALUE - WANT| <= TOL.
+hr_near() { awk -v v="$1" -v w="$2" -v t="$3" 'BEGIN { d = v - w; if (d < 0) d = -d; exit !(v != "" && d <= t) }'; }
+
+hr_check_perf() {
+	f=$GUEST_FILES/cycles.data
+	if ! command -v perf >/dev/null 2>&1; then
+		skip "guest-data-perf" "perf not installed on the host"
+		return
+	fi
+	perf report -i "$f" --stdio >"$work/perf-report.txt" 2>&1
+	a=$(hr_pct "$work/perf-report.txt" hot_a) b=$(hr_pct "$work/perf-report.txt" hot_b)
+	if hr_near "$a" 75 0.5 && hr_near "$b" 25 0.5; then
+		pass "guest-data-perf: perf report on the guest's cycles.data: hot_a $a%, hot_b $b%"
+	else
+		fail "guest-data-perf" "perf report: hot_a '$a'%, hot_b '$b'% (want 75/25 +-0.5): $(grep -v '^#' "$work/perf-report.txt" | head -n 5 | tr '\n' '|')"
+	fi
+}
+
+hr_check_report() {
+	f=$GUEST_FILES/cycles.data
+	if [ ! -x "$HOST_PMUSCOPE" ]; then
+		skip "guest-data-report" "no host build $HOST_PMUSCOPE (make, or PMU_VM_HOST_BUILD=dir)"
+		return
+	fi
+	if "$HOST_PMUSCOPE" report -h 2>&1 | grep -q 'not a pmuscope command'; then
+		skip "guest-data-report" "pmuscope report does not exist yet"
+		return
+	fi
+	want=$(hr_guest_samples record-cycles)
+	out=$work/report.txt
+	if ! "$HOST_PMUSCOPE" report -i "$f" --stdio >"$out" 2>"$out.err"; then
+		fail "guest-data-report" "report -i cycles.data failed: $(head -c 300 "$out.err")"
+		return
+	fi
+	a=$(hr_pct "$out" hot_a) b=$(hr_pct "$out" hot_b)
+	top=$(awk '!/^#/ && $1 ~ /%$/ { print $NF; exit }' "$out")
+	n=$(sed -n 's/^# Samples: \([0-9]*\) .*/\1/p' "$out" | head -n 1)
+	if [ "$top" = hot_a ] && hr_near "$a" 75 0.5 && hr_near "$b" 25 0.5; then
+		pass "guest-data-report: top symbol hot_a $a%, hot_b $b% (aarch64 ELF symtab read on the host)"
+	else
+		fail "guest-data-report" "top '$top', hot_a '$a'%, hot_b '$b'% (want hot_a 75, hot_b 25 +-0.5): $(grep -v '^#' "$out" | head -n 5 | tr '\n' '|')"
+	fi
+	if [ -n "$want" ] && [ "$n" = "$want" ]; then
+		pass "guest-data-report-samples: $n samples, as the guest's record said"
+	else
+		fail "guest-data-report-samples" "report header says '$n' samples, the guest's record '$want'"
+	fi
+	out=$work/report-g.txt
+	if "$HOST_PMUSCOPE" report -i "$GUEST_FILES/cycles-g.data" --stdio --no-children >"$out" 2>"$out.err"; then
+		# The callee-first chain under hot_a's row: main must come right after hot_a.
+		if awk '/\[\.\] hot_a$/ { s = 1; next } s && /[a-z_]/ { gsub(/[-|]/, " "); n = split($0, w, " ");
+			for (i = 1; i <= n; i++) if (w[i] !~ /%$/ && w[i] != "") { seen[++k] = w[i] } if (k >= 2) exit }
+			END { exit !(seen[1] == "hot_a" && seen[2] == "main") }' "$out"; then
+			pass "guest-data-report-callchain: hot_a <- main from the arm64 frame-pointer chain"
+		else
+			fail "guest-data-report-callchain" "no hot_a <- main chain: $(grep -v '^#' "$out" | head -n 12 | tr '\n' '|')"
+		fi
+	else
+		fail "guest-data-report-callchain" "report -i cycles-g.data failed: $(head -c 300 "$out.err")"
+	fi
+	if "$HOST_PMUSCOPE" report -i "$GUEST_FILES/instructions.data" --stdio >"$work/report-i.txt" 2>&1; then
+		pass "guest-data-report-instructions: the instructions:u file reads ($(grep -c '%' "$work/report-i.txt") rows)"
+	else
+		fail "guest-data-report-instructions" "$(head -c 300 "$work/report-i.txt")"
+	fi
+}
+
+for hr_f in cycles.data cycles-g.data instructions.data; do
+	[ -s "$GUEST_FILES/$hr_f" ] || fail "guest-data" "$hr_f did not arrive from the guest (see 90_record's results)"
+done
+if [ -s "$GUEST_FILES/cycles.data" ]; then
+	hr_check_perf
+	hr_check_report
+fi
