@@ -101,6 +101,15 @@ void jw_uint(struct jw *w, const char *key, unsigned long long val)
 	fprintf(w->f, "%llu", val);
 }
 
+void jw_num(struct jw *w, const char *key, double val, int decimals)
+{
+	value_prefix(w, key);
+	if (val != val || val > 1e300 || val < -1e300)
+		fputs("null", w->f);
+	else
+		fprintf(w->f, "%.*f", decimals < 0 ? 0 : decimals > 17 ? 17 : decimals, val);
+}
+
 void jw_bool(struct jw *w, const char *key, bool val)
 {
 	value_prefix(w, key);

@@ -29,6 +29,8 @@ void jw_end(struct jw *w);                    /* close the innermost object/arra
 void jw_str(struct jw *w, const char *key, const char *val); /* NULL val -> null */
 void jw_int(struct jw *w, const char *key, long long val);
 void jw_uint(struct jw *w, const char *key, unsigned long long val);
+/* A number with up to decimals digits after the point (trailing zeros kept); non-finite -> null. */
+void jw_num(struct jw *w, const char *key, double val, int decimals);
 void jw_bool(struct jw *w, const char *key, bool val);
 void jw_null(struct jw *w, const char *key);
 /* An int knob that may be PMS_KNOB_ABSENT (written as null). */

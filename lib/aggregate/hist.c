@@ -719,6 +719,10 @@ static int add_tree_path(struct pms_hist *h, uint32_t eidx, const uint32_t *chai
 {
 	struct pms_hist_entry *e = &h->entries[eidx];
 	size_t n = 0;
+	size_t depth = toward_leaf ? from + 1 : len - from;
+
+	if (depth > e->max_depth)
+		e->max_depth = (uint32_t)depth;
 
 	if (!e->cg_root) {
 		uint32_t root = pms_cg__new_root(&h->cg);
@@ -786,6 +790,12 @@ static int expand_class(struct pms_hist *h, const struct class_rec *c, uint32_t 
 }
 
 static bool sort_children;
+static enum pms_cg_order sort_order;
+
+static const char *base_or_null(const char *dso)
+{
+	return dso ? base_name(dso) : NULL;
+}
 
 static int cmp_str(const char *a, const char *b)
 {
@@ -806,9 +816,11 @@ static int cmp_entries(const void *pa, const void *pb)
 
 	if (x != y)
 		return x > y ? -1 : 1;
-	if (a->self_period != b->self_period)
-		return a->self_period > b->self_period ? -1 : 1;
-	if ((d = cmp_str(a->comm, b->comm)) || (d = cmp_str(a->dso, b->dso)) ||
+	/* perf puts a caller above its callee at equal children weight: the deeper tree first (caller order) */
+	if (sort_children && sort_order != PMS_CG_NONE && a->max_depth != b->max_depth)
+		return (a->max_depth > b->max_depth) == (sort_order == PMS_CG_CALLER) ? -1 : 1;
+	/* then the key fields, names ascending (dso by base name, as printed) */
+	if ((d = cmp_str(a->comm, b->comm)) || (d = cmp_str(base_or_null(a->dso), base_or_null(b->dso))) ||
 	    (d = cmp_str(a->sym, b->sym)) || (d = cmp_str(a->srcline, b->srcline)))
 		return d;
 	if (a->pid != b->pid)
@@ -888,6 +900,7 @@ int pms_hist__finish(struct pms_hist *h, struct pms_resolver *resolver)
 		ev->entries[ev->nr_entries++] = &h->entries[i];
 	}
 	sort_children = h->opts.children;
+	sort_order = h->opts.order;
 	for (size_t i = 0; i < h->nr_events_alloc; i++)
 		if (h->events[i].used)
 			qsort(h->events[i].pub.entries, h->events[i].pub.nr_entries,

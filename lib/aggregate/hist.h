@@ -95,6 +95,7 @@ struct pms_hist_entry {
 	uint64_t self_period, self_samples;
 	uint64_t children_period, children_samples;
 	uint32_t cg_root;      /* call-graph tree (pms_hist__cg()), 0 if none */
+	uint32_t max_depth;    /* longest path added to the tree (perf's tie-break) */
 	uint32_t priv_stamp;   /* private */
 	size_t priv_event;     /* private */
 };

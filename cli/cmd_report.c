@@ -1,0 +1,691 @@
+// SPDX-License-Identifier: MIT
+// `pmuscope report`: histograms of a perf.data file (ours or perf's) by sort keys, with children, call graphs, filters, perf-style --stdio or --json.
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cmd.h"
+#include "list_util.h"
+#include "report_print.h"
+#include "aggregate/hist.h"
+#include "aggregate/session.h"
+#include "data/reader.h"
+#include "event/attr_print.h"
+#include "ring/record.h"
+#include "symbol/resolver.h"
+#include "util/strbuf.h"
+
+static const char *opt_input, *opt_sort, *opt_time;
+static bool opt_stdio, opt_json, opt_header, opt_header_only, opt_stats;
+static int opt_children = -1; /* -1: on when the file has call chains */
+static enum pms_cg_order opt_order;
+static bool opt_order_set, opt_graph_none;
+static double opt_cg_min = 0.5, opt_percent_limit;
+
+/* comma lists, kept as argv slices copied */
+static char **l_comms, **l_dsos, **l_syms;
+static size_t n_comms, n_dsos, n_syms;
+static uint32_t *l_pids, *l_tids, *l_cpus;
+static size_t n_pids, n_tids, n_cpus;
+
+static const struct pms_cmd *self(void);
+
+static int set_children(const struct opt *o, const char *arg)
+{
+	(void)arg;
+	opt_children = !strcmp(o->long_name, "children");
+	return 0;
+}
+
+/* perf's -g grammar, the parts that matter here: graph|flat|none, caller|callee, a threshold. */
+static int set_call_graph(const struct opt *o, const char *arg)
+{
+	char *copy = xstrdup(arg), *save = NULL;
+	int ret = 0;
+
+	(void)o;
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		char *end;
+		double d;
+
+		if (!strcmp(w, "none")) {
+			opt_graph_none = true;
+		} else if (!strcmp(w, "graph") || !strcmp(w, "fractal") || !strcmp(w, "flat") ||
+			   !strcmp(w, "function") || !strcmp(w, "percent")) {
+			opt_graph_none = false;
+		} else if (!strcmp(w, "caller") || !strcmp(w, "callee")) {
+			opt_order = !strcmp(w, "caller") ? PMS_CG_CALLER : PMS_CG_CALLEE;
+			opt_order_set = true;
+			opt_graph_none = false;
+		} else {
+			errno = 0;
+			d = strtod(w, &end);
+			if (errno || *end || end == w || d < 0 || d > 100) {
+				fprintf(stderr, "pmuscope: error: -g: unknown word '%s' (want caller, callee, none, graph or a threshold in %%)\n", w);
+				ret = -1;
+				break;
+			}
+			opt_cg_min = d;
+		}
+	}
+	free(copy);
+	return ret;
+}
+
+static int add_strs(const char *arg, char ***list, size_t *nr)
+{
+	char *copy = xstrdup(arg), *save = NULL;
+
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		*list = xrealloc(*list, (*nr + 1) * sizeof(**list));
+		(*list)[(*nr)++] = xstrdup(w);
+	}
+	free(copy);
+	return 0;
+}
+
+static int add_u32s(const char *what, const char *arg, uint32_t **list, size_t *nr)
+{
+	char *copy = xstrdup(arg), *save = NULL;
+	int ret = 0;
+
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		char *end;
+		unsigned long long a, b;
+
+		errno = 0;
+		a = strtoull(w, &end, 10);
+		b = a;
+		if (!errno && *end == '-' && end > w)
+			b = strtoull(end + 1, &end, 10);
+		if (errno || *end || end == w || a > UINT32_MAX || b > UINT32_MAX || b < a || b - a > 65536) {
+			fprintf(stderr, "pmuscope: error: --%s: bad number '%s'\n", what, w);
+			ret = -1;
+			break;
+		}
+		for (unsigned long long v = a; v <= b; v++) {
+			*list = xrealloc(*list, (*nr + 1) * sizeof(**list));
+			(*list)[(*nr)++] = (uint32_t)v;
+		}
+	}
+	free(copy);
+	return ret;
+}
+
+static int cb_comm(const struct opt *o, const char *a) { (void)o; return add_strs(a, &l_comms, &n_comms); }
+static int cb_dso(const struct opt *o, const char *a) { (void)o; return add_strs(a, &l_dsos, &n_dsos); }
+static int cb_sym(const struct opt *o, const char *a) { (void)o; return add_strs(a, &l_syms, &n_syms); }
+static int cb_pid(const struct opt *o, const char *a) { (void)o; return add_u32s("pid", a, &l_pids, &n_pids); }
+static int cb_tid(const struct opt *o, const char *a) { (void)o; return add_u32s("tid", a, &l_tids, &n_tids); }
+static int cb_cpu(const struct opt *o, const char *a) { (void)o; return add_u32s("cpu", a, &l_cpus, &n_cpus); }
+
+static const struct opt opts[] = {
+	OPT_STRING('i', "input", &opt_input, "<file>", "input file (default perf.data, - for stdin)"),
+	OPT_BOOL(0, "stdio", &opt_stdio, "perf-style text output (the default)"),
+	OPT_BOOL(0, "json", &opt_json, "JSON output (schema in docs/report.md)"),
+	OPT_STRING('s', "sort", &opt_sort, "<keys>", "comm,pid,tid,dso,sym,srcline,cpu (default comm,dso,sym)"),
+	OPT_CALLBACK_NOARG(0, "children", "inclusive Children column (default with call chains)", set_children),
+	OPT_CALLBACK_NOARG(0, "no-children", "self weights only", set_children),
+	OPT_CALLBACK('g', "call-graph", "<how>", "caller|callee|none[,threshold%] (default caller with children, else callee; 0.5)", set_call_graph),
+	OPT_DOUBLE(0, "percent-limit", &opt_percent_limit, "<p>", "hide entries below p percent"),
+	OPT_CALLBACK(0, "comm", "<names>", "only these commands (comma list)", cb_comm),
+	OPT_CALLBACK(0, "comms", "<names>", "same as --comm", cb_comm),
+	OPT_CALLBACK(0, "pid", "<pids>", "only these processes", cb_pid),
+	OPT_CALLBACK(0, "tid", "<tids>", "only these threads", cb_tid),
+	OPT_CALLBACK(0, "dso", "<names>", "only samples in these objects (path or base name)", cb_dso),
+	OPT_CALLBACK(0, "dsos", "<names>", "same as --dso", cb_dso),
+	OPT_CALLBACK(0, "sym", "<names>", "only samples in these symbols", cb_sym),
+	OPT_CALLBACK(0, "symbols", "<names>", "same as --sym", cb_sym),
+	OPT_CALLBACK('C', "cpu", "<cpus>", "only samples on these CPUs (0,2-3)", cb_cpu),
+	OPT_STRING(0, "time", &opt_time, "<start,end>", "only samples in [start,end] (seconds, perf's clock; either may be empty)"),
+	OPT_BOOL(0, "header", &opt_header, "print the file's metadata before the report"),
+	OPT_BOOL(0, "header-only", &opt_header_only, "print only the file's metadata"),
+	OPT_BOOL(0, "stats", &opt_stats, "print record counts by type instead of the report"),
+	OPT_END(),
+};
+
+static void reset_opts(void)
+{
+	for (size_t i = 0; i < n_comms; i++)
+		free(l_comms[i]);
+	for (size_t i = 0; i < n_dsos; i++)
+		free(l_dsos[i]);
+	for (size_t i = 0; i < n_syms; i++)
+		free(l_syms[i]);
+	free(l_comms);
+	free(l_dsos);
+	free(l_syms);
+	free(l_pids);
+	free(l_tids);
+	free(l_cpus);
+	l_comms = l_dsos = l_syms = NULL;
+	l_pids = l_tids = l_cpus = NULL;
+	n_comms = n_dsos = n_syms = n_pids = n_tids = n_cpus = 0;
+}
+
+/* "12.5" -> 12500000000 ns; digits only, at most 9 decimals. */
+static int parse_seconds(const char *s, size_t len, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0;
+	size_t i = 0, nd = 0;
+
+	if (!len)
+		return -EINVAL;
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+		if (sec > UINT64_MAX / 10 / 1000000000ULL)
+			return -ERANGE;
+		sec = sec * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (i < len && s[i] == '.') {
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+			if (nd < 9) {
+				frac = frac * 10 + (uint64_t)(s[i] - '0');
+				nd++;
+			}
+	}
+	if (i != len)
+		return -EINVAL;
+	for (; nd < 9; nd++)
+		frac *= 10;
+	*ns = sec * 1000000000ULL + frac;
+	return 0;
+}
+
+static int parse_time(const char *arg, uint64_t *start, uint64_t *end)
+{
+	const char *comma = strchr(arg, ',');
+	size_t l1;
+
+	*start = *end = 0;
+	if (!comma)
+		return -EINVAL;
+	l1 = (size_t)(comma - arg);
+	if (l1 && parse_seconds(arg, l1, start))
+		return -EINVAL;
+	if (comma[1] && parse_seconds(comma + 1, strlen(comma + 1), end))
+		return -EINVAL;
+	if (*end && *start > *end)
+		return -EINVAL;
+	return 0;
+}
+
+/* ------------------------------------------------------------- header -- */
+
+static const char *user_type_name(uint32_t type)
+{
+	static const char *const names[] = {
+		"HEADER_ATTR", "HEADER_EVENT_TYPE", "HEADER_TRACING_DATA", "HEADER_BUILD_ID",
+		"FINISHED_ROUND", "ID_INDEX", "AUXTRACE_INFO", "AUXTRACE", "AUXTRACE_ERROR",
+		"THREAD_MAP", "CPU_MAP", "STAT_CONFIG", "STAT", "STAT_ROUND", "EVENT_UPDATE",
+		"TIME_CONV", "HEADER_FEATURE", "COMPRESSED", "FINISHED_INIT", "COMPRESSED2",
+	};
+
+	if (type >= 64 && type - 64 < sizeof(names) / sizeof(names[0]))
+		return names[type - 64];
+	return pms_record__type_name(type);
+}
+
+/* perf's "# event : name = x, id = { .. }, type = 1, ..." from our -vv attr rendering. */
+static void print_event_line(FILE *f, struct pms_data_reader *rd, size_t idx)
+{
+	const struct perf_event_attr *a = pms_data_reader__attr(rd, idx);
+	const char *name = pms_data_reader__attr_name(rd, idx);
+	size_t nr_ids = 0;
+	const uint64_t *ids = pms_data_reader__attr_ids(rd, idx, &nr_ids);
+	struct strbuf sb = STRBUF_INIT;
+	char *line, *save = NULL;
+	bool first = true;
+
+	fprintf(f, "# event : name = %s, , id = {", name ? name : "?");
+	for (size_t i = 0; ids && i < nr_ids; i++)
+		fprintf(f, "%s %" PRIu64, i ? "," : "", ids[i]);
+	fputs(" }", f);
+	pms_attr__format(a, &sb);
+	for (line = strtok_r(sb.buf ? sb.buf : (char *)"", "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *v;
+
+		if (first) { /* "perf_event_attr:" */
+			first = false;
+			continue;
+		}
+		while (*line == ' ')
+			line++;
+		v = line;
+		while (*v && *v != ' ')
+			v++;
+		if (*v) {
+			*v++ = 0;
+			while (*v == ' ')
+				v++;
+		}
+		fprintf(f, ", %s = %s", line, v);
+	}
+	fputc('\n', f);
+	strbuf_release(&sb);
+}
+
+static void print_header(FILE *f, const char *path, struct pms_data_reader *rd)
+{
+	const struct pms_data_features *ft = pms_data_reader__features(rd);
+	uint64_t doff, dsize;
+	struct stat st;
+
+	pms_data_reader__data_section(rd, &doff, &dsize);
+	fputs("# ========\n", f);
+	if (strcmp(path, "-") && !stat(path, &st)) {
+		char tb[64];
+		struct tm tm;
+
+		localtime_r(&st.st_mtime, &tm);
+		strftime(tb, sizeof(tb), "%a %b %e %H:%M:%S %Y", &tm);
+		fprintf(f, "# captured on    : %s\n", tb);
+	}
+	fprintf(f, "# header version : 1\n# data offset    : %" PRIu64 "\n# data size      : %" PRIu64 "\n",
+		doff, dsize);
+	if (pms_data_features__has(ft, PMS_FEAT_HOSTNAME))
+		fprintf(f, "# hostname : %s\n", ft->hostname);
+	if (pms_data_features__has(ft, PMS_FEAT_OSRELEASE))
+		fprintf(f, "# os release : %s\n", ft->osrelease);
+	if (pms_data_features__has(ft, PMS_FEAT_VERSION))
+		fprintf(f, "# perf version : %s\n", ft->version);
+	if (pms_data_features__has(ft, PMS_FEAT_ARCH))
+		fprintf(f, "# arch : %s\n", ft->arch);
+	if (pms_data_features__has(ft, PMS_FEAT_NRCPUS))
+		fprintf(f, "# nrcpus online : %u\n# nrcpus avail : %u\n", ft->nr_cpus_online, ft->nr_cpus_avail);
+	if (pms_data_features__has(ft, PMS_FEAT_CPUDESC))
+		fprintf(f, "# cpudesc : %s\n", ft->cpudesc);
+	if (pms_data_features__has(ft, PMS_FEAT_CPUID))
+		fprintf(f, "# cpuid : %s\n", ft->cpuid);
+	if (pms_data_features__has(ft, PMS_FEAT_TOTAL_MEM))
+		fprintf(f, "# total memory : %" PRIu64 " kB\n", ft->total_mem_kb);
+	if (pms_data_features__has(ft, PMS_FEAT_CMDLINE)) {
+		fputs("# cmdline : ", f);
+		for (uint32_t i = 0; i < ft->nr_cmdline; i++)
+			fprintf(f, "%s ", ft->cmdline[i]);
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < pms_data_reader__nr_attrs(rd); i++)
+		print_event_line(f, rd, i);
+	if (pms_data_features__has(ft, PMS_FEAT_PMU_MAPPINGS) && ft->nr_pmu_mappings) {
+		fputs("# pmu mappings:", f);
+		for (uint32_t i = 0; i < ft->nr_pmu_mappings; i++)
+			fprintf(f, "%s %s = %u", i ? "," : "", ft->pmu_mappings[i].name, ft->pmu_mappings[i].type);
+		fputc('\n', f);
+	}
+	if (pms_data_features__has(ft, PMS_FEAT_SAMPLE_TIME)) {
+		uint64_t a = ft->sample_time_first_ns, b = ft->sample_time_last_ns;
+
+		fprintf(f, "# time of first sample : %" PRIu64 ".%06" PRIu64 "\n", (uint64_t)(a / 1000000000ULL),
+			(uint64_t)((a % 1000000000ULL) / 1000));
+		fprintf(f, "# time of last sample : %" PRIu64 ".%06" PRIu64 "\n", (uint64_t)(b / 1000000000ULL),
+			(uint64_t)((b % 1000000000ULL) / 1000));
+		fprintf(f, "# sample duration : %10.3f ms\n", b >= a ? (double)(b - a) / 1e6 : 0.0);
+	}
+	if (pms_data_features__has(ft, PMS_FEAT_COMPRESSED))
+		fprintf(f, "# compressed : %s, level = %u, ratio = %u\n", ft->comp_type == 1 ? "Zstd" : "Unknown",
+			ft->comp_level, ft->comp_ratio);
+	if (pms_data_features__has(ft, PMS_FEAT_BUILD_ID))
+		fprintf(f, "# build-ids : %zu\n", ft->nr_build_ids);
+	fputs("# ========\n#\n", f);
+}
+
+static void print_stats(FILE *f, const struct pms_session_stats *st, const struct pms_hist *h)
+{
+	uint64_t total = 0;
+
+	for (size_t t = 0; t < 128; t++)
+		total += st->records_by_type[t];
+	fprintf(f, "\nAggregated stats:\n%16s events: %10" PRIu64 "\n", "TOTAL", total);
+	for (size_t t = 0; t < 128; t++)
+		if (st->records_by_type[t])
+			fprintf(f, "%16s events: %10" PRIu64 "  (%4.1f%%)\n", user_type_name((uint32_t)t),
+				st->records_by_type[t], 100.0 * (double)st->records_by_type[t] / (double)total);
+	if (st->lost_samples || st->lost_events)
+		fprintf(f, "%16s        : %10" PRIu64 "\n%16s        : %10" PRIu64 "\n", "lost events",
+			st->lost_events, "lost samples", st->lost_samples);
+	for (size_t i = 0; h && i < pms_hist__nr_events(h); i++) {
+		const struct pms_hist_event *ev = pms_hist__event(h, i);
+
+		fprintf(f, "%s stats:\n%16s events: %10" PRIu64 "\n", ev->name, "SAMPLE", ev->samples);
+	}
+}
+
+/* ------------------------------------------------------------ summary -- */
+
+static const char *recorded_build_id(struct pms_data_reader *rd, const char *path, char *buf, size_t sz)
+{
+	const struct pms_data_features *ft = pms_data_reader__features(rd);
+
+	for (size_t i = 0; i < ft->nr_build_ids; i++) {
+		const struct pms_data_build_id *b = &ft->build_ids[i];
+
+		if (b->filename && !strcmp(b->filename, path)) {
+			size_t n = 0;
+
+			for (size_t k = 0; k < b->size && n + 3 < sz; k++)
+				n += (size_t)snprintf(buf + n, sz - n, "%02x", b->id[k]);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+static uint64_t unresolved_total(const struct pms_session_stats *st)
+{
+	uint64_t n = 0;
+
+	for (int r = 0; r < PMS_UNRES__NR; r++)
+		n += st->unresolved[r];
+	return n;
+}
+
+static void print_summary(FILE *f, struct pms_session *s, const struct pms_hist *h)
+{
+	const struct pms_session_stats *st = pms_session__stats(s);
+	struct pms_resolver *res = pms_session__resolver(s);
+	uint64_t unres = unresolved_total(st);
+	const char *path, *found;
+	size_t n;
+	char idbuf[64];
+
+	fprintf(f, "# pmuscope summary:\n#   samples: %" PRIu64 ", lost samples: %" PRIu64
+		", lost events: %" PRIu64, st->samples, st->lost_samples, st->lost_events);
+	if (pms_hist__filtered(h))
+		fprintf(f, ", filtered out: %" PRIu64, pms_hist__filtered(h));
+	if (st->bad_samples)
+		fprintf(f, ", undecodable: %" PRIu64, st->bad_samples);
+	fputc('\n', f);
+	if (unres) {
+		const char *sep = " (";
+
+		fprintf(f, "#   unsymbolized: %" PRIu64 " samples", unres);
+		for (int r = 0; r < PMS_UNRES__NR; r++)
+			if (st->unresolved[r]) {
+				fprintf(f, "%s%s: %" PRIu64, sep, pms_unres_reason__describe((enum pms_unres_reason)r),
+					st->unresolved[r]);
+				sep = ", ";
+			}
+		fputs(")\n", f);
+	} else {
+		fputs("#   unsymbolized: 0 samples\n", f);
+	}
+	for (size_t i = 0; !pms_resolver__stale(res, i, &path, &n, &found); i++) {
+		const char *rec = recorded_build_id(pms_session__reader(s), path, idbuf, sizeof(idbuf));
+
+		fprintf(f, "#   binary rebuilt: %s — build-id recorded %s, on disk %s (%zu samples left unsymbolized)\n",
+			path, rec ? rec : "(from the MMAP2 record)", found && *found ? found : "none", n);
+	}
+	if (st->dwarf_samples)
+		fprintf(f, "#   dwarf unwinding: %" PRIu64 " samples with user stacks, %" PRIu64
+			" unwound only to the sampled IP\n", st->dwarf_samples, st->dwarf_failed);
+}
+
+static void json_summary(struct jw *w, struct pms_session *s, const struct pms_hist *h)
+{
+	const struct pms_session_stats *st = pms_session__stats(s);
+	struct pms_resolver *res = pms_session__resolver(s);
+	static const char *const keys[PMS_UNRES__NR] = {
+		[PMS_UNRES_NO_MAP] = "no_map", [PMS_UNRES_NO_FILE] = "no_file", [PMS_UNRES_NO_SYM] = "no_sym",
+		[PMS_UNRES_STALE] = "stale", [PMS_UNRES_RESTRICTED] = "restricted",
+	};
+	const char *path, *found;
+	size_t n;
+	char idbuf[64];
+
+	jw_obj(w, "summary");
+	jw_uint(w, "samples", st->samples);
+	jw_uint(w, "lost_samples", st->lost_samples);
+	jw_uint(w, "lost_events", st->lost_events);
+	jw_uint(w, "bad_samples", st->bad_samples);
+	jw_uint(w, "filtered", pms_hist__filtered(h));
+	jw_obj(w, "unresolved");
+	jw_uint(w, "total", unresolved_total(st));
+	for (int r = 0; r < PMS_UNRES__NR; r++)
+		jw_uint(w, keys[r], st->unresolved[r]);
+	jw_end(w);
+	jw_arr(w, "stale");
+	for (size_t i = 0; !pms_resolver__stale(res, i, &path, &n, &found); i++) {
+		jw_obj(w, NULL);
+		jw_str(w, "path", path);
+		jw_uint(w, "samples", n);
+		jw_str(w, "build_id_recorded", recorded_build_id(pms_session__reader(s), path, idbuf, sizeof(idbuf)));
+		jw_str(w, "build_id_on_disk", found && *found ? found : NULL);
+		jw_end(w);
+	}
+	jw_end(w);
+	jw_obj(w, "dwarf");
+	jw_uint(w, "samples", st->dwarf_samples);
+	jw_uint(w, "failed", st->dwarf_failed);
+	jw_end(w);
+	jw_end(w);
+}
+
+/* ---------------------------------------------------------------- run -- */
+
+static bool file_has_callchains(struct pms_data_reader *rd)
+{
+	for (size_t i = 0; i < pms_data_reader__nr_attrs(rd); i++) {
+		const struct perf_event_attr *a = pms_data_reader__attr(rd, i);
+
+		if (a && (a->sample_type & PERF_SAMPLE_CALLCHAIN))
+			return true;
+	}
+	return false;
+}
+
+static int run(int argc, char **argv)
+{
+	enum pms_sort_key keys[PMS_HIST_MAX_KEYS];
+	size_t nr_keys = 0, bad = 0;
+	struct pms_hist_filter filter;
+	struct pms_session_opts so = { .sz = sizeof(so), .recover = true };
+	struct pms_hist_opts ho = { .sz = sizeof(ho) };
+	struct pms_data_error derr;
+	const struct pms_data_error *damage;
+	struct pms_session *s = NULL;
+	struct pms_data_reader *rd;
+	struct pms_hist *h = NULL;
+	const struct pms_session_sample *smp;
+	struct report_view view;
+	const char *path;
+	bool chains;
+	int pos, err, ret = 0;
+	FILE *out = stdout;
+
+	pos = opt_parse(self(), &argc, argv, 0);
+	if (pos < argc)
+		usage_error(self(), "unexpected argument '%s' (the input file goes after -i)", argv[pos]);
+	if (opt_json && opt_stdio)
+		usage_error(self(), "--json and --stdio exclude each other");
+	if (opt_percent_limit < 0 || opt_percent_limit > 100)
+		usage_error(self(), "--percent-limit: want a percentage in [0, 100]");
+	if (opt_sort && pms_sort_keys__parse(opt_sort, keys, PMS_HIST_MAX_KEYS, &nr_keys, &bad))
+		usage_error(self(), "--sort: unknown key at '%s' (keys: comm, pid, tid, dso, sym, srcline, cpu)",
+			    opt_sort + bad);
+	memset(&filter, 0, sizeof(filter));
+	if (opt_time && parse_time(opt_time, &filter.time_start_ns, &filter.time_end_ns))
+		usage_error(self(), "--time: want <start>,<end> in seconds (e.g. 1234.5,1236), either may be empty");
+	filter.comms = (const char *const *)l_comms;
+	filter.nr_comms = n_comms;
+	filter.dsos = (const char *const *)l_dsos;
+	filter.nr_dsos = n_dsos;
+	filter.syms = (const char *const *)l_syms;
+	filter.nr_syms = n_syms;
+	filter.pids = l_pids;
+	filter.nr_pids = n_pids;
+	filter.tids = l_tids;
+	filter.nr_tids = n_tids;
+	filter.cpus = l_cpus;
+	filter.nr_cpus = n_cpus;
+	path = opt_input ? opt_input : "perf.data";
+
+	memset(&derr, 0, sizeof(derr));
+	chains = opt_children == 1 || (!opt_graph_none);
+	so.callchain = true; /* decided below once the attrs are known; resolving is per frame anyway */
+	err = pms_session__open(&s, path, &so, &derr);
+	if (err) {
+		if (err == -ENOENT)
+			error("cannot open '%s': no such file (record one with `pmuscope record`, or name it with -i)", path);
+		else if (err == -EINVAL)
+			error("'%s' is not a perf.data file%s%s", path, derr.msg[0] ? ": " : "", derr.msg);
+		else
+			error("%s: %s", path, derr.msg[0] ? derr.msg : strerror(-err));
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	rd = pms_session__reader(s);
+	if (opt_header || opt_header_only)
+		print_header(out, path, rd);
+	if (opt_header_only)
+		goto out;
+
+	chains = file_has_callchains(rd);
+	ho.children = opt_children == -1 ? chains : opt_children == 1;
+	if (!chains)
+		ho.children = false;
+	ho.order = PMS_CG_NONE;
+	if (chains && !opt_graph_none)
+		ho.order = opt_order_set ? opt_order : ho.children ? PMS_CG_CALLER : PMS_CG_CALLEE;
+	if (opt_json && !opt_order_set && !chains)
+		ho.order = PMS_CG_NONE;
+	memcpy(ho.keys, keys, sizeof(keys));
+	ho.nr_keys = nr_keys;
+	ho.filter = &filter;
+	if (pms_hist__new(&h, &ho))
+		die("out of memory");
+
+	while ((err = pms_session__next(s, &smp)) > 0)
+		if (pms_hist__add(h, smp) < 0)
+			die("out of memory");
+	damage = pms_data_reader__error(rd);
+	if (err < 0 || (damage && damage->err)) {
+		if (damage && damage->err)
+			error("%s: %s", path, damage->msg);
+		else
+			error("%s: %s", path, strerror(-err));
+		ret = EXIT_RUNTIME;
+	}
+	if (pms_hist__finish(h, pms_session__resolver(s)))
+		die("out of memory");
+	if (opt_stats) {
+		print_stats(out, pms_session__stats(s), h);
+		goto out;
+	}
+
+	if (!nr_keys) {
+		keys[0] = PMS_SORT_COMM;
+		keys[1] = PMS_SORT_DSO;
+		keys[2] = PMS_SORT_SYM;
+		nr_keys = 3;
+	}
+	memset(&view, 0, sizeof(view));
+	view.h = h;
+	view.keys = keys;
+	view.nr_keys = nr_keys;
+	view.children = ho.children;
+	view.graph = ho.order != PMS_CG_NONE;
+	view.skip_first_frame = opt_sort && keys[0] == PMS_SORT_SYM;
+	view.percent_limit = opt_percent_limit;
+	view.cg_min_percent = opt_cg_min;
+
+	if (opt_json) {
+		struct jw w;
+		const struct pms_session_stats *st = pms_session__stats(s);
+
+		jw_init(&w, out);
+		jw_obj(&w, NULL);
+		jw_str(&w, "schema", "pmuscope-report/1");
+		jw_str(&w, "file", path);
+		jw_bool(&w, "partial", ret != 0);
+		if (ret) {
+			jw_obj(&w, "error");
+			jw_uint(&w, "offset", damage ? damage->offset : 0);
+			jw_str(&w, "message", damage && damage->err ? damage->msg : "read error");
+			jw_end(&w);
+		} else {
+			jw_null(&w, "error");
+		}
+		jw_arr(&w, "sort");
+		for (size_t k = 0; k < nr_keys; k++)
+			jw_str(&w, NULL, pms_sort_key__name(keys[k]));
+		jw_end(&w);
+		jw_bool(&w, "children", ho.children);
+		jw_str(&w, "call_graph", ho.order == PMS_CG_CALLER ? "caller" : ho.order == PMS_CG_CALLEE ? "callee" : "none");
+		jw_arr(&w, "events");
+		for (size_t i = 0; i < pms_hist__nr_events(h); i++) {
+			const struct pms_hist_event *ev = pms_hist__event(h, i);
+
+			jw_obj(&w, NULL);
+			jw_str(&w, "name", ev->name);
+			jw_uint(&w, "attr_index", ev->attr_idx);
+			jw_uint(&w, "samples", ev->samples);
+			jw_uint(&w, "period", ev->period);
+			report_json_entries(&w, &view, ev);
+			jw_end(&w);
+		}
+		jw_end(&w);
+		(void)st;
+		json_summary(&w, s, h);
+		jw_end(&w);
+		jw_finish(&w);
+	} else {
+		const struct pms_session_stats *st = pms_session__stats(s);
+
+		if (!opt_header)
+			fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n#\n", out);
+		fprintf(out, "# Total Lost Samples: %" PRIu64 "\n#\n", st->lost_samples);
+		for (size_t i = 0; i < pms_hist__nr_events(h); i++) {
+			const struct pms_hist_event *ev = pms_hist__event(h, i);
+			char unit;
+			unsigned long n = report_convert_unit((unsigned long)ev->samples, &unit);
+
+			fprintf(out, "# Samples: %lu%c of event '%s'\n# Event count (approx.): %" PRIu64 "\n#\n",
+				n, unit, ev->name, ev->period);
+			report_print_stdio(out, &view, ev);
+		}
+		if (!pms_hist__nr_events(h))
+			fputs("# no samples\n#\n", out);
+		print_summary(out, s, h);
+		if (ret)
+			fprintf(out, "# partial report: %s is damaged at offset %#" PRIx64 "; samples after it are missing\n",
+				path, damage ? damage->offset : 0);
+	}
+	{
+		const char *p, *found;
+		size_t n;
+
+		for (size_t i = 0; !pms_resolver__stale(pms_session__resolver(s), i, &p, &n, &found); i++)
+			warning("%s was rebuilt since recording (build-id differs): %zu samples left unsymbolized", p, n);
+	}
+out:
+	pms_hist__free(h);
+	pms_session__free(s);
+	reset_opts();
+	opt_input = opt_sort = opt_time = NULL;
+	opt_stdio = opt_json = opt_header = opt_header_only = opt_stats = false;
+	opt_children = -1;
+	opt_order_set = opt_graph_none = false;
+	opt_cg_min = 0.5;
+	opt_percent_limit = 0;
+	(void)chains;
+	if (fflush(out) && !ret)
+		ret = error("cannot write the report: %s", strerror(errno)) ? EXIT_RUNTIME : 0;
+	return ret;
+}
+
+const struct pms_cmd cmd_report = {
+	.name = "report",
+	.summary = "show where samples of a perf.data file went (perf report compatible)",
+	.usage = "pmuscope report [-i <file>] [--stdio | --json] [--sort <keys>] [-g caller|callee|none] [<filters>]",
+	.opts = opts,
+	.run = run,
+};
+
+static const struct pms_cmd *self(void)
+{
+	return &cmd_report;
+}
