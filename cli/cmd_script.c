@@ -45,7 +45,7 @@ static const struct {
 	{ "sym", F_SYM, 0, NULL },
 	{ "symoff", F_SYMOFF, 0, NULL },
 	{ "dso", F_DSO, 0, NULL },
-	{ "period", F_PERIOD, PERF_SAMPLE_PERIOD, "PERIOD" },
+	{ "period", F_PERIOD, 0, NULL },  /* perf prints attr.sample_period without PERIOD */
 	{ "trace", F_TRACE, PERF_SAMPLE_RAW, "RAW" },
 	{ "addr", F_ADDR, PERF_SAMPLE_ADDR, "ADDR" },
 	{ "srcline", F_SRCLINE, 0, NULL },

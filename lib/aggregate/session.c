@@ -279,6 +279,7 @@ struct pms_session {
 	struct pms_decode_cfg *cfgs;
 	const char **event_names;
 	size_t *time_off;          /* per attr: offset of TIME in a SAMPLE, 0 = none */
+	uint64_t *fixed_period;    /* per attr: the period of samples without PERIOD (-c N), else 1 */
 
 	/* HEADER_BUILD_ID entries by interned path */
 	struct itab build_ids;     /* (intptr) path -> struct pms_data_build_id * */
@@ -286,8 +287,8 @@ struct pms_session {
 
 	/* time ordering */
 	bool ordered;
-	struct qent *q;
-	size_t q_nr, q_cap, q_ready, q_pos;
+	struct qent *q, *q_tmp;
+	size_t q_nr, q_cap, q_ready, q_pos, q_tmp_cap;
 	uint64_t q_seq;
 	uint64_t max_time, round_limit;
 	bool saw_round;
@@ -376,9 +377,11 @@ void pms_session__free(struct pms_session *s)
 		s->pool_free = n;
 	}
 	free(s->q);
+	free(s->q_tmp);
 	free(s->cfgs);
 	free(s->event_names);
 	free(s->time_off);
+	free(s->fixed_period);
 	free(s->frames);
 	free(s->exact);
 	free(s->uw_ips);
@@ -617,11 +620,20 @@ static const struct pms_data_build_id *build_id_of(struct pms_session *s, const 
 
 /* ---- record handlers ---- */
 
+/*
+ * Memory perf calls anonymous and names "/tmp/perf-PID.map" (its JIT map);
+ * other file-less mappings (memfd, SysV shm, [heap]) keep their own name,
+ * as in perf script.
+ */
+static bool is_perf_anon(const char *p)
+{
+	return !strcmp(p, "//anon") || !strncmp(p, "/anon_hugepage", 14) || !strncmp(p, "/dev/zero", 9);
+}
+
 static bool is_anon_path(const char *p)
 {
 	return p[0] != '/' ? strcmp(p, "[vdso]") != 0 :
-	       !strcmp(p, "//anon") || !strncmp(p, "/anon_hugepage", 14) ||
-	       !strncmp(p, "/dev/zero", 9) || !strncmp(p, "/memfd:", 7) || !strncmp(p, "/SYSV", 5);
+	       is_perf_anon(p) || !strncmp(p, "/memfd:", 7) || !strncmp(p, "/SYSV", 5);
 }
 
 static int handle_mmap(struct pms_session *s, const struct pms_record *r)
@@ -752,7 +764,7 @@ static bool resolve_frame(struct pms_session *s, struct aspace *as, int32_t pid,
 		return false;
 	}
 	ref = (struct pms_map_ref){
-		.path = m->kind == SMAP_ANON ? "//anon" : m->path,
+		.path = m->kind == SMAP_ANON && m->path[0] != '/' ? "//anon" : m->path,
 		.start = m->start,
 		.pgoff = m->pgoff,
 		.build_id = m->build_id,
@@ -764,11 +776,16 @@ static bool resolve_frame(struct pms_session *s, struct aspace *as, int32_t pid,
 		return true;
 	}
 	if (m->kind == SMAP_ANON) {
-		f->kind = PMS_FRAME_JIT;
-		f->res.dso = as->jit_dso;
-	} else {
-		f->map_addr = ip - m->start + m->pgoff;
+		/* memfd & co. are looked up in the JIT map too, but keep their name unless found there */
+		if (f->res.status == PMS_RES_OK || is_perf_anon(m->path)) {
+			f->kind = PMS_FRAME_JIT;
+			f->res.dso = as->jit_dso;
+		} else {
+			f->res.dso = m->path;
+		}
 	}
+	if (!is_perf_anon(m->path))
+		f->map_addr = ip - m->start + m->pgoff;
 	if (!f->res.dso)
 		f->res.dso = "[unknown]";
 adjust:
@@ -1001,7 +1018,7 @@ static int process_sample(struct pms_session *s, const struct perf_event_header 
 	}
 	o->cpu = smp->present & PERF_SAMPLE_CPU ? smp->cpu : (uint32_t)-1;
 	o->time_ns = smp->present & PERF_SAMPLE_TIME ? smp->time : 0;
-	o->period = smp->present & PERF_SAMPLE_PERIOD ? smp->period : 1;
+	o->period = smp->present & PERF_SAMPLE_PERIOD ? smp->period : s->fixed_period[attr_idx];
 	t = thread_find(s, (int32_t)o->pid, (int32_t)o->tid, true);
 	if (!t)
 		return -ENOMEM;
@@ -1158,6 +1175,76 @@ static int qent_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+static bool qent_le(const struct qent *x, const struct qent *y)
+{
+	return qent_cmp(x, y) <= 0;
+}
+
+/*
+ * Sort q[0..n) by (time, seq). The queue is a few long ascending runs (one
+ * per CPU ring drained in a round, plus the sorted remainder of the last
+ * flush), so a natural merge sort costs O(n log runs), not O(n log n).
+ */
+static int sort_queue(struct pms_session *s)
+{
+	struct qent *a = s->q, *b;
+	size_t n = s->q_nr, nruns = 1;
+
+	for (size_t i = 1; i < n; i++)
+		if (!qent_le(&a[i - 1], &a[i]))
+			nruns++;
+	if (nruns == 1)
+		return 0;
+	if (s->q_tmp_cap < n) {
+		struct qent *t = realloc(s->q_tmp, s->q_cap * sizeof(*t));
+
+		if (!t) {
+			qsort(a, n, sizeof(*a), qent_cmp);
+			return 0;
+		}
+		s->q_tmp = t;
+		s->q_tmp_cap = s->q_cap;
+	}
+	b = s->q_tmp;
+	while (nruns > 1) {
+		size_t i = 0, o = 0, merged = 0;
+
+		while (i < n) {
+			size_t m = i + 1, e;
+
+			while (m < n && qent_le(&a[m - 1], &a[m]))
+				m++;
+			if (m == n) {
+				memcpy(&b[o], &a[i], (n - i) * sizeof(*a));
+				o = n;
+				merged++;
+				break;
+			}
+			e = m + 1;
+			while (e < n && qent_le(&a[e - 1], &a[e]))
+				e++;
+			for (size_t x = i, y = m; x < m || y < e;) {
+				if (y >= e || (x < m && qent_le(&a[x], &a[y])))
+					b[o++] = a[x++];
+				else
+					b[o++] = a[y++];
+			}
+			merged++;
+			i = e;
+		}
+		nruns = merged;
+		{
+			struct qent *t = a;
+
+			a = b;
+			b = t;
+		}
+	}
+	if (a != s->q)
+		memcpy(s->q, a, n * sizeof(*a));
+	return 0;
+}
+
 /* Make the queued records with time <= limit ready for delivery, oldest first. */
 static void queue_flush(struct pms_session *s, uint64_t limit)
 {
@@ -1165,7 +1252,7 @@ static void queue_flush(struct pms_session *s, uint64_t limit)
 
 	if (!s->q_nr)
 		return;
-	qsort(s->q, s->q_nr, sizeof(*s->q), qent_cmp);
+	sort_queue(s);
 	if (limit == UINT64_MAX) {
 		k = s->q_nr;
 	} else {
@@ -1355,7 +1442,8 @@ static int session_init(struct pms_session *s, const struct pms_session_opts *op
 	s->cfgs = calloc(nr ? nr : 1, sizeof(*s->cfgs));
 	s->event_names = calloc(nr ? nr : 1, sizeof(*s->event_names));
 	s->time_off = calloc(nr ? nr : 1, sizeof(*s->time_off));
-	if (!s->cfgs || !s->event_names || !s->time_off)
+	s->fixed_period = calloc(nr ? nr : 1, sizeof(*s->fixed_period));
+	if (!s->cfgs || !s->event_names || !s->time_off || !s->fixed_period)
 		return -ENOMEM;
 	for (size_t i = 0; i < nr; i++) {
 		const struct perf_event_attr *a = pms_data_reader__attr(s->reader, i);
@@ -1363,6 +1451,8 @@ static int session_init(struct pms_session *s, const struct pms_session_opts *op
 		uint64_t st = a->sample_type;
 
 		pms_decode_cfg__from_attr(&s->cfgs[i], a);
+		/* as perf: a fixed-period event's samples each count its period */
+		s->fixed_period[i] = !a->freq && a->sample_period ? a->sample_period : 1;
 		s->event_names[i] = name ? intern(&s->strs, &s->arena, name) : fallback_event_name(s, a);
 		if (!s->event_names[i])
 			return -ENOMEM;

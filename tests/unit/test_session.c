@@ -1,0 +1,624 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of lib/aggregate/session: perf.data files built in memory, replayed into threads, maps and symbolized frames.
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "aggregate/session.h"
+#include "data/features.h"
+#include "data/reader.h"
+#include "data/writer.h"
+#include "symbol/maps.h"
+
+/* Functions of this binary whose runtime addresses the synthetic samples use. */
+__attribute__((noinline, used)) int session_fx_alpha(int x);
+__attribute__((noinline, used)) int session_fx_bravo(int x);
+__attribute__((noinline, used)) int session_fx_alpha(int x)
+{
+	return x * 3 + 1;
+}
+
+__attribute__((noinline, used)) int session_fx_bravo(int x)
+{
+	return session_fx_alpha(x) * 5;
+}
+
+#define ST_BASE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+#define KIP 0xffffffff81000080ULL  /* secondary_startup_64+0x10 in tests/fixtures/symbol/kallsyms.txt */
+
+struct file {
+	int fd;
+	struct pms_data_writer *w;
+	uint64_t st;
+	uint8_t *buf;
+	size_t len;
+};
+
+/* The executable mapping of this test binary: where session_fx_* live. */
+struct selfmap {
+	uint64_t start, len, pgoff;
+	char path[4096];
+};
+
+static void self_map(struct selfmap *sm)
+{
+	struct pms_maps *maps;
+	const struct pms_map *m;
+
+	cr_assert_eq(pms_maps__read_pid(0, &maps), 0);
+	m = pms_maps__find(maps, (uint64_t)(uintptr_t)&session_fx_alpha);
+	cr_assert_not_null(m);
+	sm->start = m->start;
+	sm->len = m->end - m->start;
+	sm->pgoff = m->pgoff;
+	snprintf(sm->path, sizeof(sm->path), "%s", m->path);
+	pms_maps__free(maps);
+}
+
+static uint64_t fx(int (*f)(int))
+{
+	return (uint64_t)(uintptr_t)f;
+}
+
+static void file_open(struct file *f, uint64_t sample_type, const char *name, uint64_t period, bool freq)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK, .size = sizeof(a),
+		.sample_type = sample_type, .sample_id_all = 1, .sample_period = period, .freq = freq,
+	};
+
+	memset(f, 0, sizeof(*f));
+	f->fd = memfd_create("pms-session-test", 0);
+	cr_assert_geq(f->fd, 0);
+	f->st = sample_type;
+	cr_assert_eq(pms_data_writer__open_fd(&f->w, f->fd, NULL), 0);
+	cr_assert_eq(pms_data_writer__add_attr(f->w, &a, name, NULL, 0), 0);
+}
+
+static void file_close(struct file *f)
+{
+	off_t end;
+
+	cr_assert_eq(pms_data_writer__close(f->w), 0);
+	pms_data_writer__free(f->w);
+	end = lseek(f->fd, 0, SEEK_END);
+	f->buf = malloc((size_t)end);
+	cr_assert_eq(pread(f->fd, f->buf, (size_t)end, 0), end);
+	f->len = (size_t)end;
+	close(f->fd);
+}
+
+static struct pms_data_sample_id sid_at(uint32_t pid, uint32_t tid, uint64_t time)
+{
+	return (struct pms_data_sample_id){ .pid = pid, .tid = tid, .time = time };
+}
+
+/* A SAMPLE in the layout of f->st (IP, TID, TIME, CPU, PERIOD, [CALLCHAIN]). */
+static void sample(struct file *f, uint16_t misc, uint32_t pid, uint32_t tid, uint64_t time, uint64_t ip,
+		   const uint64_t *chain, size_t nr)
+{
+	uint64_t rec[64];
+	size_t n = 1;
+	struct perf_event_header *h = (struct perf_event_header *)rec;
+
+	if (f->st & PERF_SAMPLE_IP)
+		rec[n++] = ip;
+	if (f->st & PERF_SAMPLE_TID)
+		rec[n++] = (uint64_t)pid | (uint64_t)tid << 32;
+	if (f->st & PERF_SAMPLE_TIME)
+		rec[n++] = time;
+	if (f->st & PERF_SAMPLE_CPU)
+		rec[n++] = 1;
+	if (f->st & PERF_SAMPLE_PERIOD)
+		rec[n++] = 1000;
+	if (f->st & PERF_SAMPLE_CALLCHAIN) {
+		rec[n++] = nr;
+		for (size_t i = 0; i < nr; i++)
+			rec[n++] = chain[i];
+	}
+	h->type = PERF_RECORD_SAMPLE;
+	h->misc = misc;
+	h->size = (uint16_t)(n * 8);
+	cr_assert_eq(pms_data_writer__write(f->w, rec, n * 8), 0);
+}
+
+static void mmap2(struct file *f, uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff, const char *path,
+		  const uint8_t *build_id, uint64_t time)
+{
+	struct pms_data_mmap2 m = {
+		.pid = pid, .tid = pid, .addr = start, .len = len, .pgoff = pgoff,
+		.prot = PROT_READ | PROT_EXEC, .flags = MAP_PRIVATE, .cpumode = PERF_RECORD_MISC_USER,
+		.build_id = build_id, .build_id_size = build_id ? 20 : 0, .filename = path,
+	};
+	struct pms_data_sample_id sid = sid_at(pid, pid, time);
+
+	cr_assert_eq(pms_data_writer__mmap2(f->w, &m, &sid), 0);
+}
+
+static void comm(struct file *f, uint32_t pid, uint32_t tid, const char *name, bool exec, uint64_t time)
+{
+	struct pms_data_sample_id sid = sid_at(pid, tid, time);
+
+	cr_assert_eq(pms_data_writer__comm(f->w, pid, tid, name, exec, &sid), 0);
+}
+
+static void fork_(struct file *f, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid, uint64_t time)
+{
+	struct pms_data_sample_id sid = sid_at(pid, tid, time);
+
+	cr_assert_eq(pms_data_writer__fork(f->w, pid, ppid, tid, ptid, time, &sid), 0);
+}
+
+static struct pms_session *open_session(struct file *f, bool callchain)
+{
+	struct pms_session_opts o = { .sz = sizeof(o), .callchain = callchain };
+	struct pms_data_error e = { 0 };
+	struct pms_session *s;
+
+	cr_assert_eq(pms_session__open_mem(&s, f->buf, f->len, &o, &e), 0, "%s", e.msg);
+	return s;
+}
+
+static const struct pms_session_sample *next(struct pms_session *s)
+{
+	const struct pms_session_sample *ss = NULL;
+	int rc = pms_session__next(s, &ss);
+
+	cr_assert_eq(rc, 1, "expected a sample, got %d", rc);
+	return ss;
+}
+
+static void expect_end(struct pms_session *s)
+{
+	const struct pms_session_sample *ss;
+
+	cr_assert_eq(pms_session__next(s, &ss), 0);
+}
+
+static const char *sym(const struct pms_frame *f)
+{
+	return f->res.sym ? f->res.sym : "(null)";
+}
+
+Test(session, comm_and_maps_follow_fork_exec_and_threads)
+{
+	struct selfmap sm;
+	struct file f;
+	struct pms_session *s;
+	const struct pms_session_sample *ss;
+	uint64_t a = fx(session_fx_alpha) + 2;
+
+	self_map(&sm);
+	file_open(&f, ST_BASE, "cpu-clock", 4000, true);
+	comm(&f, 100, 100, "parent", false, 1);
+	mmap2(&f, 100, sm.start, sm.len, sm.pgoff, sm.path, NULL, 2);
+	fork_(&f, 200, 100, 200, 100, 3);              /* a new process: copies the maps */
+	fork_(&f, 100, 100, 101, 100, 4);              /* a thread: shares them */
+	mmap2(&f, 100, 0x10000000, 0x1000, 0, sm.path, NULL, 5); /* after the fork: parent only */
+	sample(&f, PERF_RECORD_MISC_USER, 200, 200, 10, a, NULL, 0);
+	sample(&f, PERF_RECORD_MISC_USER, 100, 101, 11, a, NULL, 0);
+	sample(&f, PERF_RECORD_MISC_USER, 200, 200, 12, 0x10000010, NULL, 0);
+	sample(&f, PERF_RECORD_MISC_USER, 100, 100, 13, 0x10000010, NULL, 0);
+	comm(&f, 200, 200, "child", true, 14);
+	sample(&f, PERF_RECORD_MISC_USER, 200, 200, 15, a, NULL, 0);
+	sample(&f, PERF_RECORD_MISC_USER, 300, 300, 16, a, NULL, 0); /* never seen */
+	file_close(&f);
+
+	s = open_session(&f, true);
+	ss = next(s);
+	cr_assert_str_eq(ss->comm, "parent");
+	cr_assert_eq(ss->pid, 200);
+	cr_assert_eq(ss->nr_frames, 1);
+	cr_assert_str_eq(sym(&ss->frames[0]), "session_fx_alpha");
+	cr_assert_eq(ss->frames[0].res.sym_off, 2);
+	cr_assert_str_eq(ss->frames[0].res.dso, sm.path);
+	cr_assert_eq(ss->frames[0].kind, PMS_FRAME_USER);
+	cr_assert_not(ss->has_callchain);
+	ss = next(s);
+	cr_assert_str_eq(ss->comm, "parent");
+	cr_assert_eq(ss->tid, 101);
+	cr_assert_str_eq(sym(&ss->frames[0]), "session_fx_alpha");
+	ss = next(s);
+	cr_assert_str_eq(ss->frames[0].res.dso, "[unknown]", "the child must not see the parent's later map");
+	ss = next(s);
+	cr_assert_str_eq(ss->frames[0].res.dso, sm.path);
+	ss = next(s);
+	cr_assert_str_eq(ss->comm, "child");
+	ss = next(s);
+	cr_assert_str_eq(ss->comm, ":300");
+	cr_assert_str_eq(ss->frames[0].res.dso, "[unknown]");
+	expect_end(s);
+	cr_assert_eq(pms_session__stats(s)->samples, 6);
+	cr_assert_eq(pms_session__stats(s)->unresolved[PMS_UNRES_NO_MAP], 2);
+	cr_assert_eq(pms_session__stats(s)->records_by_type[PERF_RECORD_FORK], 2);
+	cr_assert_eq(pms_session__stats(s)->records_by_type[PERF_RECORD_COMM], 2);
+	pms_session__free(s);
+	free(f.buf);
+}
+
+Test(session, newer_maps_override_older_ones)
+{
+	struct selfmap sm;
+	struct file f;
+	struct pms_session *s;
+	const struct pms_session_sample *ss;
+	uint64_t a = fx(session_fx_alpha) + 1, P = 0x1000, base = 0x20000000;
+
+	self_map(&sm);
+	file_open(&f, ST_BASE, "cpu-clock", 4000, true);
+	mmap2(&f, 100, sm.start, sm.len, sm.pgoff, "/nonexistent/old.so", NULL, 1);
+	sample(&f, PERF_RECORD_MISC_USER, 100, 100, 2, a, NULL, 0);
+	mmap2(&f, 100, sm.start, sm.len, sm.pgoff, sm.path, NULL, 3);
+	sample(&f, PERF_RECORD_MISC_USER, 100, 100, 4, a, NULL, 0);
+	/* a new map in the middle of an old one keeps the old head and tail */
+	mmap2(&f, 100, base, 3 * P, 0, "/nonexistent/x.so", NULL, 5);
+	mmap2(&f, 100, base + P, P, 0, "/nonexistent/y.so", NULL, 6);
+	sample(&f, PERF_RECORD_MISC_USER, 100, 100, 7, base + 10, NULL, 0);
+	sample(&f, PERF_RECORD_MISC_USER, 100, 100, 8, base + P + 10, NULL, 0);
+	sample(&f, PERF_RECORD_MISC_USER, 100, 100, 9, base + 2 * P + 10, NULL, 0);
+	file_close(&f);
+
+	s = open_session(&f, true);
+	ss = next(s);
+	cr_assert_str_eq(ss->frames[0].res.dso, "/nonexistent/old.so");
+	cr_assert_eq(ss->frames[0].res.status, PMS_RES_NO_FILE);
+	ss = next(s);
+	cr_assert_str_eq(ss->frames[0].res.dso, sm.path);
+	cr_assert_str_eq(sym(&ss->frames[0]), "session_fx_alpha");
+	ss = next(s);
+	cr_assert_str_eq(ss->frames[0].res.dso, "/nonexistent/x.so");
+	cr_assert_eq(ss->frames[0].map_addr, 10);
+	ss = next(s);
+	cr_assert_str_eq(ss->frames[0].res.dso, "/nonexistent/y.so");
+	cr_assert_eq(ss->frames[0].map_addr, 10);
+	ss = next(s);
+	cr_assert_str_eq(ss->frames[0].res.dso, "/nonexistent/x.so");
+	cr_assert_eq(ss->frames[0].map_addr, 2 * P + 10, "the tail keeps its file offset");
+	expect_end(s);
+	cr_assert_eq(pms_session__stats(s)->unresolved[PMS_UNRES_NO_FILE], 4);
+	pms_session__free(s);
+	free(f.buf);
+}
+
+Test(session, samples_come_out_in_time_order_across_rounds)
+{
+	struct file f;
+	struct pms_session *s;
+	const struct pms_session_sample *ss;
+	uint64_t want[] = { 10, 20, 25, 30, 40, 50, 60 };
+	const char *comm_want[] = { "old", "old", "old", "old", "new", "new", "new" };
+
+	file_open(&f, ST_BASE, "cpu-clock", 4000, true);
+	comm(&f, 100, 100, "old", false, 1);
+	/* round 1: two CPU rings drained one after the other */
+	sample(&f, PERF_RECORD_MISC_USER, 100, 100, 10, 0x1000, NULL, 0);
+	sample(&f, PERF_RECORD_MISC_USER, 100, 100, 30, 0x1000, NULL, 0);
+	sample(&f, PERF_RECORD_MISC_USER, 100, 100, 20, 0x1000, NULL, 0);
+	sample(&f, PERF_RECORD_MISC_USER, 100, 100, 40, 0x1000, NULL, 0);
+	comm(&f, 100, 100, "new", true, 35);   /* written after the t=40 sample */
+	cr_assert_eq(pms_data_writer__finished_round(f.w), 0);
+	/* round 2: a late CPU still has t=25, before the end of round 1 */
+	sample(&f, PERF_RECORD_MISC_USER, 100, 100, 60, 0x1000, NULL, 0);
+	sample(&f, PERF_RECORD_MISC_USER, 100, 100, 25, 0x1000, NULL, 0);
+	cr_assert_eq(pms_data_writer__finished_round(f.w), 0);
+	sample(&f, PERF_RECORD_MISC_USER, 100, 100, 50, 0x1000, NULL, 0);
+	file_close(&f);
+
+	s = open_session(&f, true);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		ss = next(s);
+		cr_assert_eq(ss->time_ns, want[i], "sample %zu: time %lu, want %lu", i,
+			     (unsigned long)ss->time_ns, (unsigned long)want[i]);
+		cr_assert_str_eq(ss->comm, comm_want[i], "sample at %lu", (unsigned long)want[i]);
+	}
+	expect_end(s);
+	cr_assert_eq(pms_session__stats(s)->time_first_ns, 10);
+	cr_assert_eq(pms_session__stats(s)->time_last_ns, 60);
+	cr_assert_eq(pms_session__stats(s)->records_by_type[68], 2);
+	pms_session__free(s);
+	free(f.buf);
+}
+
+Test(session, whole_file_is_ordered_without_rounds)
+{
+	struct file f;
+	struct pms_session *s;
+	uint64_t prev = 0;
+
+	file_open(&f, ST_BASE, "cpu-clock", 4000, true);
+	/* enough records to span several 4 MiB pool chunks */
+	for (int i = 0; i < 200000; i++)
+		sample(&f, PERF_RECORD_MISC_USER, 1, 1, (uint64_t)((i * 7919) % 200000) + 1, 0x1000, NULL, 0);
+	file_close(&f);
+	s = open_session(&f, false);
+	for (int i = 0; i < 200000; i++) {
+		const struct pms_session_sample *ss = next(s);
+
+		cr_assert_gt(ss->time_ns, prev);
+		prev = ss->time_ns;
+	}
+	expect_end(s);
+	pms_session__free(s);
+	free(f.buf);
+}
+
+Test(session, file_order_without_time)
+{
+	struct file f;
+	struct pms_session *s;
+
+	file_open(&f, PERF_SAMPLE_IP | PERF_SAMPLE_TID, "cpu-clock", 4000, false);
+	sample(&f, PERF_RECORD_MISC_USER, 1, 1, 0, 0x3000, NULL, 0);
+	sample(&f, PERF_RECORD_MISC_USER, 1, 1, 0, 0x1000, NULL, 0);
+	file_close(&f);
+	s = open_session(&f, true);
+	cr_assert_eq(next(s)->frames[0].ip, 0x3000);
+	{
+		const struct pms_session_sample *ss = next(s);
+
+		cr_assert_eq(ss->frames[0].ip, 0x1000);
+		cr_assert_eq(ss->time_ns, 0);
+		cr_assert_eq(ss->cpu, (uint32_t)-1);
+		cr_assert_eq(ss->period, 4000, "a fixed-period event counts its period");
+	}
+	expect_end(s);
+	pms_session__free(s);
+	free(f.buf);
+}
+
+Test(session, callchain_markers_kinds_and_return_addresses)
+{
+	struct selfmap sm;
+	struct file f;
+	struct pms_session *s;
+	const struct pms_session_sample *ss;
+	char root[] = "/tmp/pms-session-XXXXXX", cmd[8192];
+	const char *top = getenv("TOP");
+	uint64_t a = fx(session_fx_alpha), b = fx(session_fx_bravo);
+	uint64_t chain[] = {
+		PERF_CONTEXT_KERNEL, KIP, KIP + 0x20,
+		PERF_CONTEXT_USER, a + 4, a + 1, b,
+	};
+	uint64_t user_chain[] = { PERF_CONTEXT_USER, a + 4, b + 3 };
+	uint64_t guest_chain[] = { PERF_CONTEXT_GUEST_KERNEL, 0xffffffff81000000ULL };
+
+	self_map(&sm);
+	cr_assert_not_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "cp '%s/tests/fixtures/symbol/kallsyms.txt' '%s/kallsyms'",
+		 top && *top ? top : ".", root);
+	cr_assert_eq(system(cmd), 0);
+	setenv("PMS_PROCFS_ROOT", root, 1);
+
+	file_open(&f, ST_BASE | PERF_SAMPLE_CALLCHAIN, "cpu-clock", 4000, true);
+	mmap2(&f, 100, sm.start, sm.len, sm.pgoff, sm.path, NULL, 1);
+	sample(&f, PERF_RECORD_MISC_KERNEL, 100, 100, 10, KIP, chain, 7);
+	sample(&f, PERF_RECORD_MISC_USER, 100, 100, 11, a + 4, user_chain, 3);
+	sample(&f, PERF_RECORD_MISC_GUEST_KERNEL, 100, 100, 12, 0xffffffff81000000ULL, guest_chain, 2);
+	file_close(&f);
+
+	s = open_session(&f, true);
+	ss = next(s);
+	cr_assert(ss->has_callchain);
+	cr_assert_eq(ss->nr_frames, 5, "markers dropped, the IP once: %zu", ss->nr_frames);
+	cr_assert_eq(ss->frames[0].ip, KIP);
+	cr_assert_eq(ss->frames[0].kind, PMS_FRAME_KERNEL);
+	cr_assert_str_eq(sym(&ss->frames[0]), "secondary_startup_64");
+	cr_assert_str_eq(ss->frames[0].res.dso, "[kernel.kallsyms]");
+	cr_assert_not(ss->frames[0].caller);
+	cr_assert_eq(ss->frames[1].kind, PMS_FRAME_KERNEL);
+	cr_assert(ss->frames[1].caller);
+	/* the first user entry is where user mode was left: exact, not a return address */
+	cr_assert_eq(ss->frames[2].kind, PMS_FRAME_USER);
+	cr_assert_eq(ss->frames[2].ip, a + 4);
+	cr_assert_not(ss->frames[2].caller);
+	cr_assert_str_eq(sym(&ss->frames[2]), "session_fx_alpha");
+	cr_assert_eq(ss->frames[2].res.sym_off, 4);
+	/* return address a+1 is looked up at a, reported as a+1 */
+	cr_assert(ss->frames[3].caller);
+	cr_assert_eq(ss->frames[3].ip, a + 1);
+	cr_assert_str_eq(sym(&ss->frames[3]), "session_fx_alpha");
+	cr_assert_eq(ss->frames[3].res.sym_off, 1);
+	/* a return address at a function's first byte belongs to the function before it */
+	cr_assert_eq(ss->frames[4].ip, b);
+	cr_assert_str_neq(sym(&ss->frames[4]), "session_fx_bravo");
+	cr_assert_eq(ss->frames[4].map_addr, b - sm.start + sm.pgoff);
+
+	ss = next(s);
+	cr_assert_eq(ss->nr_frames, 2);
+	cr_assert_str_eq(sym(&ss->frames[0]), "session_fx_alpha");
+	cr_assert_str_eq(sym(&ss->frames[1]), "session_fx_bravo");
+	cr_assert_eq(ss->frames[1].res.sym_off, 3);
+
+	ss = next(s);
+	cr_assert_eq(ss->frames[0].kind, PMS_FRAME_GUEST);
+	cr_assert_str_eq(ss->frames[0].res.dso, "[unknown]");
+	expect_end(s);
+	pms_session__free(s);
+
+	/* frames[0] only when the caller does not want chains, and max_stack caps them */
+	s = open_session(&f, false);
+	cr_assert_eq(next(s)->nr_frames, 1);
+	pms_session__free(s);
+	{
+		struct pms_session_opts o = { .sz = sizeof(o), .callchain = true, .max_stack = 3 };
+
+		cr_assert_eq(pms_session__open_mem(&s, f.buf, f.len, &o, NULL), 0);
+		cr_assert_eq(next(s)->nr_frames, 3);
+		pms_session__free(s);
+	}
+	unsetenv("PMS_PROCFS_ROOT");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	cr_assert_eq(system(cmd), 0);
+	free(f.buf);
+}
+
+Test(session, rebuilt_binary_is_stale_never_misnamed)
+{
+	struct selfmap sm;
+	struct file f;
+	struct pms_session *s;
+	const struct pms_session_sample *ss;
+	uint8_t wrong[20];
+	uint64_t a = fx(session_fx_alpha) + 2;
+
+	memset(wrong, 0x5a, sizeof(wrong));
+	self_map(&sm);
+	/* MMAP2 carrying a build-id */
+	file_open(&f, ST_BASE, "cpu-clock", 4000, true);
+	mmap2(&f, 100, sm.start, sm.len, sm.pgoff, sm.path, wrong, 1);
+	sample(&f, PERF_RECORD_MISC_USER, 100, 100, 2, a, NULL, 0);
+	file_close(&f);
+	s = open_session(&f, true);
+	ss = next(s);
+	cr_assert_eq(ss->frames[0].res.status, PMS_RES_STALE);
+	cr_assert_null(ss->frames[0].res.sym);
+	expect_end(s);
+	cr_assert_eq(pms_session__stats(s)->unresolved[PMS_UNRES_STALE], 1);
+	pms_session__free(s);
+	free(f.buf);
+
+	/* HEADER_BUILD_ID (pid -1: any process) matched by path */
+	file_open(&f, ST_BASE, "cpu-clock", 4000, true);
+	cr_assert_eq(pms_data_features__add_build_id(pms_data_writer__features(f.w), sm.path, wrong, 20, -1,
+						     PERF_RECORD_MISC_USER), 0);
+	mmap2(&f, 100, sm.start, sm.len, sm.pgoff, sm.path, NULL, 1);
+	sample(&f, PERF_RECORD_MISC_USER, 100, 100, 2, a, NULL, 0);
+	sample(&f, PERF_RECORD_MISC_USER, 100, 100, 3, a, NULL, 0);
+	file_close(&f);
+	s = open_session(&f, true);
+	cr_assert_eq(next(s)->frames[0].res.status, PMS_RES_STALE);
+	cr_assert_eq(next(s)->frames[0].res.status, PMS_RES_STALE);
+	expect_end(s);
+	cr_assert_eq(pms_session__stats(s)->unresolved[PMS_UNRES_STALE], 2);
+	{
+		const char *path, *found;
+		size_t n;
+
+		cr_assert_eq(pms_resolver__stale(pms_session__resolver(s), 0, &path, &n, &found), 0);
+		cr_assert_str_eq(path, sm.path);
+		cr_assert_eq(n, 2);
+	}
+	pms_session__free(s);
+	free(f.buf);
+}
+
+Test(session, jit_maps_for_anonymous_code)
+{
+	struct file f;
+	struct pms_session *s;
+	const struct pms_session_sample *ss;
+	char dir[4096];
+	const char *top = getenv("TOP");
+
+	snprintf(dir, sizeof(dir), "%s/tests/fixtures/symbol", top && *top ? top : ".");
+	setenv("PMS_JITMAP_DIR", dir, 1);
+	file_open(&f, ST_BASE, "cpu-clock", 4000, true);
+	mmap2(&f, 4242, 0x7f0000000000ULL, 0x10000, 0, "//anon", NULL, 1);
+	mmap2(&f, 4242, 0x7f0000100000ULL, 0x10000, 0, "/memfd:code (deleted)", NULL, 1);
+	sample(&f, PERF_RECORD_MISC_USER, 4242, 4242, 2, 0x7f0000001010ULL, NULL, 0);
+	sample(&f, PERF_RECORD_MISC_USER, 4242, 4242, 3, 0x7f0000009000ULL, NULL, 0);
+	sample(&f, PERF_RECORD_MISC_USER, 4242, 4242, 4, 0x7f0000100010ULL, NULL, 0);
+	file_close(&f);
+	s = open_session(&f, true);
+	ss = next(s);
+	cr_assert_eq(ss->frames[0].kind, PMS_FRAME_JIT);
+	cr_assert_str_eq(sym(&ss->frames[0]), "LazyCompile:*fib /app/fib.js:3");
+	cr_assert_str_eq(ss->frames[0].res.dso, "/tmp/perf-4242.map");
+	cr_assert_eq(ss->frames[0].map_addr, 0x7f0000001010ULL, "perf prints JIT addresses as they are");
+	ss = next(s);
+	cr_assert_eq(ss->frames[0].kind, PMS_FRAME_JIT);
+	cr_assert_null(ss->frames[0].res.sym);
+	cr_assert_str_eq(ss->frames[0].res.dso, "/tmp/perf-4242.map");
+	ss = next(s);
+	cr_assert_str_eq(ss->frames[0].res.dso, "/memfd:code (deleted)", "perf keeps memfd names");
+	cr_assert_eq(ss->frames[0].map_addr, 0x10);
+	expect_end(s);
+	unsetenv("PMS_JITMAP_DIR");
+	pms_session__free(s);
+	free(f.buf);
+}
+
+Test(session, bad_samples_are_skipped_and_counted)
+{
+	struct file f;
+	struct pms_session *s;
+	uint64_t junk[4] = { 0 };
+	struct perf_event_header *h = (struct perf_event_header *)junk;
+
+	file_open(&f, ST_BASE, "my-event", 4000, true);
+	sample(&f, PERF_RECORD_MISC_USER, 1, 1, 1, 0x1000, NULL, 0);
+	h->type = PERF_RECORD_SAMPLE;
+	h->size = sizeof(junk); /* too short for IP|TID|TIME|CPU|PERIOD */
+	cr_assert_eq(pms_data_writer__write(f.w, junk, sizeof(junk)), 0);
+	sample(&f, PERF_RECORD_MISC_USER, 1, 1, 3, 0x2000, NULL, 0);
+	file_close(&f);
+	s = open_session(&f, true);
+	cr_assert_str_eq(next(s)->event_name, "my-event");
+	cr_assert_eq(next(s)->frames[0].ip, 0x2000);
+	expect_end(s);
+	cr_assert_eq(pms_session__stats(s)->bad_samples, 1);
+	cr_assert_eq(pms_session__stats(s)->samples, 2);
+	pms_session__free(s);
+	free(f.buf);
+}
+
+Test(session, damage_strict_and_recover)
+{
+	struct file f;
+	struct pms_session *s;
+	struct pms_session_opts o = { .sz = sizeof(o), .recover = true };
+	const struct pms_session_sample *ss;
+	struct pms_data_error e = { 0 };
+	int n = 0, rc;
+
+	file_open(&f, ST_BASE, "cpu-clock", 4000, true);
+	for (int i = 0; i < 10; i++)
+		sample(&f, PERF_RECORD_MISC_USER, 1, 1, (uint64_t)i + 1, 0x1000, NULL, 0);
+	cr_assert_eq(pms_data_writer__flush(f.w), 0);
+	pms_data_writer__free(f.w);   /* a recorder killed after its flush */
+	{
+		off_t end = lseek(f.fd, 0, SEEK_END);
+
+		cr_assert_eq(ftruncate(f.fd, end - 20), 0); /* and a torn last record */
+		f.len = (size_t)end - 20;
+		f.buf = malloc(f.len);
+		cr_assert_eq(pread(f.fd, f.buf, f.len, 0), (ssize_t)f.len);
+		close(f.fd);
+	}
+	rc = pms_session__open_mem(&s, f.buf, f.len, NULL, &e);
+	if (rc == 0) {
+		while ((rc = pms_session__next(s, &ss)) > 0)
+			n++;
+		cr_assert_lt(rc, 0, "strict mode reports the damage");
+		cr_assert_eq(n, 9, "the whole records before it still come out: %d", n);
+		pms_session__free(s);
+	}
+	cr_assert_eq(pms_session__open_mem(&s, f.buf, f.len, &o, &e), 0, "%s", e.msg);
+	n = 0;
+	while ((rc = pms_session__next(s, &ss)) > 0)
+		n++;
+	cr_assert_eq(rc, 0);
+	cr_assert_eq(n, 9);
+	cr_assert_neq(pms_data_reader__error(pms_session__reader(s))->err, 0);
+	pms_session__free(s);
+	free(f.buf);
+}
+
+Test(session, missing_file_and_not_perf_data)
+{
+	struct pms_session *s = (void *)1;
+	struct pms_data_error e = { 0 };
+	char junk[256] = "this is not a perf.data file";
+
+	cr_assert_eq(pms_session__open(&s, "/nonexistent/perf.data", NULL, &e), -ENOENT);
+	cr_assert_null(s);
+	cr_assert_lt(pms_session__open_mem(&s, junk, sizeof(junk), NULL, &e), 0);
+	cr_assert_null(s);
+	pms_session__free(NULL);
+	cr_assert_str_eq(pms_unres_reason__describe(PMS_UNRES_STALE), "binary rebuilt");
+}
