@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `pmuscope record`: sample a command, processes or the whole system into a perf.data file.
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -16,6 +18,7 @@
 
 #include "cmd.h"
 #include "events.h"
+#include "record_hits.h"
 #include "data/writer.h"
 #include "event/event.h"
 #include "perf_event/mmap.h"
@@ -34,10 +37,27 @@ static const char **ev_strs;
 static size_t nr_ev_strs;
 static int opt_freq;
 static uint64_t opt_period;
-static bool opt_callchain, opt_all, opt_compress;
-static const char *opt_mmap_pages, *opt_output, *opt_pid;
+static bool opt_callchain, opt_all, opt_compress, opt_no_inherit;
+static const char *opt_call_graph, *opt_mmap_pages, *opt_output, *opt_pid, *opt_tid, *opt_cpu;
 static double opt_duration;
 
+/*
+ * The user registers perf asks for with --call-graph dwarf: every general
+ * register the unwinder may need (x86_64: all but the segment registers
+ * DS/ES/FS/GS; arm64: x0..x30, sp, pc).
+ */
+#if defined(__x86_64__)
+#define DWARF_REGS_USER_MASK 0xff0fffULL
+#elif defined(__aarch64__)
+#define DWARF_REGS_USER_MASK 0x1ffffffffULL
+#else
+#define DWARF_REGS_USER_MASK 0ULL
+#endif
+#define DWARF_STACK_DEFAULT 8192u
+/* The kernel keeps the dump size in a u16 and wants a multiple of 8. */
+#define DWARF_STACK_MAX 65528u
+
+enum cg_mode { CG_NONE, CG_FP, CG_DWARF };
 static volatile sig_atomic_t stop_requests;
 static volatile sig_atomic_t child_pid_for_signal;
 
@@ -53,13 +73,18 @@ static const struct opt opts[] = {
 	OPT_CALLBACK('e', "event", "<events>", "event selector (default: cycles, else cpu-clock)", add_event),
 	OPT_INT('F', "freq", &opt_freq, "<n>", "sample at n Hz (default 4000)"),
 	OPT_U64('c', "count", &opt_period, "<n>", "sample every n events"),
-	OPT_BOOL('g', NULL, &opt_callchain, "record call chains (frame pointers)"),
+	OPT_BOOL('g', NULL, &opt_callchain, "record call chains (frame pointers; = --call-graph fp)"),
+	OPT_STRING(0, "call-graph", &opt_call_graph, "<fp|dwarf[,size]>",
+		   "call chains: frame pointers, or user registers + a stack copy (default 8192 bytes)"),
 	OPT_STRING('m', "mmap-pages", &opt_mmap_pages, "<pages>", "ring size per CPU: pages or size (512K)"),
-	OPT_STRING('o', "output", &opt_output, "<file>", "output file (default perf.data)"),
+	OPT_STRING('o', "output", &opt_output, "<file>", "output file (default perf.data; - for a pipe)"),
 	OPT_BOOL('z', "compression", &opt_compress, "compress records with zstd"),
 	OPT_DOUBLE(0, "duration", &opt_duration, "<s>", "stop after s seconds"),
 	OPT_BOOL('a', "all-cpus", &opt_all, "system-wide collection from all CPUs"),
+	OPT_STRING('C', "cpu", &opt_cpu, "<cpus>", "system-wide collection on these CPUs only (0-2,5)"),
 	OPT_STRING('p', "pid", &opt_pid, "<pid>", "record an existing process (all its threads)"),
+	OPT_STRING('t', "tid", &opt_tid, "<tid,...>", "record existing threads only (no inheritance)"),
+	OPT_BOOL('i', "no-inherit", &opt_no_inherit, "children and new threads are not sampled"),
 	OPT_END(),
 };
 
@@ -106,7 +131,8 @@ struct workload {
 	int status;
 };
 
-static int workload_fork(struct workload *w, char **argv)
+/* stdout_to_stderr: the recorder's stdout is the perf.data pipe (-o -). */
+static int workload_fork(struct workload *w, char **argv, bool stdout_to_stderr)
 {
 	sigset_t set, old;
 	int go[2], er[2];
@@ -135,6 +161,8 @@ static int workload_fork(struct workload *w, char **argv)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(go[1]);
 		close(er[0]);
+		if (stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(EXIT_NOEXEC);
 		do
 			n = read(go[0], &c, 1);
 		while (n < 0 && errno == EINTR);
@@ -222,12 +250,6 @@ struct rec_ring {
 	struct pms_ring ring;
 };
 
-/* An executable file mapping seen in an MMAP2 record, for BUILD_ID. */
-struct seen_map {
-	uint32_t pid;
-	char *path;
-};
-
 struct rec {
 	struct pms_evlist list;
 	struct pms_data_writer *w;
@@ -237,38 +259,36 @@ struct rec {
 	size_t nr_fds;
 	struct pms_decode_cfg cfg;
 	struct pms_ring_stats st;
-	struct seen_map *maps;
-	size_t nr_maps, cap_maps;
-	uint32_t *sample_pids;
-	size_t nr_sample_pids, cap_sample_pids;
+	struct rec_hits *hits;
 	int write_err;
 };
 
-static void note_sample_pid(struct rec *r, uint32_t pid)
+/* Feed the build-id bookkeeping: maps, forks, execs and sampled addresses. */
+static void track(struct rec *r, const struct pms_record *d)
 {
-	for (size_t i = 0; i < r->nr_sample_pids; i++)
-		if (r->sample_pids[i] == pid)
-			return;
-	if (r->nr_sample_pids == r->cap_sample_pids) {
-		r->cap_sample_pids = r->cap_sample_pids ? 2 * r->cap_sample_pids : 16;
-		r->sample_pids = xrealloc(r->sample_pids, r->cap_sample_pids * sizeof(*r->sample_pids));
+	switch (d->type) {
+	case PERF_RECORD_SAMPLE:
+		rec_hits__sample(r->hits, d->sample.pid, d->misc & PERF_RECORD_MISC_CPUMODE_MASK,
+				 d->sample.ip, d->sample.callchain, d->sample.callchain_nr);
+		break;
+	case PERF_RECORD_MMAP2:
+		if (!(d->mmap.prot & 4 /* PROT_EXEC */))
+			break;
+		/* fall through */
+	case PERF_RECORD_MMAP:
+		if ((d->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER && !d->mmap.data)
+			rec_hits__mmap(r->hits, d->mmap.pid, d->mmap.addr, d->mmap.len, d->mmap.filename);
+		break;
+	case PERF_RECORD_FORK:
+		rec_hits__fork(r->hits, d->task.pid, d->task.ppid);
+		break;
+	case PERF_RECORD_COMM:
+		if (d->comm.exec)
+			rec_hits__exec(r->hits, d->comm.pid);
+		break;
+	default:
+		break;
 	}
-	r->sample_pids[r->nr_sample_pids++] = pid;
-}
-
-static void note_map(struct rec *r, uint32_t pid, const char *path)
-{
-	if (!path || path[0] != '/')
-		return;
-	for (size_t i = 0; i < r->nr_maps; i++)
-		if (r->maps[i].pid == pid && !strcmp(r->maps[i].path, path))
-			return;
-	if (r->nr_maps == r->cap_maps) {
-		r->cap_maps = r->cap_maps ? 2 * r->cap_maps : 32;
-		r->maps = xrealloc(r->maps, r->cap_maps * sizeof(*r->maps));
-	}
-	r->maps[r->nr_maps].pid = pid;
-	r->maps[r->nr_maps++].path = xstrdup(path);
 }
 
 static int on_record(const struct perf_event_header *h, void *arg)
@@ -280,10 +300,7 @@ static int on_record(const struct perf_event_header *h, void *arg)
 
 	if (pms_record__decode(&r->cfg, h, h->size, &dec, &off) == 0) {
 		pms_ring_stats__account(&r->st, &dec);
-		if (dec.type == PERF_RECORD_SAMPLE)
-			note_sample_pid(r, dec.sample.pid);
-		else if (dec.type == PERF_RECORD_MMAP2 && (dec.mmap.prot & 4 /* PROT_EXEC */))
-			note_map(r, dec.mmap.pid, dec.mmap.filename);
+		track(r, &dec);
 	}
 	err = pms_data_writer__write(r->w, h, h->size);
 	if (err && !r->write_err)
@@ -298,39 +315,59 @@ static void drain_all(struct rec *r)
 	pms_data_writer__flush(r->w);
 }
 
-/* COMM + MMAP2 records of the existing process pid (its threads' comms too). */
-static void synthesize_process(struct rec *r, pid_t pid)
+/* "PPid:" / "Tgid:" of /proc/<tid>/status, or -1. */
+static long status_field(pid_t tid, const char *field)
 {
-	char path[PATH_MAX], comm[64];
-	struct pms_maps *maps;
-	DIR *d;
-	struct dirent *de;
+	char path[PATH_MAX], line[256];
+	size_t flen = strlen(field);
+	long v = -1;
 	FILE *f;
 
-	if (pms_procfs__path(path, sizeof(path), "%d/task", (int)pid) < 0 || !(d = opendir(path)))
-		return;
-	while ((de = readdir(d))) {
-		long tid = strtol(de->d_name, NULL, 10);
-
-		if (tid <= 0)
-			continue;
-		if (pms_procfs__path(path, sizeof(path), "%d/task/%ld/comm", (int)pid, tid) < 0 ||
-		    !(f = fopen(path, "r")))
-			continue;
-		if (fgets(comm, sizeof(comm), f)) {
-			comm[strcspn(comm, "\n")] = 0;
-			pms_data_writer__comm(r->w, (uint32_t)pid, (uint32_t)tid, comm, false, NULL);
+	if (pms_procfs__path(path, sizeof(path), "%d/status", (int)tid) < 0 || !(f = fopen(path, "r")))
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, field, flen) && line[flen] == ':') {
+			v = strtol(line + flen + 1, NULL, 10);
+			break;
 		}
-		fclose(f);
 	}
-	closedir(d);
+	fclose(f);
+	return v;
+}
+
+/*
+ * FORK + COMM of one existing thread, as perf synthesizes them: the leader
+ * forks from its parent process, other threads from their leader.
+ */
+static void synthesize_thread(struct rec *r, pid_t pid, pid_t tid, pid_t ppid)
+{
+	char path[PATH_MAX], comm[64];
+	uint32_t parent = tid == pid ? (uint32_t)(ppid < 0 ? 0 : ppid) : (uint32_t)pid;
+	FILE *f;
+
+	if (pms_procfs__path(path, sizeof(path), "%d/task/%d/comm", (int)pid, (int)tid) < 0 ||
+	    !(f = fopen(path, "r")))
+		return;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = 0;
+	fclose(f);
+	comm[strcspn(comm, "\n")] = 0;
+	pms_data_writer__fork(r->w, (uint32_t)pid, parent, (uint32_t)tid, parent, 0, NULL);
+	pms_data_writer__comm(r->w, (uint32_t)pid, (uint32_t)tid, comm, false, NULL);
+}
+
+/* MMAP2 of every executable mapping of pid (files, [vdso], [vsyscall], //anon). */
+static void synthesize_maps(struct rec *r, pid_t pid)
+{
+	struct pms_maps *maps;
+
 	if (pms_maps__read_pid(pid, &maps))
 		return;
 	for (size_t i = 0; i < maps->nr; i++) {
 		const struct pms_map *m = &maps->maps[i];
 		struct pms_data_mmap2 mm;
 
-		if (!pms_map__is_exec(m) || m->anon)
+		if (!pms_map__is_exec(m))
 			continue;
 		memset(&mm, 0, sizeof(mm));
 		mm.pid = mm.tid = (uint32_t)pid;
@@ -340,42 +377,135 @@ static void synthesize_process(struct rec *r, pid_t pid)
 		mm.maj = m->dev_major;
 		mm.min = m->dev_minor;
 		mm.ino = m->inode;
-		mm.prot = 4 | (m->prot[0] == 'r' ? 1 : 0);
+		mm.prot = 4 | (m->prot[0] == 'r' ? 1 : 0) | (m->prot[1] == 'w' ? 2 : 0);
 		mm.flags = m->prot[3] == 's' ? 1 : 2; /* MAP_SHARED : MAP_PRIVATE */
 		mm.cpumode = PERF_RECORD_MISC_USER;
-		mm.filename = m->path;
+		mm.filename = m->anon ? "//anon" : m->path;
 		pms_data_writer__mmap2(r->w, &mm, NULL);
-		note_map(r, (uint32_t)pid, m->path);
+		rec_hits__mmap(r->hits, mm.pid, mm.addr, mm.len, mm.filename);
 	}
 	pms_maps__free(maps);
 }
 
+/* FORK/COMM of every thread of pid (or only of tids[0..nr)), then its maps. */
+static void synthesize_process(struct rec *r, pid_t pid, const pid_t *only, size_t nr_only)
+{
+	char path[PATH_MAX];
+	long ppid = status_field(pid, "PPid");
+	DIR *d;
+	struct dirent *de;
+
+	if (only) {
+		for (size_t i = 0; i < nr_only; i++)
+			synthesize_thread(r, pid, only[i], (pid_t)ppid);
+	} else {
+		if (pms_procfs__path(path, sizeof(path), "%d/task", (int)pid) < 0 || !(d = opendir(path)))
+			return;
+		/* the leader first: its FORK names the parent process */
+		synthesize_thread(r, pid, pid, (pid_t)ppid);
+		while ((de = readdir(d))) {
+			long tid = strtol(de->d_name, NULL, 10);
+
+			if (tid > 0 && tid != pid)
+				synthesize_thread(r, pid, (pid_t)tid, (pid_t)ppid);
+		}
+		closedir(d);
+	}
+	synthesize_maps(r, pid);
+}
+
 /*
  * The kernel map perf report needs to attribute kernel samples: one MMAP of
- * [kernel.kallsyms]_text from _text to the top of the address space. Skipped
+ * [kernel.kallsyms]_text from _text to _etext, as perf writes it. Skipped
  * when kallsyms hides addresses (kptr_restrict): a zero address helps nobody.
  */
 static void synthesize_kernel(struct rec *r)
 {
 	char path[PATH_MAX], line[512];
-	uint64_t text = 0;
+	uint64_t text = 0, etext = 0;
 	FILE *f;
 
 	if (pms_procfs__path(path, sizeof(path), "%s", "kallsyms") < 0 || !(f = fopen(path, "r")))
 		return;
-	while (fgets(line, sizeof(line), f)) {
+	while (fgets(line, sizeof(line), f) && !(text && etext)) {
 		char *end;
 		uint64_t addr = strtoull(line, &end, 16);
 
-		if (end != line && !strcmp(end, " T _text\n")) {
+		if (end == line)
+			continue;
+		if (!strcmp(end, " T _text\n"))
 			text = addr;
-			break;
-		}
+		else if (!strcmp(end, " T _etext\n"))
+			etext = addr;
 	}
 	fclose(f);
 	if (text)
-		pms_data_writer__mmap(r->w, (uint32_t)-1, 0, text, ~0ULL - text, text,
-				      PERF_RECORD_MISC_KERNEL, "[kernel.kallsyms]_text", NULL);
+		pms_data_writer__mmap(r->w, (uint32_t)-1, 0, text, etext > text ? etext - text : ~0ULL - text,
+				      text, PERF_RECORD_MISC_KERNEL, "[kernel.kallsyms]_text", NULL);
+}
+
+/*
+ * One MMAP per loaded module (name, text address and size from
+ * /proc/modules), named by its file under /lib/modules/<release> when
+ * modules.dep lists it, else "[name]", as perf synthesizes them.
+ */
+static void synthesize_modules(struct rec *r)
+{
+	char path[PATH_MAX], line[1024], rel[256] = "", dep_path[PATH_MAX];
+	FILE *f, *dep = NULL;
+
+	if (pms_procfs__path(path, sizeof(path), "%s", "modules") < 0 || !(f = fopen(path, "r")))
+		return;
+	if (pms_procfs__path(path, sizeof(path), "%s", "sys/kernel/osrelease") == 0) {
+		FILE *o = fopen(path, "r");
+
+		if (o) {
+			if (fgets(rel, sizeof(rel), o))
+				rel[strcspn(rel, "\n")] = 0;
+			fclose(o);
+		}
+	}
+	if (rel[0] && snprintf(dep_path, sizeof(dep_path), "/lib/modules/%s/modules.dep", rel) <
+			      (int)sizeof(dep_path))
+		dep = fopen(dep_path, "r");
+	while (fgets(line, sizeof(line), f)) {
+		char name[256], file[PATH_MAX], dl[1024];
+		unsigned long long size, addr;
+
+		if (sscanf(line, "%255s %llu %*s %*s %*s 0x%llx", name, &size, &addr) != 3 || !addr)
+			continue;
+		if (snprintf(file, sizeof(file), "[%s]", name) >= (int)sizeof(file))
+			continue;
+		if (dep) {
+			rewind(dep);
+			while (fgets(dl, sizeof(dl), dep)) {
+				char *colon = strchr(dl, ':'), *base, *dot;
+
+				if (!colon)
+					continue;
+				*colon = 0;
+				base = strrchr(dl, '/');
+				base = base ? base + 1 : dl;
+				dot = strstr(base, ".ko");
+				if (!dot)
+					continue;
+				*dot = 0;
+				for (char *c = base; *c; c++)
+					if (*c == '-')
+						*c = '_';
+				if (!strcmp(base, name)) {
+					*dot = '.';
+					snprintf(file, sizeof(file), "/lib/modules/%s/%s", rel, dl);
+					break;
+				}
+			}
+		}
+		pms_data_writer__mmap(r->w, (uint32_t)-1, 0, addr, size, 0, PERF_RECORD_MISC_KERNEL, file, NULL);
+		rec_hits__add_module(r->hits, file, addr, size);
+	}
+	if (dep)
+		fclose(dep);
+	fclose(f);
 }
 
 static void synthesize_all(struct rec *r)
@@ -390,38 +520,127 @@ static void synthesize_all(struct rec *r)
 		long pid = strtol(de->d_name, NULL, 10);
 
 		if (pid > 0 && pid != getpid())
-			synthesize_process(r, (pid_t)pid);
+			synthesize_process(r, (pid_t)pid, NULL, 0);
 	}
 	closedir(d);
 }
 
+/* NT_GNU_BUILD_ID in a buffer of ELF notes; its size or 0. */
+static size_t build_id_from_notes(const uint8_t *p, size_t len, uint8_t *out)
+{
+	size_t off = 0;
+
+	while (off + 12 <= len) {
+		uint32_t namesz, descsz, type;
+		size_t name_off, desc_off;
+
+		memcpy(&namesz, p + off, 4);
+		memcpy(&descsz, p + off + 4, 4);
+		memcpy(&type, p + off + 8, 4);
+		name_off = off + 12;
+		desc_off = name_off + (((size_t)namesz + 3) & ~(size_t)3);
+		if (desc_off > len || descsz > len - desc_off)
+			break;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(p + name_off, "GNU", 4) &&
+		    descsz > 0 && descsz <= PMS_BUILD_ID_MAX) {
+			memcpy(out, p + desc_off, descsz);
+			return descsz;
+		}
+		off = desc_off + (((size_t)descsz + 3) & ~(size_t)3);
+	}
+	return 0;
+}
+
+/* Build-id from a notes file: /sys/kernel/notes, /sys/module/X/notes/.note.gnu.build-id. */
+static size_t build_id_from_notes_file(const char *path, uint8_t *out)
+{
+	uint8_t buf[4096];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	return n > 0 ? build_id_from_notes(buf, (size_t)n, out) : 0;
+}
+
+#if UINTPTR_MAX > 0xffffffffu
+typedef Elf64_Ehdr vdso_ehdr;
+typedef Elf64_Phdr vdso_phdr;
+#else
+typedef Elf32_Ehdr vdso_ehdr;
+typedef Elf32_Phdr vdso_phdr;
+#endif
+
+/* Build-id of the vDSO: it is the same image in every process, ours included. */
+static size_t build_id_of_vdso(uint8_t *out)
+{
+	const uint8_t *base = (const uint8_t *)(uintptr_t)getauxval(AT_SYSINFO_EHDR);
+	const vdso_ehdr *eh = (const vdso_ehdr *)base;
+
+	if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG))
+		return 0;
+	for (unsigned i = 0; i < eh->e_phnum; i++) {
+		const vdso_phdr *ph = (const vdso_phdr *)(base + eh->e_phoff + (size_t)i * eh->e_phentsize);
+		size_t n;
+
+		if (ph->p_type == PT_NOTE && (n = build_id_from_notes(base + ph->p_offset, ph->p_filesz, out)))
+			return n;
+	}
+	return 0;
+}
+
 /*
- * The static arm64 build has no libelf: its files carry no build-ids, which
- * only costs the rebuilt-binary check when they are reported on the host.
+ * HEADER_BUILD_ID for every object with samples (by IP or call chain), the
+ * kernel and modules included. The static arm64 build has no libelf: its
+ * files get no build-ids, which only costs the rebuilt-binary check.
  */
 static void add_build_ids(struct rec *r)
 {
-#ifdef PMS_NO_HOST_LIBS
-	(void)r;
-#else
 	struct pms_data_features *f = pms_data_writer__features(r->w);
 
-	for (size_t i = 0; i < r->nr_maps; i++) {
-		struct pms_dso *dso;
-		bool sampled = false, dup = false;
+	for (size_t i = 0; i < rec_hits__nr(r->hits); i++) {
+		uint8_t id[PMS_BUILD_ID_MAX];
+		char path[PATH_MAX];
+		bool hit, kernel;
+		const char *name = rec_hits__name(r->hits, i, &hit, &kernel);
+		size_t n = 0;
 
-		for (size_t k = 0; k < r->nr_sample_pids && !sampled; k++)
-			sampled = r->sample_pids[k] == r->maps[i].pid;
-		for (size_t k = 0; k < i && !dup; k++)
-			dup = !strcmp(r->maps[k].path, r->maps[i].path);
-		if (!sampled || dup || pms_dso__open(r->maps[i].path, &dso))
+		if (!hit)
 			continue;
-		if (dso->build_id_size)
-			pms_data_features__add_build_id(f, r->maps[i].path, dso->build_id,
-							dso->build_id_size, -1, PERF_RECORD_MISC_USER);
-		pms_dso__free(dso);
-	}
+		if (i == 0) {
+			if (pms_sysfs__path(path, sizeof(path), "%s", "kernel/notes") == 0)
+				n = build_id_from_notes_file(path, id);
+		} else if (kernel) {
+			const char *base = strrchr(name, '/');
+			char mod[256];
+			size_t len;
+
+			base = base ? base + 1 : name + 1; /* "[name]" */
+			len = strcspn(base, ".]");
+			if (len < sizeof(mod)) {
+				memcpy(mod, base, len);
+				mod[len] = 0;
+				for (char *c = mod; *c; c++)
+					if (*c == '-')
+						*c = '_';
+				if (pms_sysfs__path(path, sizeof(path), "module/%s/notes/.note.gnu.build-id", mod) == 0)
+					n = build_id_from_notes_file(path, id);
+			}
+		} else if (!strcmp(name, "[vdso]")) {
+			n = build_id_of_vdso(id);
+		} else if (name[0] == '/') {
+#ifndef PMS_NO_HOST_LIBS
+			int got = pms_build_id__read(name, id, sizeof(id));
+
+			n = got > 0 ? (size_t)got : 0;
 #endif
+		}
+		if (n)
+			pms_data_features__add_build_id(f, name, id, n, -1,
+							kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER);
+	}
 }
 
 static int list_threads(pid_t pid, pid_t **out, size_t *nr)
@@ -446,8 +665,8 @@ static int list_threads(pid_t pid, pid_t **out, size_t *nr)
 	return *nr ? 0 : -ESRCH;
 }
 
-/* Is the -p target still running? A zombie counts as gone: it runs no more. */
-static bool process_alive(pid_t pid)
+/* Is thread tid of process pid still running? A zombie counts as gone: it runs no more. */
+static bool task_alive(pid_t pid, pid_t tid)
 {
 	char path[PATH_MAX], buf[256];
 	const char *paren;
@@ -456,7 +675,7 @@ static bool process_alive(pid_t pid)
 
 	if (kill(pid, 0) && errno == ESRCH)
 		return false;
-	if (pms_procfs__path(path, sizeof(path), "%d/stat", (int)pid) < 0 ||
+	if (pms_procfs__path(path, sizeof(path), "%d/task/%d/stat", (int)pid, (int)tid) < 0 ||
 	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return errno != ENOENT;
 	n = read(fd, buf, sizeof(buf) - 1);
@@ -466,6 +685,71 @@ static bool process_alive(pid_t pid)
 	buf[n] = 0;
 	paren = strrchr(buf, ')');
 	return !(paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'));
+}
+
+/* -t 12,34: the thread ids (syntax first, then existence) and the process (tgid) of each. */
+static int parse_tids(const char *s, pid_t **tids, pid_t **tgids, size_t *nr)
+{
+	const char *p = s;
+
+	*nr = 0;
+	*tids = *tgids = NULL;
+	while (*p) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (errno || end == p || v <= 0 || v > INT32_MAX || (*end && *end != ',') ||
+		    (*end == ',' && !end[1]))
+			usage_error(&cmd_record, "bad thread id list '%s'", s);
+		*tids = xrealloc(*tids, (*nr + 1) * sizeof(**tids));
+		(*tids)[(*nr)++] = (pid_t)v;
+		p = *end ? end + 1 : end;
+	}
+	if (!*nr)
+		usage_error(&cmd_record, "bad thread id list '%s'", s);
+	*tgids = xcalloc(*nr, sizeof(**tgids));
+	for (size_t i = 0; i < *nr; i++) {
+		long tg = status_field((*tids)[i], "Tgid");
+
+		if (tg <= 0)
+			return error("no such thread: %d", (int)(*tids)[i]);
+		(*tgids)[i] = (pid_t)tg;
+	}
+	return 0;
+}
+
+/* --call-graph fp | dwarf[,size], checked like perf (size 1..65528, rounded up to 8). */
+static enum cg_mode parse_call_graph(const char *s, uint32_t *stack_bytes)
+{
+	*stack_bytes = 0;
+	if (!strcmp(s, "fp"))
+		return CG_FP;
+	if (!strncmp(s, "dwarf", 5) && (s[5] == 0 || s[5] == ',')) {
+		unsigned long long v = DWARF_STACK_DEFAULT;
+
+		if (s[5] == ',') {
+			char *end;
+
+			errno = 0;
+			v = strtoull(s + 6, &end, 0);
+			if (errno || end == s + 6 || *end || s[6] == '-')
+				usage_error(&cmd_record, "--call-graph: bad stack dump size '%s'", s + 6);
+			if (v == 0 || v > DWARF_STACK_MAX)
+				usage_error(&cmd_record, "--call-graph: stack dump size %s is out of range (1..%u bytes)",
+					    s + 6, DWARF_STACK_MAX);
+			v = (v + 7) & ~7ULL;
+		}
+		if (!DWARF_REGS_USER_MASK)
+			usage_error(&cmd_record, "--call-graph dwarf is not supported on this architecture");
+		*stack_bytes = (uint32_t)v;
+		return CG_DWARF;
+	}
+	if (!strcmp(s, "lbr"))
+		usage_error(&cmd_record, "--call-graph lbr needs Intel LBR, which pmuscope does not support; use fp or dwarf");
+	usage_error(&cmd_record, "--call-graph: unknown mode '%s' (fp or dwarf[,size])", s);
+	return CG_NONE;
 }
 
 static void parse_events(struct rec *r)
@@ -499,7 +783,15 @@ static void parse_events(struct rec *r)
 		usage_error(&cmd_record, "no events to record");
 }
 
-static void setup_attrs(struct rec *r, bool for_command)
+struct rec_setup {
+	bool for_command;   /* enable_on_exec: a forked command, not system-wide */
+	bool system_wide;
+	bool inherit;
+	enum cg_mode cg;
+	uint32_t stack_bytes;
+};
+
+static void setup_attrs(struct rec *r, const struct rec_setup *rs)
 {
 	for (size_t i = 0; i < r->list.nr; i++) {
 		struct pms_evsel *e = &r->list.entries[i];
@@ -516,20 +808,32 @@ static void setup_attrs(struct rec *r, bool for_command)
 			}
 		}
 		a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
-		if (opt_callchain)
+		if (rs->cg != CG_NONE)
 			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-		if (opt_all)
+		if (rs->cg == CG_DWARF) {
+			/*
+			 * perf's dwarf mode, bit for bit: the kernel chain only (the
+			 * user part is unwound later from regs + stack), and data
+			 * addresses (ADDR, DATA_SRC, mmap_data) for the unwinder.
+			 */
+			a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_ADDR |
+					  PERF_SAMPLE_DATA_SRC;
+			a->sample_regs_user = DWARF_REGS_USER_MASK;
+			a->sample_stack_user = rs->stack_bytes;
+			a->exclude_callchain_user = 1;
+		}
+		if (rs->system_wide)
 			a->sample_type |= PERF_SAMPLE_CPU;
 		if (r->list.nr > 1)
 			a->sample_type |= PERF_SAMPLE_IDENTIFIER;
 		a->read_format = r->list.nr > 1 ? PERF_FORMAT_ID : 0;
 		a->sample_id_all = 1;
 		a->disabled = 1;
-		a->inherit = !opt_all;
-		a->enable_on_exec = for_command;
+		a->inherit = rs->inherit;
+		a->enable_on_exec = rs->for_command;
 		if (i == 0) {
 			a->mmap = a->comm = a->task = a->mmap2 = a->comm_exec = 1;
-			a->mmap_data = 0;
+			a->mmap_data = rs->cg == CG_DWARF;
 		}
 	}
 	pms_decode_cfg__from_attr(&r->cfg, &r->list.entries[0].attr);
@@ -555,40 +859,82 @@ static void print_summary(struct rec *r, const char *path)
 		(unsigned long long)r->st.nr_samples);
 }
 
+static bool targets_alive(const pid_t *tgids, const pid_t *tids, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (task_alive(tgids[i], tids[i]))
+			return true;
+	return false;
+}
+
 static int run(int argc, char **argv)
 {
 	struct rec r;
+	struct rec_setup rs = { .cg = CG_NONE };
 	struct workload wl = { .pid = -1 };
 	struct pms_cpulist cpus = { 0 };
 	const char *path;
 	char **cmd_argv = NULL;
-	pid_t *tids = NULL, target_pid = -1;
+	pid_t *tids = NULL, *tgids = NULL, target_pid = -1;
 	size_t nr_tids = 0;
 	unsigned pages;
 	int first, err, ret = 0;
 	struct pollfd *pfds;
 	uint64_t deadline = 0;
+	bool pipe_out;
 
 	first = opt_parse(&cmd_record, &argc, argv, OPT_STOP_AT_NON_OPTION);
 	if (first < argc)
 		cmd_argv = argv + first;
-	if ((cmd_argv != NULL) + opt_all + (opt_pid != NULL) != 1)
-		usage_error(&cmd_record, "give exactly one target: a command, -a or -p <pid>");
+	/* -a / -C may go with a command (system-wide while it runs), as in perf */
+	if ((cmd_argv != NULL) + (opt_pid != NULL) + (opt_tid != NULL) > 1 ||
+	    (!cmd_argv && !opt_pid && !opt_tid && !opt_all && !opt_cpu) ||
+	    ((opt_pid || opt_tid) && opt_all))
+		usage_error(&cmd_record, "give one target: a command, -a, -C <cpus>, -p <pid> or -t <tid>");
 	if (opt_freq < 0 || (opt_freq && opt_period))
 		usage_error(&cmd_record, "-F and -c are exclusive, and -F must be positive");
 	if (opt_duration < 0)
 		usage_error(&cmd_record, "--duration must not be negative");
+	if (opt_call_graph)
+		rs.cg = parse_call_graph(opt_call_graph, &rs.stack_bytes);
+	else if (opt_callchain)
+		rs.cg = CG_FP;
+	if (opt_cpu) {
+		size_t bad = 0;
+		struct pms_cpulist online = { 0 };
+
+		if (pms_cpulist__parse(opt_cpu, &cpus, &bad) || !cpus.nr)
+			usage_error(&cmd_record, "bad CPU list '%s'", opt_cpu);
+		if (pms_cpulist__online(&online) == 0) {
+			for (size_t i = 0; i < cpus.nr; i++)
+				if (!pms_cpulist__contains(&online, cpus.cpus[i]))
+					usage_error(&cmd_record, "CPU %d is not online", cpus.cpus[i]);
+		}
+		pms_cpulist__release(&online);
+		if (opt_pid || opt_tid) {
+			warning("-C is ignored with -p/-t: a process is followed on every CPU (as in perf)");
+			pms_cpulist__release(&cpus);
+		}
+	}
 	if (opt_pid) {
 		char *end;
 		long v;
 
 		errno = 0;
 		v = strtol(opt_pid, &end, 10);
-		if (errno || *end || v <= 0)
+		if (errno || *end || v <= 0 || v > INT32_MAX)
 			usage_error(&cmd_record, "bad pid '%s'", opt_pid);
 		target_pid = (pid_t)v;
 		if (list_threads(target_pid, &tids, &nr_tids))
 			return error("no such process: %d", (int)target_pid), EXIT_RUNTIME;
+		tgids = xcalloc(nr_tids, sizeof(*tgids));
+		for (size_t i = 0; i < nr_tids; i++)
+			tgids[i] = target_pid;
+	}
+	if (opt_tid && parse_tids(opt_tid, &tids, &tgids, &nr_tids)) {
+		free(tids);
+		free(tgids);
+		return EXIT_RUNTIME;
 	}
 	if (opt_mmap_pages) {
 		bool rounded;
@@ -601,11 +947,17 @@ static int run(int argc, char **argv)
 		pms_mmap__default_pages(&pages);
 	}
 	path = opt_output ? opt_output : "perf.data";
+	pipe_out = !strcmp(path, "-");
 
+	rs.system_wide = opt_all || (opt_cpu && !opt_pid && !opt_tid);
+	rs.for_command = cmd_argv && !rs.system_wide;
+	/* -t samples only the threads named, as perf's -t does */
+	rs.inherit = !rs.system_wide && !opt_no_inherit && !opt_tid;
 	memset(&r, 0, sizeof(r));
+	r.hits = rec_hits__new();
 	parse_events(&r);
-	setup_attrs(&r, cmd_argv != NULL);
-	if (pms_cpulist__online(&cpus) || !cpus.nr)
+	setup_attrs(&r, &rs);
+	if (!cpus.nr && (pms_cpulist__online(&cpus) || !cpus.nr))
 		die("cannot read the online CPUs");
 
 	{
@@ -613,19 +965,21 @@ static int run(int argc, char **argv)
 
 		err = pms_data_writer__open(&r.w, path, &wo);
 		if (err) {
+			rec_hits__free(r.hits);
 			if (err == -EOPNOTSUPP)
 				return error("-z: this build has no zstd support"), EXIT_RUNTIME;
 			return error("cannot create %s: %s", path, strerror(-err)), EXIT_RUNTIME;
 		}
 	}
-	if (cmd_argv && workload_fork(&wl, cmd_argv)) {
+	if (cmd_argv && workload_fork(&wl, cmd_argv, pipe_out)) {
 		pms_data_writer__free(r.w);
+		rec_hits__free(r.hits);
 		return EXIT_RUNTIME;
 	}
 
-	/* open: per CPU, per event, per thread (-p) or pid target */
+	/* open: per CPU, per event, per thread (-p/-t) or pid target */
 	{
-		size_t nthr = opt_pid ? nr_tids : 1;
+		size_t nthr = nr_tids ? nr_tids : 1;
 		size_t maxfds = cpus.nr * r.list.nr * nthr;
 		uint64_t **ids = xcalloc(r.list.nr, sizeof(*ids));
 		size_t *nids = xcalloc(r.list.nr, sizeof(*nids));
@@ -638,12 +992,12 @@ static int run(int argc, char **argv)
 			for (size_t e = 0; e < r.list.nr; e++) {
 				ids[e] = xrealloc(ids[e], (nids[e] + nthr) * sizeof(**ids));
 				for (size_t t = 0; t < nthr; t++) {
-					pid_t pid = opt_all ? -1 : opt_pid ? tids[t] : wl.pid;
+					pid_t pid = rs.system_wide ? -1 : nr_tids ? tids[t] : wl.pid;
 					int fd = pms_sys__perf_event_open(&r.list.entries[e].attr, pid,
 									  cpus.cpus[c], -1, 0);
 
 					if (fd < 0) {
-						if (opt_pid && fd == -ESRCH)
+						if (nr_tids && fd == -ESRCH)
 							continue; /* thread exited meanwhile */
 						error("cannot open event '%s' on CPU %d: %s",
 						      r.list.entries[e].name, cpus.cpus[c],
@@ -677,6 +1031,11 @@ static int run(int argc, char **argv)
 				}
 			}
 		}
+		if (!r.nr_fds) {
+			error("every thread of the target exited before recording started");
+			ret = EXIT_RUNTIME;
+			goto out_open;
+		}
 		for (size_t e = 0; e < r.list.nr; e++)
 			pms_data_writer__add_attr(r.w, &r.list.entries[e].attr, r.list.entries[e].name,
 						  ids[e], nids[e]);
@@ -691,14 +1050,34 @@ out_open:
 
 	pms_data_features__from_host(pms_data_writer__features(r.w), argc, argv);
 	synthesize_kernel(&r);
-	if (opt_pid)
-		synthesize_process(&r, target_pid);
-	else if (opt_all)
+	synthesize_modules(&r);
+	if (opt_pid) {
+		synthesize_process(&r, target_pid, NULL, 0);
+	} else if (opt_tid) {
+		for (size_t i = 0; i < nr_tids; i++) {
+			bool seen = false;
+
+			for (size_t k = 0; k < i && !seen; k++)
+				seen = tgids[k] == tgids[i];
+			if (seen)
+				continue;
+			/* the listed threads of this process, then its maps */
+			pid_t *mine = xcalloc(nr_tids, sizeof(*mine));
+			size_t n = 0;
+
+			for (size_t k = i; k < nr_tids; k++)
+				if (tgids[k] == tgids[i])
+					mine[n++] = tids[k];
+			synthesize_process(&r, tgids[i], mine, n);
+			free(mine);
+		}
+	} else if (rs.system_wide) {
 		synthesize_all(&r);
+	}
 	pms_data_writer__flush(r.w);
 
 	install_signals();
-	if (!cmd_argv)
+	if (!rs.for_command)
 		for (size_t i = 0; i < r.nr_fds; i++)
 			pms_perf_fd__enable(r.fds[i]);
 	if (cmd_argv) {
@@ -723,7 +1102,7 @@ out_open:
 
 		if (stop_requests && !cmd_argv)
 			break;
-		if (opt_pid && !process_alive(target_pid))
+		if (nr_tids && !targets_alive(tgids, tids, nr_tids))
 			break;
 		if (cmd_argv) {
 			workload_reap(&wl, false);
@@ -771,11 +1150,9 @@ out:
 		close(r.fds[i]);
 	free(r.fds);
 	free(r.rings);
-	for (size_t i = 0; i < r.nr_maps; i++)
-		free(r.maps[i].path);
-	free(r.maps);
-	free(r.sample_pids);
+	rec_hits__free(r.hits);
 	free(tids);
+	free(tgids);
 	pms_ring_stats__exit(&r.st);
 	pms_data_writer__free(r.w);
 	pms_evlist__release(&r.list);
@@ -789,7 +1166,7 @@ out:
 const struct pms_cmd cmd_record = {
 	.name = "record",
 	.summary = "sample a command, processes or all CPUs into perf.data",
-	.usage = "pmuscope record [<options>] [-a | -p <pid> | [--] <command> [<args>]]",
+	.usage = "pmuscope record [<options>] [-a | -C <cpus> | -p <pid> | -t <tid> | [--] <command> [<args>]]",
 	.opts = opts,
 	.run = run,
 };
