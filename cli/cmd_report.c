@@ -555,6 +555,7 @@ static int run(int argc, char **argv)
 	memcpy(ho.keys, keys, sizeof(keys));
 	ho.nr_keys = nr_keys;
 	ho.filter = &filter;
+	ho.cg_min_percent = opt_cg_min;
 	if (pms_hist__new(&h, &ho))
 		die("out of memory");
 

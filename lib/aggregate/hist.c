@@ -122,7 +122,7 @@ struct frame_rec {
 	struct pms_resolved res;  /* for source lines */
 	const char *srcline;
 	uint64_t key_addr;        /* 0 for a function-level frame of a known symbol */
-	bool by_addr;
+	uint8_t by_addr;          /* 0 per function, 1 per file address, 2 per runtime address */
 	uint32_t fn;              /* id of the function-level frame (itself unless by_addr) */
 	uint32_t hash;
 };
@@ -403,7 +403,7 @@ struct frame_key {
 	const char *dso, *sym;
 	uint64_t addr;
 	enum pms_frame_kind kind;
-	bool by_addr;
+	uint8_t by_addr;
 };
 
 static bool frame_eq(const void *ctx, uint32_t idx)
@@ -418,14 +418,21 @@ static bool frame_eq(const void *ctx, uint32_t idx)
 }
 
 /* The id of a frame; by_addr keeps one frame per address, else one per function. */
-static int intern_frame(struct pms_hist *h, const struct pms_frame *fr, bool by_addr, uint32_t *id)
+static int intern_frame(struct pms_hist *h, const struct pms_frame *fr, bool by_addr, bool caller_frame,
+			uint32_t *id)
 {
+	/*
+	 * perf keys (and prints) an unresolved caller frame by its runtime
+	 * address but a sampled one by its file address; doing the same keeps
+	 * children percentages comparable when the top frames are unresolved.
+	 */
+	bool runtime = caller_frame && !fr->res.sym;
 	struct frame_key k = {
 		.dso = fr->res.dso ? fr->res.dso : "[unknown]",
 		.sym = fr->res.sym,
-		.addr = (by_addr || !fr->res.sym) ? fr->res.addr : 0,
+		.addr = runtime ? fr->ip : (by_addr || !fr->res.sym) ? fr->res.addr : 0,
 		.kind = fr->kind,
-		.by_addr = by_addr,
+		.by_addr = runtime ? 2 : by_addr,
 	};
 	const void *ctx[2] = { h, &k };
 	uint64_t hv;
@@ -433,7 +440,7 @@ static int intern_frame(struct pms_hist *h, const struct pms_frame *fr, bool by_
 	uint64_t *slot;
 	struct frame_rec *f;
 
-	hv = hash_step(hash_step(hash_step((uintptr_t)k.dso, (uintptr_t)k.sym), k.addr), k.kind + by_addr * 16);
+	hv = hash_step(hash_step(hash_step((uintptr_t)k.dso, (uintptr_t)k.sym), k.addr), k.kind + k.by_addr * 16);
 	hash = (uint32_t)hv;
 	if (htab_reserve(&h->frame_tab))
 		return -ENOMEM;
@@ -449,14 +456,14 @@ static int intern_frame(struct pms_hist *h, const struct pms_frame *fr, bool by_
 	memset(f, 0, sizeof(*f));
 	f->pub.dso = k.dso;
 	f->pub.sym = fr->res.sym;
-	f->pub.addr = fr->res.addr;
+	f->pub.addr = runtime ? fr->ip : fr->res.addr;
 	f->pub.kind = fr->kind;
 	f->pub.status = fr->res.status;
 	f->res = fr->res;
 	f->hash = hash;
 	f->fn = (uint32_t)h->nr_frames;
 	f->key_addr = k.addr;
-	f->by_addr = by_addr;
+	f->by_addr = k.by_addr;
 	*id = (uint32_t)h->nr_frames;
 	slot_set(&h->frame_tab, slot, hash, (uint32_t)h->nr_frames++);
 	return 0;
@@ -522,7 +529,7 @@ int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 	if (grow((void **)&h->tmp, &h->tmp_alloc, nr, sizeof(*h->tmp)))
 		return -ENOMEM;
 	for (size_t i = 0; i < nr; i++) {
-		if (intern_frame(h, &s->frames[i], h->by_addr, &h->tmp[i]))
+		if (intern_frame(h, &s->frames[i], h->by_addr, i > 0, &h->tmp[i]))
 			return -ENOMEM;
 		hv = hash_step(hv, h->tmp[i]);
 	}
@@ -717,20 +724,14 @@ static int find_entry(struct pms_hist *h, const struct entry_key *key, uint32_t 
 static int add_tree_path(struct pms_hist *h, uint32_t eidx, const uint32_t *chain, size_t len,
 			 size_t from, bool toward_leaf, const struct class_rec *c, uint32_t *buf)
 {
-	struct pms_hist_entry *e = &h->entries[eidx];
 	size_t n = 0;
-	size_t depth = toward_leaf ? from + 1 : len - from;
 
-	if (depth > e->max_depth)
-		e->max_depth = (uint32_t)depth;
-
-	if (!e->cg_root) {
+	if (!h->entries[eidx].cg_root) {
 		uint32_t root = pms_cg__new_root(&h->cg);
 
 		if (!root)
 			return -ENOMEM;
 		h->entries[eidx].cg_root = root;
-		e = &h->entries[eidx];
 	}
 	if (toward_leaf) {
 		for (size_t i = from + 1; i-- > 0;)
@@ -739,28 +740,46 @@ static int add_tree_path(struct pms_hist *h, uint32_t eidx, const uint32_t *chai
 		for (size_t i = from; i < len; i++)
 			buf[n++] = h->frames[chain[i]].fn;
 	}
-	return pms_cg__add_path(&h->cg, e->cg_root, buf, n, c->period, c->samples);
+	return pms_cg__add_path(&h->cg, h->entries[eidx].cg_root, buf, n, c->period, c->samples);
 }
 
-static int expand_class(struct pms_hist *h, const struct class_rec *c, uint32_t stamp, uint32_t *buf)
+/* An entry's tree is built only if it can print: its weight reaches the graph threshold. */
+static bool wants_tree(const struct pms_hist *h, const struct pms_hist_entry *e)
+{
+	uint64_t w = h->opts.children ? e->children_period : e->self_period;
+
+	return (double)w >= h->opts.cg_min_percent / 100.0 * (double)h->events[e->priv_event].pub.period;
+}
+
+/*
+ * Pass 0 sums the weights of every entry the class touches; pass 1 adds the
+ * class's paths to the trees of the entries that passed wants_tree().
+ */
+static int expand_class(struct pms_hist *h, const struct class_rec *c, uint32_t stamp, uint32_t *buf,
+			int pass)
 {
 	const struct chain_rec *ch = &h->chains[c->chain];
 	const uint32_t *chain = &h->seq[ch->off];
 	size_t len = ch->len;
 	bool caller = h->opts.order == PMS_CG_CALLER;
 	struct entry_key key = { .event = c->event, .c = c };
+	struct pms_hist_entry *e;
 	uint32_t leaf;
 	int err;
 
 	key.f = &h->frames[chain[0]];
 	if ((err = find_entry(h, &key, &leaf)))
 		return err;
-	h->entries[leaf].self_period += c->period;
-	h->entries[leaf].self_samples += c->samples;
-	h->entries[leaf].children_period += c->period;
-	h->entries[leaf].children_samples += c->samples;
-	h->entries[leaf].priv_stamp = stamp;
-	if (h->opts.order != PMS_CG_NONE) {
+	e = &h->entries[leaf];
+	e->priv_stamp = stamp;
+	if (pass == 0) {
+		e->self_period += c->period;
+		e->self_samples += c->samples;
+		e->children_period += c->period;
+		e->children_samples += c->samples;
+		if (len > e->max_depth)
+			e->max_depth = (uint32_t)len;
+	} else if (wants_tree(h, e)) {
 		/* the sampled entry shows the whole chain, in display order */
 		err = caller ? add_tree_path(h, leaf, chain, len, len - 1, true, c, buf)
 			     : add_tree_path(h, leaf, chain, len, 0, false, c, buf);
@@ -772,19 +791,24 @@ static int expand_class(struct pms_hist *h, const struct class_rec *c, uint32_t 
 	/* every other distinct entry once, first met in display order (perf's rule) */
 	for (size_t n = 0; n < len; n++) {
 		size_t i = caller ? len - 1 - n : n;
+		size_t depth = caller ? i + 1 : len - i;
 		uint32_t idx;
 
 		key.f = &h->frames[chain[i]];
 		if ((err = find_entry(h, &key, &idx)))
 			return err;
-		if (h->entries[idx].priv_stamp == stamp)
+		e = &h->entries[idx];
+		if (e->priv_stamp == stamp)
 			continue;
-		h->entries[idx].priv_stamp = stamp;
-		h->entries[idx].children_period += c->period;
-		h->entries[idx].children_samples += c->samples;
-		if (h->opts.order != PMS_CG_NONE &&
-		    (err = add_tree_path(h, idx, chain, len, i, caller, c, buf)))
+		e->priv_stamp = stamp;
+		if (pass == 0) {
+			e->children_period += c->period;
+			e->children_samples += c->samples;
+			if (depth > e->max_depth)
+				e->max_depth = (uint32_t)depth;
+		} else if (wants_tree(h, e) && (err = add_tree_path(h, idx, chain, len, i, caller, c, buf))) {
 			return err;
+		}
 	}
 	return 0;
 }
@@ -853,7 +877,7 @@ int pms_hist__finish(struct pms_hist *h, struct pms_resolver *resolver)
 				goto out;
 			if (!fr.res.sym)
 				continue;
-			if ((err = intern_frame(h, &fr, false, &fn)))
+			if ((err = intern_frame(h, &fr, false, false, &fn)))
 				goto out;
 			h->frames[i].fn = fn;
 		}
@@ -867,8 +891,12 @@ int pms_hist__finish(struct pms_hist *h, struct pms_resolver *resolver)
 		goto out;
 	}
 	for (size_t i = 0; i < h->nr_classes; i++)
-		if ((err = expand_class(h, &h->classes[i], (uint32_t)i + 1, buf)))
+		if ((err = expand_class(h, &h->classes[i], (uint32_t)i + 1, buf, 0)))
 			goto out;
+	if (h->opts.order != PMS_CG_NONE)
+		for (size_t i = 0; i < h->nr_classes; i++)
+			if ((err = expand_class(h, &h->classes[i], (uint32_t)(h->nr_classes + i + 1), buf, 1)))
+				goto out;
 	for (size_t i = 0; i < h->nr_events_alloc; i++)
 		if (h->events[i].used)
 			h->nr_used_events++;

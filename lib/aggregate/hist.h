@@ -79,6 +79,12 @@ struct pms_hist_opts {
 	bool children;              /* inclusive weights from callchains */
 	enum pms_cg_order order;    /* trees to build */
 	const struct pms_hist_filter *filter; /* borrowed; may be NULL */
+	/*
+	 * Trees only for entries whose weight reaches this percent of their
+	 * event's period: nothing of a lighter entry's graph would print under
+	 * perf's threshold (0.5). 0 builds every tree.
+	 */
+	double cg_min_percent;
 };
 
 struct pms_hist_entry {
@@ -95,7 +101,7 @@ struct pms_hist_entry {
 	uint64_t self_period, self_samples;
 	uint64_t children_period, children_samples;
 	uint32_t cg_root;      /* call-graph tree (pms_hist__cg()), 0 if none */
-	uint32_t max_depth;    /* longest path added to the tree (perf's tie-break) */
+	uint32_t max_depth;    /* longest chain through the entry from it (perf's tie-break) */
 	uint32_t priv_stamp;   /* private */
 	size_t priv_event;     /* private */
 };
