@@ -56,7 +56,7 @@ static const struct {
 
 static const char *opt_input;
 static const char *opt_fields;
-static bool opt_header, opt_ns, opt_hide_callchain, opt_recover, opt_stats;
+static bool opt_header, opt_ns, opt_hide_callchain, opt_recover, opt_stats, opt_inline = true;
 static int opt_max_stack;
 
 static const struct opt opts[] = {
@@ -67,6 +67,7 @@ static const struct opt opts[] = {
 	OPT_BOOL(0, "ns", &opt_ns, "timestamps in nanoseconds"),
 	OPT_BOOL('G', "hide-call-graph", &opt_hide_callchain, "print only the sampled IP, not the call chain"),
 	OPT_INT(0, "max-stack", &opt_max_stack, "<n>", "frames printed per call chain (default 127)"),
+	OPT_BOOL(0, "inline", &opt_inline, "show inlined functions of DWARF-unwound frames (default; --no-inline)"),
 	OPT_BOOL(0, "recover", &opt_recover, "print the samples before damage in a truncated or corrupt file"),
 	OPT_BOOL(0, "stats", &opt_stats, "after the samples, print record counts and unresolved frames to stderr"),
 	OPT_END(),
@@ -142,11 +143,67 @@ static void print_time(FILE *out, uint64_t t)
 	}
 }
 
+/*
+ * perf (without -v) demangles C++ without parameters or return type
+ * (libiberty's DMGL_NO_OPTS); the resolver keeps them. Cut a demangled
+ * "ret ns::f<T>(args) const" down to "ns::f<T>" the same way.
+ */
+static const char *perf_name(const char *name, char *buf, size_t size)
+{
+	size_t len = strlen(name), end = len, open, start = 0;
+	int depth = 0;
+
+	for (;;) {
+		if (end >= 6 && !strncmp(name + end - 6, " const", 6))
+			end -= 6;
+		else if (end >= 9 && !strncmp(name + end - 9, " volatile", 9))
+			end -= 9;
+		else if (end >= 3 && !strncmp(name + end - 3, " &&", 3))
+			end -= 3;
+		else if (end >= 2 && !strncmp(name + end - 2, " &", 2))
+			end -= 2;
+		else
+			break;
+	}
+	if (!end || name[end - 1] != ')' || len >= size)
+		return name;
+	for (open = end; open-- > 0;) {
+		if (name[open] == ')')
+			depth++;
+		else if (name[open] == '(' && --depth == 0)
+			break;
+	}
+	if (depth || !open || open == (size_t)-1)
+		return name;
+	depth = 0;
+	for (size_t i = 0; i < open; i++) {
+		switch (name[i]) {
+		case '<': case '(': case '[': case '{':
+			depth++;
+			break;
+		case '>': case ')': case ']': case '}':
+			depth--;
+			break;
+		case ' ':
+			/* "operator new", "operator unsigned long" are names, not return types */
+			if (!depth && !(i >= 8 && !strncmp(name + i - 8, "operator", 8)) &&
+			    strncmp(name + i + 1, "const", 5))
+				start = i + 1;
+			break;
+		}
+	}
+	memcpy(buf, name + start, open - start);
+	buf[open - start] = '\0';
+	return buf;
+}
+
 static void print_sym(FILE *out, const struct pms_frame *f, unsigned fields, uint64_t adj)
 {
+	char buf[4096];
+
 	if (fields & F_SYM) {
 		if (f->res.sym) {
-			fprintf(out, " %s", f->res.sym);
+			fprintf(out, " %s", perf_name(f->res.sym, buf, sizeof(buf)));
 			if (fields & F_SYMOFF)
 				fprintf(out, "+0x%" PRIx64, f->res.sym_off - adj);
 		} else {
@@ -155,6 +212,61 @@ static void print_sym(FILE *out, const struct pms_frame *f, unsigned fields, uin
 	}
 	if (fields & F_DSO)
 		fprintf(out, " (%s)", f->res.dso);
+}
+
+/* glibc's internal aliases: "__GI___qsort_r", "__qsort_r" and "qsort_r" name one function. */
+static const char *base_name(const char *n)
+{
+	if (!strncmp(n, "__GI_", 5))
+		n += 5;
+	while (*n == '_')
+		n++;
+	return n;
+}
+
+static bool same_function(const char *dwarf_name, const char *elf_name)
+{
+	return !strcmp(dwarf_name, elf_name) || !strcmp(base_name(dwarf_name), base_name(elf_name));
+}
+
+/*
+ * perf expands the DWARF-unwound user frames of --call-graph dwarf samples
+ * into their inlined functions (innermost first): each gets a line with the
+ * outer symbol's offset, "(inlined)" where the DWARF name is not the ELF
+ * symbol's. Returns false (print the frame normally) without line info.
+ */
+static bool print_inlines(FILE *out, struct pms_resolver *r, const struct pms_frame *f, uint64_t addr,
+			  uint64_t adj, unsigned fields)
+{
+	const struct pms_srcline_frame *sl;
+	struct pms_resolved res = f->res;
+	size_t nr = 0;
+
+	if (res.status != PMS_RES_OK || !res.elf)
+		return false;
+	res.addr -= adj;
+	if (pms_resolver__srcline(r, &res, &sl, &nr) || !nr)
+		return false;
+	for (size_t i = 0; i < nr; i++)
+		if (!sl[i].func)
+			return false;
+	for (size_t i = 0; i < nr; i++) {
+		/* the outermost is the function itself, unless DWARF names another (a .constprop clone) */
+		bool inlined = i + 1 < nr || !same_function(sl[i].func, f->res.sym);
+
+		fprintf(out, "\t%16" PRIx64, addr);
+		if (fields & F_SYM) {
+			fprintf(out, " %s", inlined ? sl[i].func : f->res.sym);
+			if (fields & F_SYMOFF)
+				fprintf(out, "+0x%" PRIx64, f->res.sym_off - adj);
+		}
+		if (inlined)
+			fputs(" (inlined)", out);
+		else if (fields & F_DSO)
+			fprintf(out, " (%s)", f->res.dso);
+		fputc('\n', out);
+	}
+	return true;
 }
 
 static void print_srcline(FILE *out, struct pms_resolver *r, const struct pms_frame *f)
@@ -330,6 +442,10 @@ static int run(int argc, char **argv)
 					uint64_t adj = ss->dwarf_unwound && fr->caller &&
 						       fr->kind == PMS_FRAME_USER;
 
+					if (opt_inline && ss->dwarf_unwound && fr->kind == PMS_FRAME_USER &&
+					    !(f & F_SRCLINE) &&
+					    print_inlines(out, pms_session__resolver(s), fr, fr->map_addr - adj, adj, f))
+						continue;
 					fprintf(out, "\t%16" PRIx64, fr->map_addr - adj);
 					print_sym(out, fr, f, adj);
 					if (f & F_SRCLINE)

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+// libFuzzer target: arbitrary bytes replayed through the session (threads, maps, ordering, chains, dwarf), strict and recovering.
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate/session.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+/*
+ * Kernel symbols and JIT maps come from an empty directory: a fuzz run must
+ * not depend on (or spend its time parsing) the host's /proc/kallsyms.
+ * Files named by the inputs' maps are opened as in a real report.
+ */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc, (void)argv;
+	setenv("PMS_PROCFS_ROOT", "/nonexistent-pms-fuzz", 1);
+	setenv("PMS_JITMAP_DIR", "/nonexistent-pms-fuzz", 1);
+	return 0;
+}
+
+static void replay(const uint8_t *data, size_t size, bool recover, bool callchain, size_t max_stack)
+{
+	struct pms_session_opts o = { .sz = sizeof(o), .recover = recover, .callchain = callchain,
+				      .max_stack = max_stack };
+	const struct pms_session_sample *ss;
+	struct pms_data_error e;
+	struct pms_session *s;
+	volatile size_t sink = 0;
+	int rc;
+
+	if (pms_session__open_mem(&s, data, size, &o, &e)) {
+		sink += strlen(e.msg);
+		return;
+	}
+	while ((rc = pms_session__next(s, &ss)) == 1) {
+		sink += strlen(ss->comm) + strlen(ss->event_name) + ss->period + ss->cpu;
+		/* every frame must be complete and its strings readable */
+		if (ss->nr_frames < 1 || !ss->frames)
+			abort();
+		for (size_t i = 0; i < ss->nr_frames; i++) {
+			const struct pms_frame *f = &ss->frames[i];
+
+			if (!f->res.dso)
+				abort();
+			sink += strlen(f->res.dso) + f->map_addr + f->kind;
+			if (f->res.sym)
+				sink += strlen(f->res.sym) + f->res.sym_off;
+		}
+	}
+	if (!recover && rc < 0)
+		sink += strlen(pms_data_reader__error(pms_session__reader(s))->msg);
+	sink += pms_session__stats(s)->samples;
+	pms_session__free(s);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	replay(data, size, false, true, 0);
+	replay(data, size, true, true, 4);
+	replay(data, size, true, false, 0);
+	return 0;
+}
