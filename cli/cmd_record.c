@@ -628,6 +628,7 @@ static void add_build_ids(struct rec *r)
 {
 	struct pms_data_features *f = pms_data_writer__features(r->w);
 
+	rec_hits__finish(r->hits);
 	for (size_t i = 0; i < rec_hits__nr(r->hits); i++) {
 		uint8_t id[PMS_BUILD_ID_MAX];
 		char path[PATH_MAX];

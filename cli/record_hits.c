@@ -26,7 +26,18 @@ struct hit_obj {
 	uint64_t start, end; /* modules only */
 };
 
+struct pending {
+	uint64_t ip;
+	uint32_t pid;
+	bool used;
+};
+
+/* Bound on remembered unresolved user addresses (16 B each). */
+#define PENDING_MAX (1u << 20)
+
 struct rec_hits {
+	struct pending *pending; /* open addressing on (pid, ip) */
+	size_t nr_pending, cap_pending;
 	struct hit_obj *objs;
 	size_t nr_objs, cap_objs;
 	size_t nr_modules;
@@ -67,6 +78,7 @@ void rec_hits__free(struct rec_hits *h)
 	for (size_t i = 0; i < h->cap_procs; i++)
 		free(h->procs[i].maps);
 	free(h->procs);
+	free(h->pending);
 	free(h);
 }
 
@@ -189,25 +201,85 @@ static void mark_kernel(struct rec_hits *h, uint64_t ip)
 	h->objs[0].hit = true;
 }
 
-static void mark_user(struct rec_hits *h, struct hit_proc *p, uint64_t ip)
+static size_t pending_slot(uint32_t pid, uint64_t ip, size_t cap)
+{
+	uint64_t k = (ip ^ ((uint64_t)pid << 40)) * 0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(k >> 20) & (cap - 1);
+}
+
+static void pending_add(struct rec_hits *h, uint32_t pid, uint64_t ip)
+{
+	size_t i;
+
+	if (2 * (h->nr_pending + 1) > h->cap_pending) {
+		struct pending *old = h->pending;
+		size_t old_cap = h->cap_pending;
+
+		if (h->nr_pending >= PENDING_MAX)
+			return;
+		h->cap_pending = old_cap ? 2 * old_cap : 1024;
+		h->pending = xcalloc(h->cap_pending, sizeof(*h->pending));
+		for (size_t k = 0; k < old_cap; k++) {
+			if (!old[k].used)
+				continue;
+			for (i = pending_slot(old[k].pid, old[k].ip, h->cap_pending); h->pending[i].used;
+			     i = (i + 1) & (h->cap_pending - 1))
+				;
+			h->pending[i] = old[k];
+		}
+		free(old);
+	}
+	for (i = pending_slot(pid, ip, h->cap_pending); h->pending[i].used; i = (i + 1) & (h->cap_pending - 1))
+		if (h->pending[i].pid == pid && h->pending[i].ip == ip)
+			return;
+	h->pending[i].used = true;
+	h->pending[i].pid = pid;
+	h->pending[i].ip = ip;
+	h->nr_pending++;
+}
+
+static bool lookup_user(struct rec_hits *h, struct hit_proc *p, uint64_t ip)
 {
 	const struct hit_map *m;
 
 	if (!p || !p->nr)
-		return;
+		return false;
 	m = &p->maps[p->last];
 	if (ip >= m->start && ip < m->end) {
 		h->objs[m->obj].hit = true;
-		return;
+		return true;
 	}
 	for (size_t i = p->nr; i-- > 0;) {
 		m = &p->maps[i];
 		if (ip >= m->start && ip < m->end) {
 			p->last = i;
 			h->objs[m->obj].hit = true;
-			return;
+			return true;
 		}
 	}
+	return false;
+}
+
+/*
+ * Rings are per CPU and drained one after the other, so a sample can arrive
+ * before the MMAP2 (written on another CPU) that maps its IP: such
+ * addresses wait in `pending` and are looked up again at the end.
+ */
+static void mark_user(struct rec_hits *h, uint32_t pid, struct hit_proc *p, uint64_t ip)
+{
+	if (!lookup_user(h, p, ip))
+		pending_add(h, pid, ip);
+}
+
+void rec_hits__finish(struct rec_hits *h)
+{
+	for (size_t i = 0; i < h->cap_pending; i++)
+		if (h->pending[i].used)
+			lookup_user(h, find_proc(h, h->pending[i].pid, false), h->pending[i].ip);
+	free(h->pending);
+	h->pending = NULL;
+	h->nr_pending = h->cap_pending = 0;
 }
 
 static bool kernel_mode(uint16_t cpumode)
@@ -224,7 +296,7 @@ void rec_hits__sample(struct rec_hits *h, uint32_t pid, uint16_t cpumode, uint64
 	if (kernel)
 		mark_kernel(h, ip);
 	else if (cpumode == PERF_RECORD_MISC_USER)
-		mark_user(h, p, ip);
+		mark_user(h, pid, p, ip);
 	for (uint64_t i = 0; chain && i < nr; i++) {
 		uint64_t a = chain[i];
 
@@ -235,7 +307,7 @@ void rec_hits__sample(struct rec_hits *h, uint32_t pid, uint16_t cpumode, uint64
 		if (kernel)
 			mark_kernel(h, a);
 		else
-			mark_user(h, p, a);
+			mark_user(h, pid, p, a);
 	}
 }
 

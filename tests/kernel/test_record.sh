@@ -2,7 +2,9 @@
 # Kernel tests of `pmuscope record`: files written for a command (-F, -g, -z),
 # -p, -a --duration and SIGINT are read by `perf report` / `perf script`, the
 # sample count matches task-clock x frequency, the demo's hot functions top
-# the report, and a bad event exits 2.
+# the report, and a bad event exits 2. Also: --call-graph dwarf (attr equal to
+# perf's, perf unwinds our files), -t, -C, --no-inherit, FORK/COMM of every
+# thread of -p, build-ids of exactly the objects with samples, -o - pipes.
 # Sourced by tests/kernel/run.sh; every function and variable is rt_-prefixed.
 
 rt_demo=$BUILD_DIR/demo/pms-demo
@@ -167,6 +169,210 @@ rt_signal_tests() {
 	rt_readable "record: SIGINT leaves a readable file" "$rt_tmp/s.data"
 }
 
+# rt_evlist FILE: perf evlist -v minus the fields perf adds for its own
+# bookkeeping (read_format ID|LOST, ksymbol, bpf_event) that we leave out
+rt_evlist() {
+	perf evlist -v -i "$1" 2>/dev/null |
+		sed -e 's/, read_format: [^,]*//' -e 's/, ksymbol: 1//' -e 's/, bpf_event: 1//'
+}
+
+rt_dwarf_tests() {
+	for rt_cg in dwarf dwarf,4100 dwarf,65528; do
+		"$PMUSCOPE" record -e cpu-clock --call-graph $rt_cg -o "$rt_tmp/da.data" -- true >/dev/null 2>&1 &&
+			perf record -e cpu-clock --call-graph $rt_cg -o "$rt_tmp/dp.data" -- true >/dev/null 2>&1 ||
+			{ fail "record --call-graph $rt_cg: attr" "a recorder failed"; continue; }
+		rt_evlist "$rt_tmp/da.data" >"$rt_tmp/da.ev"
+		rt_evlist "$rt_tmp/dp.data" >"$rt_tmp/dp.ev"
+		if [ -s "$rt_tmp/dp.ev" ] && cmp -s "$rt_tmp/da.ev" "$rt_tmp/dp.ev"; then
+			pass "record --call-graph $rt_cg: attr equals perf's ($(grep -o 'sample_regs_user: [^,]*, sample_stack_user: [0-9]*' "$rt_tmp/da.ev"))"
+		else
+			fail "record --call-graph $rt_cg: attr equals perf's" "ours: $(cat "$rt_tmp/da.ev") | perf: $(cat "$rt_tmp/dp.ev")"
+		fi
+	done
+	"$PMUSCOPE" record --call-graph dwarf -F 999 -o "$rt_tmp/d.data" -- "$rt_demo" >/dev/null 2>"$rt_tmp/d.err" ||
+		{ fail "record --call-graph dwarf" "$(cat "$rt_tmp/d.err")"; return; }
+	rt_readable "record --call-graph dwarf: perf report/script read it" "$rt_tmp/d.data" || return
+	# perf unwinds the user stacks we copied: most samples get >= 3 frames,
+	# and the demo's spin is reached from its callers
+	perf script -F ip,sym -i "$rt_tmp/d.data" 2>/dev/null >"$rt_tmp/d.script"
+	rt_fr=$(awk 'BEGIN { RS = "" } { n++; if (NF / 2 >= 3) deep++ } END { printf "%d %d", deep, n }' "$rt_tmp/d.script")
+	if awk -v s="$rt_fr" 'BEGIN { split(s, a, " "); exit !(a[2] > 50 && a[1] >= 0.8 * a[2]) }'; then
+		pass "record --call-graph dwarf: perf unwinds >= 3 frames for most samples (deep/all: $rt_fr)"
+	else
+		fail "record --call-graph dwarf: unwinding" "deep/all samples: $rt_fr"
+	fi
+	if grep -A3 ' spin$' "$rt_tmp/d.script" | grep -q ' worker$'; then
+		pass "record --call-graph dwarf: spin unwinds through hot/warm/cold to worker"
+	else
+		fail "record --call-graph dwarf: spin's callers" "$(grep -A3 ' spin$' "$rt_tmp/d.script" | head -n 8 | tr '\n' '|')"
+	fi
+	perf report --stdio --no-children -i "$rt_tmp/d.data" 2>/dev/null | grep -q -- '--.*hot' &&
+		pass "record --call-graph dwarf: perf report shows the call graph" ||
+		fail "record --call-graph dwarf: perf report call graph" "no hot caller in the report"
+}
+
+# rt_busy: a 3-thread busy process in the background ($rt_pid)
+rt_busy() {
+	"$BUILD_DIR/demo/pms-threads" 3 4000000000 >/dev/null &
+	rt_pid=$!
+	sleep 0.3
+}
+
+rt_stop_busy() {
+	kill "$rt_pid" 2>/dev/null
+	wait "$rt_pid" 2>/dev/null
+}
+
+rt_thread_tests() {
+	[ -x "$BUILD_DIR/demo/pms-threads" ] || { skip "record -t/-p threads" "pms-threads not built"; return; }
+	rt_busy
+	rt_tasks=$(ls /proc/$rt_pid/task | sort -n | tr '\n' ' ')
+	"$PMUSCOPE" record -p $rt_pid --duration 0.4 -o "$rt_tmp/mt.data" >/dev/null 2>"$rt_tmp/mt.err"
+	rt_rc=$?
+	rt_tid=$(ls /proc/$rt_pid/task | sort -n | sed -n 3p)
+	"$PMUSCOPE" record -t $rt_tid --duration 0.4 -o "$rt_tmp/t.data" >/dev/null 2>"$rt_tmp/t.err"
+	rt_rc2=$?
+	rt_stop_busy
+	if [ $rt_rc = 0 ]; then
+		perf script --show-task-events -i "$rt_tmp/mt.data" 2>/dev/null >"$rt_tmp/mt.script"
+		rt_forks=$(sed -n 's/.*PERF_RECORD_FORK([0-9]*:\([0-9]*\)).*/\1/p' "$rt_tmp/mt.script" | sort -n | tr '\n' ' ')
+		rt_comms=$(sed -n 's/.*PERF_RECORD_COMM: .*:[0-9]*\/\([0-9]*\)$/\1/p' "$rt_tmp/mt.script" | sort -n | tr '\n' ' ')
+		[ "$rt_forks" = "$rt_tasks" ] && [ "$rt_comms" = "$rt_tasks" ] &&
+			pass "record -p: FORK and COMM for each of the $(echo $rt_tasks | wc -w) threads" ||
+			fail "record -p: FORK/COMM per thread" "threads '$rt_tasks', FORK '$rt_forks', COMM '$rt_comms'"
+		# non-leader threads fork from their leader, the leader from its parent
+		grep -q "PERF_RECORD_FORK($rt_pid:$rt_tid):($rt_pid:$rt_pid)" "$rt_tmp/mt.script" &&
+			pass "record -p: a thread's FORK names its leader" ||
+			fail "record -p: thread FORK" "$(grep FORK "$rt_tmp/mt.script" | head -n 4 | tr '\n' '|')"
+	else
+		fail "record -p (threads): exit 0" "exit $rt_rc: $(cat "$rt_tmp/mt.err")"
+	fi
+	if [ $rt_rc2 = 0 ] && rt_readable "record -t: perf reads it" "$rt_tmp/t.data"; then
+		rt_tids=$(perf script -F tid -i "$rt_tmp/t.data" 2>/dev/null | awk '{ print $1 }' | sort -u | tr '\n' ' ')
+		[ "$rt_tids" = "$rt_tid " ] && pass "record -t $rt_tid: samples of that thread only" ||
+			fail "record -t: samples of that thread only" "tids seen: '$rt_tids'"
+		if rt_evlist "$rt_tmp/t.data" | grep -q 'inherit: 1'; then
+			fail "record -t: no inheritance (as perf -t)" "$(rt_evlist "$rt_tmp/t.data")"
+		else
+			pass "record -t: no inheritance (as perf -t)"
+		fi
+	else
+		fail "record -t: exit 0" "exit $rt_rc2: $(cat "$rt_tmp/t.err")"
+	fi
+}
+
+rt_cpu_tests() {
+	rt_last=$(($(getconf _NPROCESSORS_ONLN) - 1))
+	"$PMUSCOPE" record -C $rt_last -o "$rt_tmp/c.data" -- "$rt_demo" >/dev/null 2>"$rt_tmp/c.err" ||
+		{ fail "record -C $rt_last -- demo" "$(cat "$rt_tmp/c.err")"; return; }
+	rt_readable "record -C: perf reads it" "$rt_tmp/c.data" || return
+	rt_cpus=$(perf script -F cpu -i "$rt_tmp/c.data" 2>/dev/null | tr -d '[] ' | sort -u | tr '\n' ' ')
+	rt_want=$(printf '%03d ' $rt_last)
+	[ "$rt_cpus" = "$rt_want" ] && pass "record -C $rt_last -- demo: samples only on CPU $rt_last" ||
+		fail "record -C: samples only on the listed CPU" "CPUs seen: '$rt_cpus'"
+	"$PMUSCOPE" record -C 0 --duration 0.3 -o "$rt_tmp/c0.data" >/dev/null 2>"$rt_tmp/c0.err" ||
+		{ fail "record -C 0 --duration" "$(cat "$rt_tmp/c0.err")"; return; }
+	rt_cpus=$(perf script -F cpu -i "$rt_tmp/c0.data" 2>/dev/null | tr -d '[] ' | sort -u | tr '\n' ' ')
+	[ "$rt_cpus" = "000 " ] && pass "record -C 0 --duration: system-wide on CPU 0 only" ||
+		fail "record -C 0 --duration: CPU 0 only" "CPUs seen: '$rt_cpus'"
+}
+
+rt_inherit_tests() {
+	# sh forks the demo (the "; true" keeps sh from exec'ing it)
+	"$PMUSCOPE" record -o "$rt_tmp/in.data" -- sh -c "'$rt_demo' 0.5; true" >/dev/null 2>&1
+	"$PMUSCOPE" record --no-inherit -o "$rt_tmp/ni.data" -- sh -c "'$rt_demo' 0.5; true" >/dev/null 2>&1
+	rt_in=$(perf script -F comm -i "$rt_tmp/in.data" 2>/dev/null | grep -c pms-demo)
+	rt_ni=$(perf script -F comm -i "$rt_tmp/ni.data" 2>/dev/null | grep -c pms-demo)
+	if [ "$rt_in" -gt 50 ] && [ "$rt_ni" = 0 ]; then
+		pass "record --no-inherit: the forked child is not sampled ($rt_ni vs $rt_in samples)"
+	else
+		fail "record --no-inherit" "child samples: $rt_ni with --no-inherit, $rt_in without"
+	fi
+	if perf evlist -v -i "$rt_tmp/ni.data" 2>/dev/null | grep -q 'inherit: 1'; then
+		fail "record --no-inherit: attr" "inherit still set"
+	else
+		pass "record --no-inherit: attr.inherit = 0"
+	fi
+}
+
+# rt_buildid_check NAME FILE: perf buildid-list FILE names exactly the objects
+# (with a file to read) perf script attributes sample IPs or call-chain entries to, with the
+# build-ids of the files on disk (file(1)) and of the running kernel
+rt_buildid_check() {
+	perf buildid-list -i "$2" 2>/dev/null | sort -k2 >"$rt_tmp/bid"
+	# objects without a readable file (deleted, memfd) have no build-id to write
+	perf script -F ip,dso -i "$2" 2>/dev/null | sed -n 's/.*(\(.*\))$/\1/p' | grep -v '^\[unknown\]$' |
+		sort -u | while read -r rt_o; do
+			case $rt_o in /*) [ -f "$rt_o" ] && echo "$rt_o" ;; *) echo "$rt_o" ;; esac
+		done >"$rt_tmp/bid.want"
+	awk '{ print $2 }' "$rt_tmp/bid" >"$rt_tmp/bid.have"
+	if [ -s "$rt_tmp/bid.have" ] && cmp -s "$rt_tmp/bid.have" "$rt_tmp/bid.want"; then
+		pass "$1: build-ids of exactly the objects with samples ($(tr '\n' ' ' <"$rt_tmp/bid.have"))"
+	else
+		fail "$1: build-ids of exactly the objects with samples" \
+			"have: $(tr '\n' ' ' <"$rt_tmp/bid.have") want: $(tr '\n' ' ' <"$rt_tmp/bid.want")"
+	fi
+	rt_bad=""
+	while read -r rt_id rt_obj; do
+		case $rt_obj in
+		"[kernel.kallsyms]") rt_real=$(perf buildid-list -k 2>/dev/null) ;;
+		/*) rt_real=$(file -L "$rt_obj" | sed -n 's/.*BuildID\[[a-z0-9]*\]=\([0-9a-f]*\).*/\1/p') ;;
+		*) continue ;;
+		esac
+		[ "$rt_id" = "$rt_real" ] || rt_bad="$rt_bad $rt_obj($rt_id != $rt_real)"
+	done <"$rt_tmp/bid"
+	[ -z "$rt_bad" ] && pass "$1: build-ids match the files and the kernel" ||
+		fail "$1: build-ids match the files" "$rt_bad"
+}
+
+rt_buildid_tests() {
+	"$PMUSCOPE" record -g -o "$rt_tmp/b.data" -- "$rt_demo" >/dev/null 2>&1 ||
+		{ fail "record -g (build-ids)" "exit $?"; return; }
+	rt_buildid_check "record -g" "$rt_tmp/b.data"
+	"$PMUSCOPE" record -F 999 -o "$rt_tmp/b2.data" -- "$rt_demo" 0.5 >/dev/null 2>&1 ||
+		{ fail "record (build-ids)" "exit $?"; return; }
+	rt_buildid_check "record" "$rt_tmp/b2.data"
+	# -a samples many processes: the kernel and foreign binaries
+	"$PMUSCOPE" record -a --duration 0.5 -o "$rt_tmp/b3.data" >/dev/null 2>&1 ||
+		{ fail "record -a (build-ids)" "exit $?"; return; }
+	rt_buildid_check "record -a" "$rt_tmp/b3.data"
+}
+
+rt_pipe_tests() {
+	# the demo prints to stdout: record must keep it out of the perf.data stream
+	"$PMUSCOPE" record -o - -- "$rt_demo" 2>"$rt_tmp/pipe.err" | perf report -i - --stdio >"$rt_tmp/pipe.rep" 2>&1
+	if grep -q 'pms-demo  *\[\.\] spin' "$rt_tmp/pipe.rep"; then
+		pass "record -o - | perf report -i -: spin on top"
+	else
+		fail "record -o - | perf report -i -" "$(grep -v '^#' "$rt_tmp/pipe.rep" | head -n 3 | tr '\n' '|')"
+	fi
+	grep -q 'pms-demo: done' "$rt_tmp/pipe.err" && pass "record -o -: the workload's stdout goes to stderr" ||
+		fail "record -o -: workload stdout" "not on stderr: $(cat "$rt_tmp/pipe.err")"
+	"$PMUSCOPE" record -g -z -o - -- "$rt_demo" 2>/dev/null | perf script -i - -F ip,sym 2>/dev/null >"$rt_tmp/pipe.s"
+	grep -A1 ' spin$' "$rt_tmp/pipe.s" | grep -Eq ' (hot|warm|cold|worker)$' &&
+		pass "record -g -z -o - | perf script -i -: call chains" ||
+		fail "record -g -z -o - | perf script" "$(head -n 5 "$rt_tmp/pipe.s" | tr '\n' '|')"
+	"$PMUSCOPE" record -o - -- "$rt_demo" 0.3 2>/dev/null >"$rt_tmp/pipe.data"
+	perf buildid-list -i "$rt_tmp/pipe.data" 2>/dev/null | grep -q 'pms-demo$' &&
+		pass "record -o -: build-ids reach the stream" ||
+		fail "record -o -: build-ids in the stream" "$(perf buildid-list -i "$rt_tmp/pipe.data" 2>&1 | head -n 3)"
+}
+
+rt_synth_tests() {
+	# -a: FORK + COMM + maps of every process, and the kernel map as perf writes it
+	"$PMUSCOPE" record -a --duration 0.2 -o "$rt_tmp/s.data" >/dev/null 2>&1 ||
+		{ fail "record -a (synthesis)" "exit $?"; return; }
+	perf record -a -o "$rt_tmp/sp.data" -- sleep 0.2 >/dev/null 2>&1
+	rt_km=$(perf script --show-mmap-events -i "$rt_tmp/s.data" 2>/dev/null | grep -m1 'MMAP.*kernel.kallsyms' | sed 's/.*PERF_RECORD_MMAP//')
+	rt_kp=$(perf script --show-mmap-events -i "$rt_tmp/sp.data" 2>/dev/null | grep -m1 'MMAP.*kernel.kallsyms' | sed 's/.*PERF_RECORD_MMAP//')
+	[ -n "$rt_km" ] && [ "$rt_km" = "$rt_kp" ] && pass "record -a: kernel MMAP as perf writes it ($rt_km)" ||
+		fail "record -a: kernel MMAP" "ours '$rt_km', perf '$rt_kp'"
+	rt_p=$(ls -d /proc/[0-9]* | wc -l)
+	rt_f=$(perf script --show-task-events -i "$rt_tmp/s.data" 2>/dev/null | grep -c 'PERF_RECORD_FORK')
+	[ "$rt_f" -ge $((rt_p / 2)) ] && pass "record -a: FORK records of existing tasks ($rt_f for $rt_p processes)" ||
+		fail "record -a: FORK records" "$rt_f FORK for $rt_p processes"
+}
+
 rt_main() {
 	if ! command -v perf >/dev/null 2>&1; then
 		skip "record" "perf not installed (the oracle)"
@@ -177,7 +383,7 @@ rt_main() {
 		return
 	fi
 	rt_tmp=$(mktemp -d)
-	for rt_f in freq exit lost callchain compress target signal; do
+	for rt_f in ${RT_ONLY:-freq exit lost callchain compress target signal dwarf thread cpu inherit buildid pipe synth}; do
 		"rt_${rt_f}_tests"
 	done
 	rm -rf "$rt_tmp"
