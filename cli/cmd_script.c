@@ -436,7 +436,8 @@ static int run(int argc, char **argv)
 		if (f & F_IP) {
 			if (chain) {
 				fputc('\n', out);
-				for (size_t k = 0; k < ss->nr_frames; k++) {
+				/* perf discards a chain with an invalid context marker */
+				for (size_t k = 0; k < ss->nr_frames && !ss->bad_callchain; k++) {
 					const struct pms_frame *fr = &ss->frames[k];
 					/* perf prints DWARF-unwound callers at the call instruction */
 					uint64_t adj = ss->dwarf_unwound && fr->caller &&

@@ -841,7 +841,15 @@ static size_t add_chain(struct pms_session *s, const struct pms_sample *smp, enu
 				kind = PMS_FRAME_GUEST;
 				break;
 			default:
-				break;
+				/*
+				 * Not a marker: a garbage return address from a user
+				 * frame-pointer walk that landed in the marker range.
+				 * What follows is not trustworthy either (perf drops
+				 * the whole chain).
+				 */
+				s->out.bad_callchain = true;
+				s->stats.bad_callchains++;
+				return n;
 			}
 			after_marker = true;
 			continue;

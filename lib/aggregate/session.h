@@ -71,6 +71,8 @@ struct pms_session_sample {
 	size_t nr_frames;
 	bool has_callchain;               /* a chain was recorded (fp or dwarf), not just the IP */
 	bool dwarf_unwound;               /* the user part came from DWARF unwinding */
+	bool bad_callchain;               /* the chain held an invalid PERF_CONTEXT value and was cut
+					     there (perf script prints no frames for such samples) */
 	uint64_t file_offset;             /* of the SAMPLE record (for diagnostics) */
 };
 
@@ -102,6 +104,7 @@ struct pms_session_stats {
 	uint64_t unresolved[PMS_UNRES__NR]; /* samples whose leaf frame has no symbol, by reason */
 	uint64_t dwarf_samples;           /* samples with a user stack copy */
 	uint64_t dwarf_failed;            /* of those, unwinding gave only the IP */
+	uint64_t bad_callchains;          /* samples whose chain was cut at an invalid marker */
 	uint64_t time_first_ns, time_last_ns;
 };
 

@@ -386,6 +386,8 @@ Test(session, callchain_markers_kinds_and_return_addresses)
 	};
 	uint64_t user_chain[] = { PERF_CONTEXT_USER, a + 4, b + 3 };
 	uint64_t guest_chain[] = { PERF_CONTEXT_GUEST_KERNEL, 0xffffffff81000000ULL };
+	/* a bogus user return address in the marker range (seen from real fp walks) */
+	uint64_t bad_chain[] = { PERF_CONTEXT_USER, a + 4, b + 3, 0xffffffffffffff08ULL, b + 3 };
 
 	self_map(&sm);
 	cr_assert_not_null(mkdtemp(root));
@@ -399,6 +401,7 @@ Test(session, callchain_markers_kinds_and_return_addresses)
 	sample(&f, PERF_RECORD_MISC_KERNEL, 100, 100, 10, KIP, chain, 7);
 	sample(&f, PERF_RECORD_MISC_USER, 100, 100, 11, a + 4, user_chain, 3);
 	sample(&f, PERF_RECORD_MISC_GUEST_KERNEL, 100, 100, 12, 0xffffffff81000000ULL, guest_chain, 2);
+	sample(&f, PERF_RECORD_MISC_USER, 100, 100, 13, a + 4, bad_chain, 5);
 	file_close(&f);
 
 	s = open_session(&f, true);
@@ -437,7 +440,13 @@ Test(session, callchain_markers_kinds_and_return_addresses)
 	ss = next(s);
 	cr_assert_eq(ss->frames[0].kind, PMS_FRAME_GUEST);
 	cr_assert_str_eq(ss->frames[0].res.dso, "[unknown]");
+	cr_assert_not(ss->bad_callchain);
+
+	ss = next(s);
+	cr_assert(ss->bad_callchain);
+	cr_assert_eq(ss->nr_frames, 2, "cut at the invalid marker: %zu", ss->nr_frames);
 	expect_end(s);
+	cr_assert_eq(pms_session__stats(s)->bad_callchains, 1);
 	pms_session__free(s);
 
 	/* frames[0] only when the caller does not want chains, and max_stack caps them */
