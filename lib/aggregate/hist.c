@@ -124,7 +124,7 @@ struct frame_rec {
 	uint64_t key_addr;        /* 0 for a function-level frame of a known symbol */
 	uint8_t by_addr;          /* 0 per function, 1 per file address, 2 per runtime address */
 	uint32_t fn;              /* id of the function-level frame (itself unless by_addr) */
-	uint32_t hash;
+	uint32_t hash, hash_canon;
 };
 
 struct chain_rec {
@@ -180,6 +180,13 @@ struct pms_hist {
 	size_t nr_entries, entries_alloc;
 	struct htab entry_tab;
 	struct pms_cg cg;
+
+	const char **canon;  /* first pointer seen for each distinct string content */
+	size_t nr_canon, canon_alloc;
+	struct htab canon_tab;
+	const char **canon_b; /* first path seen for each distinct base name */
+	size_t nr_canon_b, canon_b_alloc;
+	struct htab canon_b_tab;
 
 	char **strs;       /* interned srcline strings */
 	size_t nr_strs, strs_alloc;
@@ -317,6 +324,10 @@ void pms_hist__free(struct pms_hist *h)
 	free(h->entries);
 	htab_release(&h->entry_tab);
 	pms_cg__release(&h->cg);
+	free(h->canon);
+	htab_release(&h->canon_tab);
+	free(h->canon_b);
+	htab_release(&h->canon_b_tab);
 	for (size_t i = 0; i < h->nr_strs; i++)
 		free(h->strs[i]);
 	free(h->strs);
@@ -353,28 +364,35 @@ static bool dso_in(const char *dso, const char *const *list, size_t nr)
 	return false;
 }
 
-static bool keep_sample(struct pms_hist *h, const struct pms_session_sample *s)
+enum { KEEP, DROP, HIDE };
+
+/*
+ * DROP: out of the time range or CPU list, as if never recorded. HIDE:
+ * another thread, object or symbol; perf still counts those in the event's
+ * total (its default "absolute" percentages for --comms/--dsos/--symbols/--pid).
+ */
+static int keep_sample(struct pms_hist *h, const struct pms_session_sample *s)
 {
 	const struct pms_hist_filter *f = &h->filter;
 	const struct pms_frame *leaf = &s->frames[0];
 
 	if (f->time_start_ns && s->time_ns < f->time_start_ns)
-		return false;
+		return DROP;
 	if (f->time_end_ns && s->time_ns > f->time_end_ns)
-		return false;
-	if (f->nr_pids && !u32_in(s->pid, f->pids, f->nr_pids))
-		return false;
-	if (f->nr_tids && !u32_in(s->tid, f->tids, f->nr_tids))
-		return false;
+		return DROP;
 	if (f->nr_cpus && !u32_in(s->cpu, f->cpus, f->nr_cpus))
-		return false;
+		return DROP;
+	if (f->nr_pids && !u32_in(s->pid, f->pids, f->nr_pids))
+		return HIDE;
+	if (f->nr_tids && !u32_in(s->tid, f->tids, f->nr_tids))
+		return HIDE;
 	if (f->nr_comms) {
 		if (s->comm != h->memo_comm || !h->memo_comm) {
 			h->memo_comm = s->comm;
 			h->memo_comm_ok = s->comm && str_in(s->comm, f->comms, f->nr_comms);
 		}
 		if (!h->memo_comm_ok)
-			return false;
+			return HIDE;
 	}
 	if (f->nr_dsos) {
 		if (leaf->res.dso != h->memo_dso || !h->memo_dso) {
@@ -382,19 +400,19 @@ static bool keep_sample(struct pms_hist *h, const struct pms_session_sample *s)
 			h->memo_dso_ok = leaf->res.dso && dso_in(leaf->res.dso, f->dsos, f->nr_dsos);
 		}
 		if (!h->memo_dso_ok)
-			return false;
+			return HIDE;
 	}
 	if (f->nr_syms) {
 		if (!leaf->res.sym)
-			return false;
+			return HIDE;
 		if (leaf->res.sym != h->memo_sym) {
 			h->memo_sym = leaf->res.sym;
 			h->memo_sym_ok = str_in(leaf->res.sym, f->syms, f->nr_syms);
 		}
 		if (!h->memo_sym_ok)
-			return false;
+			return HIDE;
 	}
-	return true;
+	return KEEP;
 }
 
 /* ---------------------------------------------------------------- add -- */
@@ -417,6 +435,12 @@ static bool frame_eq(const void *ctx, uint32_t idx)
 	       f->key_addr == k->addr && f->by_addr == k->by_addr;
 }
 
+static uint32_t frame_hash(const struct frame_key *k)
+{
+	return (uint32_t)hash_step(hash_step(hash_step((uintptr_t)k->dso, (uintptr_t)k->sym), k->addr),
+				   k->kind + k->by_addr * 16);
+}
+
 /* The id of a frame; by_addr keeps one frame per address, else one per function. */
 static int intern_frame(struct pms_hist *h, const struct pms_frame *fr, bool by_addr, bool caller_frame,
 			uint32_t *id)
@@ -435,13 +459,11 @@ static int intern_frame(struct pms_hist *h, const struct pms_frame *fr, bool by_
 		.by_addr = runtime ? 2 : by_addr,
 	};
 	const void *ctx[2] = { h, &k };
-	uint64_t hv;
 	uint32_t hash;
 	uint64_t *slot;
 	struct frame_rec *f;
 
-	hv = hash_step(hash_step(hash_step((uintptr_t)k.dso, (uintptr_t)k.sym), k.addr), k.kind + k.by_addr * 16);
-	hash = (uint32_t)hv;
+	hash = frame_hash(&k);
 	if (htab_reserve(&h->frame_tab))
 		return -ENOMEM;
 	slot = htab_probe(&h->frame_tab, hash, frame_eq, ctx);
@@ -505,6 +527,17 @@ static struct event_acc *event_of(struct pms_hist *h, size_t attr_idx)
 	return &h->events[attr_idx];
 }
 
+static void count_event(struct event_acc *ev, const struct pms_session_sample *s)
+{
+	if (!ev->used) {
+		ev->used = true;
+		ev->pub.attr_idx = s->attr_idx;
+		ev->pub.name = s->event_name;
+	}
+	ev->pub.samples++;
+	ev->pub.period += s->period;
+}
+
 int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 {
 	size_t nr = s->nr_frames;
@@ -517,13 +550,19 @@ int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 
 	if (!nr || h->finished)
 		return -EINVAL;
-	if (h->has_filter && !keep_sample(h, s)) {
-		h->filtered++;
-		return 0;
-	}
 	ev = event_of(h, s->attr_idx);
 	if (!ev)
 		return -ENOMEM;
+	if (h->has_filter) {
+		int verdict = keep_sample(h, s);
+
+		if (verdict != KEEP) {
+			h->filtered++;
+			if (verdict == HIDE)
+				count_event(ev, s);
+			return 0;
+		}
+	}
 	if (!h->whole_chain || !s->has_callchain)
 		nr = 1;
 	if (grow((void **)&h->tmp, &h->tmp_alloc, nr, sizeof(*h->tmp)))
@@ -585,13 +624,7 @@ int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 		h->classes[h->nr_classes] = k;
 		slot_set(&h->class_tab, slot, k.hash, (uint32_t)h->nr_classes++);
 	}
-	if (!ev->used) {
-		ev->used = true;
-		ev->pub.attr_idx = s->attr_idx;
-		ev->pub.name = s->event_name;
-	}
-	ev->pub.samples++;
-	ev->pub.period += s->period;
+	count_event(ev, s);
 	return 1;
 }
 
@@ -635,6 +668,90 @@ static const char *base_name(const char *path)
 	const char *b = strrchr(path, '/');
 
 	return b && b[1] ? b + 1 : path;
+}
+
+static bool canon_eq(const void *ctx, uint32_t idx)
+{
+	const void *const *c = ctx;
+	const struct pms_hist *h = c[0];
+
+	return !strcmp(h->canon[idx], c[1]);
+}
+
+static bool canon_b_eq(const void *ctx, uint32_t idx)
+{
+	const void *const *c = ctx;
+	const struct pms_hist *h = c[0];
+
+	return !strcmp(base_name(h->canon_b[idx]), base_name(c[1]));
+}
+
+/*
+ * One pointer per string content (by_base: per base name). The session
+ * interns its strings, but a path can still come from two places (the
+ * resolver keeps one per (path, build-id)); and perf's dso key compares
+ * base names, so two builds of one program are one row.
+ */
+static int canon_str(struct pms_hist *h, const char **sp, bool by_base)
+{
+	const char *s = *sp;
+	uint64_t hv = 0xca70;
+	const void *ctx[2] = { h, s };
+	struct htab *t = by_base ? &h->canon_b_tab : &h->canon_tab;
+	const char ***arr = by_base ? &h->canon_b : &h->canon;
+	size_t *nr = by_base ? &h->nr_canon_b : &h->nr_canon;
+	size_t *alloc = by_base ? &h->canon_b_alloc : &h->canon_alloc;
+	uint64_t *slot;
+
+	if (!s)
+		return 0;
+	for (const char *p = by_base ? base_name(s) : s; *p; p++)
+		hv = hv * 131 + (unsigned char)*p;
+	hv = mix64(hv);
+	if (htab_reserve(t))
+		return -ENOMEM;
+	slot = htab_probe(t, (uint32_t)hv, by_base ? canon_b_eq : canon_eq, ctx);
+	if (*slot) {
+		*sp = (*arr)[slot_idx(*slot)];
+		return 0;
+	}
+	if (grow((void **)arr, alloc, *nr + 1, sizeof(**arr)))
+		return -ENOMEM;
+	(*arr)[*nr] = s;
+	slot_set(t, slot, (uint32_t)hv, (uint32_t)(*nr)++);
+	return 0;
+}
+
+/* Canonical strings in frames and classes, then frames deduplicated again under them. */
+static int canonicalize(struct pms_hist *h)
+{
+	for (size_t i = 0; i < h->nr_classes; i++)
+		if (canon_str(h, &h->classes[i].comm, false))
+			return -ENOMEM;
+	for (size_t i = 0; i < h->nr_frames; i++)
+		if (canon_str(h, &h->frames[i].pub.dso, true) || canon_str(h, &h->frames[i].pub.sym, false))
+			return -ENOMEM;
+	htab_release(&h->frame_tab);
+	for (size_t i = 0; i < h->nr_frames; i++) {
+		struct frame_rec *f = &h->frames[i];
+		struct frame_key k = {
+			.dso = f->pub.dso, .sym = f->pub.sym, .addr = f->key_addr,
+			.kind = f->pub.kind, .by_addr = f->by_addr,
+		};
+		const void *ctx[2] = { h, &k };
+		uint64_t *slot;
+
+		if (htab_reserve(&h->frame_tab))
+			return -ENOMEM;
+		slot = htab_probe(&h->frame_tab, f->hash_canon = frame_hash(&k), frame_eq, ctx);
+		if (*slot) {
+			f->fn = h->frames[slot_idx(*slot)].fn;
+			continue;
+		}
+		f->fn = (uint32_t)i;
+		slot_set(&h->frame_tab, slot, f->hash_canon, (uint32_t)i);
+	}
+	return 0;
 }
 
 /* perf's srcline forms: "file.c:12"; without DWARF "sym+13" (decimal) or "dso[0x1234]"... */
@@ -865,6 +982,8 @@ int pms_hist__finish(struct pms_hist *h, struct pms_resolver *resolver)
 	if (h->finished)
 		return -EINVAL;
 	h->finished = true;
+	if ((err = canonicalize(h)))
+		goto out;
 	if (h->by_addr) {
 		size_t nr = h->nr_frames;
 
@@ -872,6 +991,9 @@ int pms_hist__finish(struct pms_hist *h, struct pms_resolver *resolver)
 		for (size_t i = 0; i < nr; i++) {
 			struct pms_frame fr = { .ip = 0, .kind = h->frames[i].pub.kind, .res = h->frames[i].res };
 			uint32_t fn;
+
+			fr.res.dso = h->frames[i].pub.dso; /* canonical */
+			fr.res.sym = h->frames[i].pub.sym;
 
 			if ((err = compute_srcline(h, &h->frames[i], resolver)))
 				goto out;

@@ -20,8 +20,10 @@
  *    (children mode) to the children weight of every distinct entry on its
  *    chain exactly once, so a recursive function counts once per sample and
  *    children >= self for every entry.
- *  - Percentages are of the event's total period over the samples the
- *    filters kept (perf's default "relative" percentages).
+ *  - Percentages are of the event's total period. As in perf, samples
+ *    outside --time or --cpu are dropped from it, while samples hidden by
+ *    the comm/pid/tid/dso/sym filters still count in it (perf's default
+ *    "absolute" percentages), so a filtered report's rows keep their values.
  *  - Entries and trees are read only after __finish(); they stay valid
  *    until __free().
  */
@@ -61,7 +63,7 @@ enum pms_cg_order {
 	PMS_CG_CALLER,  /* paths start at the outermost caller */
 };
 
-/* Filters on the sample (its leaf frame for dso/sym); an empty list passes everything. */
+/* Filters on the sample (its leaf frame for dso/sym); an empty list passes everything (see the percentage rule above). */
 struct pms_hist_filter {
 	const char *const *comms; size_t nr_comms;
 	const uint32_t *pids; size_t nr_pids;
@@ -109,7 +111,7 @@ struct pms_hist_entry {
 struct pms_hist_event {
 	size_t attr_idx;
 	const char *name;              /* the session's event name */
-	uint64_t samples, period;      /* totals over the kept samples */
+	uint64_t samples, period;      /* totals (hidden samples included, dropped ones not) */
 	struct pms_hist_entry **entries; /* sorted: children (or self) period, descending */
 	size_t nr_entries;
 };
@@ -130,7 +132,7 @@ int pms_hist__finish(struct pms_hist *h, struct pms_resolver *resolver);
 /* Events that had at least one sample, in attr order. */
 size_t pms_hist__nr_events(const struct pms_hist *h);
 const struct pms_hist_event *pms_hist__event(const struct pms_hist *h, size_t i);
-/* Samples dropped by the filters. */
+/* Samples dropped or hidden by the filters. */
 uint64_t pms_hist__filtered(const struct pms_hist *h);
 
 /* The node array of every entry's tree (node.frame is a pms_hist__frame() id). */

@@ -389,7 +389,9 @@ Test(hist_filter, all_kinds)
 	add(h, mk(0, COMM_A, 10, 0, 1, 50, c1, 2), 0);
 	add(h, mk(0, COMM_A, 10, 0, 1, 150, c2, 1), 0);
 	cr_assert_eq(pms_hist__finish(h, NULL), 0);
-	cr_assert_eq(pms_hist__event(h, 0)->samples, 1, "totals count kept samples only");
+	cr_assert_eq(pms_hist__event(h, 0)->samples, 2, "out of time: dropped; other symbol: hidden but counted");
+	cr_assert_eq(pms_hist__event(h, 0)->nr_entries, 1);
+	cr_assert_eq(pms_hist__filtered(h), 3);
 	pms_hist__free(h);
 }
 
@@ -437,4 +439,22 @@ Test(hist_cg, add_path_and_sort)
 	cr_assert_eq(pms_cg__add_path(&cg, 0, p1, 2, 1, 1), -EINVAL);
 	pms_cg__release(&cg);
 	pms_cg__release(NULL);
+}
+
+Test(hist_keys, strings_merge_by_content_and_dso_by_base_name)
+{
+	static char comm2[] = "app", sym2[] = "foo";
+	const struct fr a[] = { { DSO_APP, S_FOO, 0x20, false } };
+	const struct fr b[] = { { "/other/build/app", sym2, 0x20, false } };
+	struct pms_hist *h = new_hist(NULL, false, PMS_CG_NONE, NULL);
+	const struct pms_hist_event *ev;
+
+	add(h, mk(0, COMM_A, 1, 0, 1, 0, a, 1), 1);
+	add(h, mk(0, comm2, 2, 0, 1, 0, b, 1), 1);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	ev = pms_hist__event(h, 0);
+	cr_assert_eq(ev->nr_entries, 1, "same comm text, same base name, same symbol text: one row (perf's keys)");
+	cr_assert_eq(ev->entries[0]->self_samples, 2);
+	cr_assert_str_eq(ev->entries[0]->dso, DSO_APP);
+	pms_hist__free(h);
 }
