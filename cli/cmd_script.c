@@ -5,10 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cmd.h"
 #include "aggregate/session.h"
+#include "event/attr_print.h"
 #include "data/reader.h"
 #include "symbol/resolver.h"
 
@@ -279,17 +281,65 @@ static void print_srcline(FILE *out, struct pms_resolver *r, const struct pms_fr
 		fprintf(out, "\n  %s:%u", sl[0].file ? sl[0].file : "??", sl[0].line);
 }
 
+/* perf's "# event : name = X, , id = { ... }, type = 1, ..." from its -vv attr rendering. */
+static void print_event_line(FILE *out, struct pms_data_reader *r, size_t idx)
+{
+	const struct perf_event_attr *a = pms_data_reader__attr(r, idx);
+	const char *name = pms_data_reader__attr_name(r, idx);
+	struct strbuf sb = STRBUF_INIT;
+	const uint64_t *ids;
+	size_t nr = 0;
+	const char *p;
+
+	fprintf(out, "# event : name = %s, ", name ? name : "");
+	ids = pms_data_reader__attr_ids(r, idx, &nr);
+	if (nr) {
+		fputs(", id = {", out);
+		for (size_t i = 0; i < nr; i++)
+			fprintf(out, "%s %" PRIu64, i ? "," : "", ids[i]);
+		fputs(" }", out);
+	}
+	pms_attr__format(a, &sb);
+	/* lines "  <field padded to 32> <value>" after a "perf_event_attr:" line */
+	p = strchr(strbuf_str(&sb), '\n');
+	while (p && p[1]) {
+		const char *line = p + 1, *eol = strchr(line, '\n'), *v;
+		size_t len = eol ? (size_t)(eol - line) : strlen(line), klen;
+
+		while (len && *line == ' ')
+			line++, len--;
+		v = memmem(line, len, "  ", 2);
+		if (v) {
+			klen = (size_t)(v - line);
+			while ((size_t)(v - line) < len && *v == ' ')
+				v++;
+			fprintf(out, ", %.*s = %.*s", (int)klen, line, (int)(len - (size_t)(v - line)), v);
+		}
+		p = eol;
+	}
+	fputc('\n', out);
+	strbuf_release(&sb);
+}
+
 static void print_header(FILE *out, struct pms_data_reader *r, const char *path)
 {
 	const struct pms_data_features *f = pms_data_reader__features(r);
 	uint64_t off, size;
+	struct stat st;
 
 	pms_data_reader__data_section(r, &off, &size);
 	fprintf(out, "# ========\n");
-	fprintf(out, "# captured on    : %s\n", path);
+	if (strcmp(path, "-") && !stat(path, &st)) {
+		char when[64];
+		struct tm tm;
+
+		strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", localtime_r(&st.st_mtime, &tm));
+		fprintf(out, "# captured on    : %s\n", when);
+	}
 	fprintf(out, "# header version : 1\n");
 	fprintf(out, "# data offset    : %" PRIu64 "\n", off);
 	fprintf(out, "# data size      : %" PRIu64 "\n", size);
+	fprintf(out, "# feat offset    : %" PRIu64 "\n", off + size);
 	if (f->hostname)
 		fprintf(out, "# hostname : %s\n", f->hostname);
 	if (f->osrelease)
@@ -309,18 +359,27 @@ static void print_header(FILE *out, struct pms_data_reader *r, const char *path)
 	if (f->total_mem_kb)
 		fprintf(out, "# total memory : %" PRIu64 " kB\n", f->total_mem_kb);
 	if (f->nr_cmdline) {
-		fputs("# cmdline :", out);
+		fputs("# cmdline : ", out);
 		for (uint32_t i = 0; i < f->nr_cmdline; i++)
-			fprintf(out, " %s", f->cmdline[i]);
+			fprintf(out, "%s ", f->cmdline[i]);
 		fputc('\n', out);
 	}
-	for (size_t i = 0; i < pms_data_reader__nr_attrs(r); i++) {
-		const struct perf_event_attr *a = pms_data_reader__attr(r, i);
-		const char *name = pms_data_reader__attr_name(r, i);
+	for (size_t i = 0; i < pms_data_reader__nr_attrs(r); i++)
+		print_event_line(out, r, i);
+	if (f->present[PMS_FEAT_CPU_TOPOLOGY / 64] & (1ULL << (PMS_FEAT_CPU_TOPOLOGY % 64)))
+		fputs("# CPU_TOPOLOGY info available, use -I to display\n", out);
+	if (f->nr_pmu_mappings) {
+		fputs("# pmu mappings:", out);
+		for (uint32_t i = 0; i < f->nr_pmu_mappings; i++)
+			fprintf(out, "%s %s = %u", i ? "," : "", f->pmu_mappings[i].name, f->pmu_mappings[i].type);
+		fputc('\n', out);
+	}
+	if (f->sample_time_last_ns) {
+		uint64_t a = f->sample_time_first_ns, b = f->sample_time_last_ns;
 
-		fprintf(out, "# event : name = %s, type = %u, config = %#llx, size = %u, "
-			"sample_type = %#llx\n", name ? name : "?", a->type,
-			(unsigned long long)a->config, a->size, (unsigned long long)a->sample_type);
+		fprintf(out, "# time of first sample : %" PRIu64 ".%06" PRIu64 "\n", a / 1000000000, a % 1000000000 / 1000);
+		fprintf(out, "# time of last sample : %" PRIu64 ".%06" PRIu64 "\n", b / 1000000000, b % 1000000000 / 1000);
+		fprintf(out, "# sample duration : %10.3f ms\n", (double)(b - a) / 1e6);
 	}
 	fprintf(out, "# ========\n#\n");
 }
@@ -354,10 +413,13 @@ static int run(int argc, char **argv)
 	sopts.max_stack = opt_max_stack > 0 ? (size_t)opt_max_stack : 0;
 	rc = pms_session__open(&s, path, &sopts, &derr);
 	if (rc) {
-		if (rc == -ENOENT && !derr.msg[0])
-			error("'%s': no such file (record one with `pmuscope record`, or name it with -i)", path);
+		if (rc == -ENOENT)
+			error("'%s': no such file (record one with `pmuscope record`, or name another with -i)",
+			      path);
 		else
 			error("'%s': %s", path, derr.msg[0] ? derr.msg : strerror(-rc));
+		if (rc == -EBADMSG && !opt_recover)
+			note("--recover prints the samples before the damage");
 		return EXIT_RUNTIME;
 	}
 	r = pms_session__reader(s);

@@ -1,0 +1,13 @@
+# script on a fixture without call chains: one line per sample, comm right-aligned as perf prints it
+mkdir proc && cp "$FIXTURES/symbol/kallsyms.txt" proc/kallsyms
+export PMS_PROCFS_ROOT=$PWD/proc PMS_JITMAP_DIR=$FIXTURES/symbol
+cp "$TOP/tests/cli/cases/script_flat.data" perf.data
+"$PMUSCOPE" script; echo "exit=$?"
+echo "-- -F comm,pid,tid,time,event,ip,sym,dso"
+"$PMUSCOPE" script -F comm,pid,tid,time,event,ip,sym,dso; echo "exit=$?"
+echo "-- -F +pid,-period --ns"
+"$PMUSCOPE" script -F +pid,-period --ns; echo "exit=$?"
+echo "-- -F comm,tid,ip,sym,symoff"
+"$PMUSCOPE" script -F comm,tid,ip,sym,symoff; echo "exit=$?"
+echo "-- stdin"
+"$PMUSCOPE" script -i - -F comm,tid,event < perf.data; echo "exit=$?"

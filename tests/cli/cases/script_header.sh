@@ -1,0 +1,2 @@
+# script --header: the file's metadata as '#' lines before the samples
+"$PMUSCOPE" script --header -F comm,tid -i "$TOP/tests/cli/cases/script_flat.data"; echo "exit=$?"
