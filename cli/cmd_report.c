@@ -252,16 +252,14 @@ static void print_event_line(FILE *f, struct pms_data_reader *rd, size_t idx)
 			first = false;
 			continue;
 		}
+		/* "  %-32s %s": the key may hold spaces ("{ sample_period, sample_freq }") */
 		while (*line == ' ')
 			line++;
-		v = line;
-		while (*v && *v != ' ')
+		v = strlen(line) > 32 ? line + 32 : line + strlen(line);
+		while (*v == ' ')
 			v++;
-		if (*v) {
-			*v++ = 0;
-			while (*v == ' ')
-				v++;
-		}
+		for (char *e = v; e > line && e[-1] == ' '; e--)
+			e[-1] = 0;
 		fprintf(f, ", %s = %s", line, v);
 	}
 	fputc('\n', f);

@@ -438,7 +438,10 @@ void report_json_entries(struct jw *w, const struct report_view *v, const struct
 						[PMS_RES_RESTRICTED] = "kernel symbols restricted",
 					};
 
-					jw_str(w, "unresolved", e->status <= PMS_RES_RESTRICTED ? why[e->status] : "?");
+					if (e->dso && !strcmp(e->dso, "[unknown]"))
+						jw_str(w, "unresolved", "no mapping");
+					else
+						jw_str(w, "unresolved", e->status <= PMS_RES_RESTRICTED ? why[e->status] : "?");
 				}
 				break;
 			case PMS_SORT_SRCLINE:
