@@ -15,10 +15,10 @@
 # both with -g at 999 and 9999 Hz, median of N runs; then bytes per sample
 # (data section / samples) for fp and dwarf call graphs, with and without -z
 # (goal: fp with -z <= 40 B).
-# Usage: sh bench/record.sh [build-dir] [runs (default 5)] [iterations (default 400000000)]
+# Usage: sh bench/record.sh [build-dir] [runs (default 6)] [iterations (default 400000000)]
 set -u
 build=${1:-build}
-runs=${2:-5}
+runs=${2:-6}
 iters=${3:-400000000}
 cd "$(dirname "$0")/.."
 pms=$build/pmuscope
@@ -61,9 +61,15 @@ overhead() {
 	rm -f "$tmp/bare" "$tmp/pms" "$tmp/perf" "$tmp/perfN"
 	i=0
 	while [ $i -lt "$runs" ]; do
+		# alternate the order: the run right after another is measurably slower here
 		bare
-		one pms "$pms" record -g -F "$freq" || return
-		one perf perf record -g -F "$freq" || return
+		if [ $((i % 2)) = 0 ]; then
+			one pms "$pms" record -g -F "$freq" || return
+			one perf perf record -g -F "$freq" || return
+		else
+			one perf perf record -g -F "$freq" || return
+			one pms "$pms" record -g -F "$freq" || return
+		fi
 		one perfN perf record -N -g -F "$freq" || return
 		i=$((i + 1))
 	done

@@ -375,6 +375,17 @@ rt_synth_tests() {
 	rt_kp=$(perf script --show-mmap-events -i "$rt_tmp/sp.data" 2>/dev/null | grep -m1 'MMAP.*kernel.kallsyms' | sed 's/.*PERF_RECORD_MMAP//')
 	[ -n "$rt_km" ] && [ "$rt_km" = "$rt_kp" ] && pass "record -a: kernel MMAP as perf writes it ($rt_km)" ||
 		fail "record -a: kernel MMAP" "ours '$rt_km', perf '$rt_kp'"
+	# one kernel MMAP per loaded module (this kernel has none: a fake /proc/modules)
+	mkdir -p "$rt_tmp/proc/sys/kernel"
+	printf 'fake_a 16384 0 - Live 0xffffffffc0200000\nfake_b 8192 1 fake_a, Live 0xffffffffc0300000 (E)\n' \
+		>"$rt_tmp/proc/modules"
+	echo 0.0-none >"$rt_tmp/proc/sys/kernel/osrelease"
+	PMS_PROCFS_ROOT="$rt_tmp/proc" "$PMUSCOPE" record -o "$rt_tmp/m.data" -- true >/dev/null 2>&1
+	rt_mods=$(perf script --show-mmap-events -i "$rt_tmp/m.data" 2>/dev/null | grep 'PERF_RECORD_MMAP -1' |
+		sed 's/.*PERF_RECORD_MMAP -1\/0: //' | tr '\n' '|')
+	[ "$rt_mods" = "[0xffffffffc0200000(0x4000) @ 0]: x [fake_a]|[0xffffffffc0300000(0x2000) @ 0]: x [fake_b]|" ] &&
+		pass "record: one kernel MMAP per module of /proc/modules" ||
+		fail "record: module MMAPs" "got '$rt_mods'"
 	rt_p=$(ls -d /proc/[0-9]* | wc -l)
 	rt_f=$(perf script --show-task-events -i "$rt_tmp/s.data" 2>/dev/null | grep -c 'PERF_RECORD_FORK')
 	[ "$rt_f" -ge $((rt_p / 2)) ] && pass "record -a: FORK records of existing tasks ($rt_f for $rt_p processes)" ||
