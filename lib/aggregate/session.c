@@ -237,7 +237,24 @@ struct aspace {
 	struct pms_unwinder *unw;
 	int unw_err;
 	bool unw_valid;
+	uint32_t gen;              /* bumped when maps change: frame-cache entries of older gens are stale */
 };
+
+/*
+ * Resolved frames by (address space, ip, caller): most samples repeat a
+ * small set of addresses, and a hit costs one probe instead of a map search,
+ * a file lookup and a symbol search. Direct-mapped; a miss overwrites.
+ */
+struct fcache_ent {
+	uint64_t ip;
+	const struct aspace *as;   /* NULL: kernel */
+	uint32_t gen;
+	uint8_t kind, out_kind, caller, mapped, valid;
+	struct pms_resolved res;
+	uint64_t map_addr;
+};
+
+#define FCACHE_SIZE 16384
 
 /* A record waiting in the time-ordering queue (bytes in a chunk of the record pool). */
 struct qent {
@@ -302,6 +319,7 @@ struct pms_session {
 	struct pms_sample sample;
 	struct pms_frame *frames;
 	bool *exact;               /* per frame: an interrupted address, not a return address */
+	struct fcache_ent *fcache;
 	size_t max_frames;
 	uint64_t *uw_ips;
 };
@@ -384,6 +402,7 @@ void pms_session__free(struct pms_session *s)
 	free(s->fixed_period);
 	free(s->frames);
 	free(s->exact);
+	free(s->fcache);
 	free(s->uw_ips);
 	pms_resolver__free(s->resolver);
 	pms_data_reader__free(s->reader);
@@ -551,6 +570,7 @@ static int aspace_insert(struct aspace *as, const struct smap *m)
 			as->maps[i] = tail;
 	}
 	as->unw_valid = false;
+	as->gen++;
 	return 0;
 }
 
@@ -566,6 +586,7 @@ static struct aspace *aspace_clone(struct pms_session *s, const struct aspace *s
 		if (!as)
 			return NULL;
 	}
+	as->gen++;
 	if (src && src->nr) {
 		if (aspace_reserve(as, src->nr))
 			return NULL;
@@ -738,8 +759,49 @@ static void frame_unknown(struct pms_frame *f, uint64_t ip)
  * instruction) but reported with their own ip and offset. Returns whether a
  * mapping covered the address (for the NO_MAP statistic).
  */
+static bool resolve_frame_uncached(struct pms_session *s, struct aspace *as, int32_t pid,
+				   struct pms_frame *f, bool caller);
+
 static bool resolve_frame(struct pms_session *s, struct aspace *as, int32_t pid,
 			  struct pms_frame *f, bool caller)
+{
+	const struct aspace *key_as = f->kind == PMS_FRAME_KERNEL ? NULL : as;
+	uint32_t gen = key_as ? key_as->gen : 0;
+	struct fcache_ent *e;
+	enum pms_frame_kind in_kind;
+	bool mapped;
+
+	if (f->kind == PMS_FRAME_GUEST || (!key_as && f->kind != PMS_FRAME_KERNEL))
+		return resolve_frame_uncached(s, as, pid, f, caller);
+	e = &s->fcache[hash_u64(f->ip ^ (uint64_t)(uintptr_t)key_as ^ caller) & (FCACHE_SIZE - 1)];
+	if (e->valid && e->ip == f->ip && e->as == key_as && e->gen == gen && e->caller == caller &&
+	    e->kind == f->kind) {
+		f->res = e->res;
+		f->map_addr = e->map_addr;
+		f->caller = caller;
+		f->kind = e->out_kind;
+		return e->mapped;
+	}
+	in_kind = f->kind;
+	mapped = resolve_frame_uncached(s, as, pid, f, caller);
+	/* stale results go back to the resolver each time: it counts them per sample */
+	if (f->res.status != PMS_RES_STALE) {
+		e->ip = f->ip;
+		e->as = key_as;
+		e->gen = gen;
+		e->caller = caller;
+		e->kind = in_kind;
+		e->out_kind = f->kind;
+		e->mapped = mapped;
+		e->res = f->res;
+		e->map_addr = f->map_addr;
+		e->valid = 1;
+	}
+	return mapped;
+}
+
+static bool resolve_frame_uncached(struct pms_session *s, struct aspace *as, int32_t pid,
+				   struct pms_frame *f, bool caller)
 {
 	uint64_t ip = f->ip, look = caller && ip ? ip - 1 : ip;
 	uint64_t adj = ip - look;
@@ -1440,9 +1502,10 @@ static int session_init(struct pms_session *s, const struct pms_session_opts *op
 		s->max_frames = 1;
 	s->frames = calloc(s->max_frames, sizeof(*s->frames));
 	s->exact = calloc(s->max_frames, sizeof(*s->exact));
+	s->fcache = calloc(FCACHE_SIZE, sizeof(*s->fcache));
 	s->uw_ips = calloc(s->max_frames + 1, sizeof(*s->uw_ips));
 	s->resolver = pms_resolver__new();
-	if (!s->frames || !s->exact || !s->uw_ips || !s->resolver)
+	if (!s->frames || !s->exact || !s->fcache || !s->uw_ips || !s->resolver)
 		return -ENOMEM;
 	s->arch = file_arch(s);
 	nr = pms_data_reader__nr_attrs(s->reader);
