@@ -58,18 +58,21 @@ tt_judge() {
 	fi
 }
 
-# tt_record MODE FILE: record pms-shares for 2 s at 2000 Hz with MODE fp or dwarf; pmuscope
-# when it can, else perf (dwarf before pmuscope record had it). Prints the recorder used.
+# tt_record MODE FILE: record pms-shares with MODE fp (-g, 4000 Hz) or dwarf (--call-graph
+# dwarf, 2000 Hz: 8 KB of stack per sample); pmuscope when it can, else perf (dwarf, before
+# pmuscope record had it). A fixed amount of work (75000 rounds, ~3 s of CPU) rather than a
+# fixed time keeps the sample count (~12000 / ~6000: +-0.5 / +-0.7 points of binomial noise
+# on a 50% share) independent of the machine's load. Prints the recorder used.
 tt_record() {
 	case $1 in
-	fp) tt_cg=-g ;;
-	dwarf) tt_cg="--call-graph dwarf" ;;
+	fp) tt_cg="-g -F 4000" ;;
+	dwarf) tt_cg="--call-graph dwarf -F 2000" ;;
 	esac
 	# shellcheck disable=SC2086 # tt_cg is a word list
-	if "$PMUSCOPE" record $tt_cg -F 2000 -o "$2" -- "$tt_demo" --seconds 2 >/dev/null 2>"$2.err"; then
+	if "$PMUSCOPE" record $tt_cg -o "$2" -- "$tt_demo" --rounds 75000 >/dev/null 2>"$2.err"; then
 		echo pmuscope
 	elif [ "$1" = dwarf ] && grep -qiE 'dwarf|call-graph' "$2.err" &&
-		perf record -q $tt_cg -F 2000 -o "$2" -- "$tt_demo" --seconds 2 >/dev/null 2>&1; then
+		perf record -q $tt_cg -o "$2" -- "$tt_demo" --rounds 75000 >/dev/null 2>&1; then
 		echo perf
 	else
 		echo "failed: $(head -c 200 "$2.err")"
@@ -119,10 +122,19 @@ tt_report() { # tt_report MODE FILE
 			if (l !~ /^#/ && w[1] ~ /%$/ && w[2] ~ /%$/) for (k in s) if (w[n] == s[k] && !(s[k] in c)) {
 				c[s[k]] = w[1]; self[s[k]] = w[2] } }
 		gsub(/%/, "", self["leaf_work"])
-		printf "samples=9999 self=%s", self["leaf_work"]
+		printf "samples=9999 self=%s", self["leaf_work"] == "" ? -100 : self["leaf_work"]
 		for (k = 1; k <= 4; k++) { v = c[s[k]]; gsub(/%/, "", v); printf " %s=%s", s[k], v == "" ? -100 : v }
-		printf " ca=50 cb=30 cd=20\n" }')
-	tt_judge "truth-$1: pmuscope report --stdio children/self" "$tt_m"
+		printf "\n" }')
+	# leaf_work's callers: the --P%--caller branches of its callee graph (--no-children).
+	"$PMUSCOPE" report -i "$2" --stdio --no-children --sort sym >"$tt_out.nc" 2>>"$tt_out.err"
+	tt_c=$(awk '/^ +[0-9.]+%/ { inside = ($NF == "leaf_work"); next }
+		inside && match($0, /--[0-9.]+%--[A-Za-z_]+/) {
+			t = substr($0, RSTART + 2, RLENGTH - 2); split(t, kv, "%--"); p[kv[2]] += kv[1]; tot += kv[1] }
+		END { if (tot == 0) tot = 1e9; printf "ca=%.2f cb=%.2f cd=%.2f", 100 * p["alpha"] / tot, 100 * p["bravo"] / tot, 100 * p["delta"] / tot }' "$tt_out.nc")
+	tt_n=$(sed -n "s/^# Samples: \([0-9]*\)K* of event.*/\1/p" "$tt_out" | head -n 1)
+	# "# Samples: 3K" in perf's rounding: the sample floor only needs the order of magnitude.
+	grep -q '^# Samples: [0-9]*K of' "$tt_out" && tt_n=$((tt_n * 1000))
+	tt_judge "truth-$1: pmuscope report --stdio (children, self, leaf_work's callee graph)" "samples=${tt_n:-0} ${tt_m#samples=9999 } $tt_c"
 	# perf on the same file: each symbol's children % within 1 point of ours.
 	tt_diff=
 	for tt_s in alpha bravo charlie delta leaf_work; do
@@ -132,6 +144,27 @@ tt_report() { # tt_report MODE FILE
 	done
 	[ -z "$tt_diff" ] && pass "truth-$1: report --stdio agrees with perf report (children within 1 point)" ||
 		fail "truth-$1: report vs perf report" "$tt_diff"
+	# --json: children/self per symbol, and leaf_work's callee-order chains (frames[1] = caller).
+	if ! command -v jq >/dev/null 2>&1; then
+		skip "truth-$1: report --json" "jq not installed"
+		return
+	fi
+	if ! "$PMUSCOPE" report -i "$2" --json --children --sort sym >"$tt_out.json" 2>"$tt_out.err" ||
+		! "$PMUSCOPE" report -i "$2" --json --no-children -g callee --sort sym >"$tt_out.cj" 2>>"$tt_out.err"; then
+		fail "truth-$1: report --json" "exit status: $(head -c 200 "$tt_out.err")"
+		return
+	fi
+	tt_m=$(jq -r '[.events[0].samples,
+		(.events[0].entries | map({(.sym // ""): .}) | add) as $e
+		| ($e.leaf_work.self // -100), ($e.alpha.children // -100), ($e.bravo.children // -100),
+		  ($e.charlie.children // -100), ($e.delta.children // -100)] | @tsv' "$tt_out.json" 2>&1)
+	tt_c=$(jq -r '[.events[0].entries[] | select(.sym == "leaf_work") | .callchains[]
+		| select((.frames | length) > 1) | {c: .frames[1].sym, p: .percent}]
+		| (map(.p) | add) as $t | if ($t // 0) == 0 then "0 0 0" else
+		  [(map(select(.c == "alpha") | .p) | add // 0), (map(select(.c == "bravo") | .p) | add // 0),
+		   (map(select(.c == "delta") | .p) | add // 0)] | map(. * 100 / $t) | @tsv end' "$tt_out.cj" 2>&1)
+	tt_judge "truth-$1: pmuscope report --json (children, self, leaf_work's callers)" \
+		"$(echo "$tt_m $tt_c" | awk '{ printf "samples=%s self=%s alpha=%s bravo=%s charlie=%s delta=%s ca=%.2f cb=%.2f cd=%.2f\n", $1, $2, $3, $4, $5, $6, $7, $8, $9 }')"
 }
 
 tt_main() {
