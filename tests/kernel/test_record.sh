@@ -368,9 +368,22 @@ rt_pipe_tests() {
 
 rt_synth_tests() {
 	# -a: FORK + COMM + maps of every process, and the kernel map as perf writes it
+	sleep 10 &
+	rt_sl=$!
 	"$PMUSCOPE" record -a --duration 0.2 -o "$rt_tmp/s.data" >/dev/null 2>&1 ||
-		{ fail "record -a (synthesis)" "exit $?"; return; }
+		{ fail "record -a (synthesis)" "exit $?"; kill $rt_sl; return; }
 	perf record -a -o "$rt_tmp/sp.data" -- sleep 0.2 >/dev/null 2>&1
+	kill $rt_sl
+	wait $rt_sl 2>/dev/null
+	for rt_f in s sp; do
+		perf script --show-mmap-events --show-task-events -i "$rt_tmp/$rt_f.data" 2>/dev/null |
+			grep -E "PERF_RECORD_(MMAP2 $rt_sl/|FORK\($rt_sl:|COMM: .*:$rt_sl/)" | sed 's/.*PERF_RECORD_//' >"$rt_tmp/$rt_f.syn"
+	done
+	if [ -s "$rt_tmp/sp.syn" ] && cmp -s "$rt_tmp/s.syn" "$rt_tmp/sp.syn"; then
+		pass "record -a: an existing process's FORK, COMM and MMAP2s are perf's ($(wc -l <"$rt_tmp/s.syn") records)"
+	else
+		fail "record -a: synthesized process records" "ours: $(tr '\n' '|' <"$rt_tmp/s.syn") perf: $(tr '\n' '|' <"$rt_tmp/sp.syn")"
+	fi
 	rt_km=$(perf script --show-mmap-events -i "$rt_tmp/s.data" 2>/dev/null | grep -m1 'MMAP.*kernel.kallsyms' | sed 's/.*PERF_RECORD_MMAP//')
 	rt_kp=$(perf script --show-mmap-events -i "$rt_tmp/sp.data" 2>/dev/null | grep -m1 'MMAP.*kernel.kallsyms' | sed 's/.*PERF_RECORD_MMAP//')
 	[ -n "$rt_km" ] && [ "$rt_km" = "$rt_kp" ] && pass "record -a: kernel MMAP as perf writes it ($rt_km)" ||
