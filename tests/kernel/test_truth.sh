@@ -125,12 +125,17 @@ tt_report() { # tt_report MODE FILE
 		printf "samples=9999 self=%s", self["leaf_work"] == "" ? -100 : self["leaf_work"]
 		for (k = 1; k <= 4; k++) { v = c[s[k]]; gsub(/%/, "", v); printf " %s=%s", s[k], v == "" ? -100 : v }
 		printf "\n" }')
-	# leaf_work's callers: the --P%--caller branches of its callee graph (--no-children).
+	# leaf_work's callers: the first-level --P%--caller branches of its callee graph
+	# (--no-children); deeper branches (callers of callers) start further right.
 	"$PMUSCOPE" report -i "$2" --stdio --no-children --sort sym >"$tt_out.nc" 2>>"$tt_out.err"
 	tt_c=$(awk '/^ +[0-9.]+%/ { inside = ($NF == "leaf_work"); next }
-		inside && match($0, /--[0-9.]+%--[A-Za-z_]+/) {
-			t = substr($0, RSTART + 2, RLENGTH - 2); split(t, kv, "%--"); p[kv[2]] += kv[1]; tot += kv[1] }
-		END { if (tot == 0) tot = 1e9; printf "ca=%.2f cb=%.2f cd=%.2f", 100 * p["alpha"] / tot, 100 * p["bravo"] / tot, 100 * p["delta"] / tot }' "$tt_out.nc")
+		inside && match($0, /--[0-9.]+%--[^ ]+/) {
+			t = substr($0, RSTART + 2, RLENGTH - 2); split(t, kv, "%--")
+			n++; col[n] = RSTART; nm[n] = kv[2]; pc[n] = kv[1]
+			if (min == "" || RSTART < min) min = RSTART }
+		END { for (i = 1; i <= n; i++) if (col[i] == min) { p[nm[i]] += pc[i]; tot += pc[i] }
+			if (tot == 0) tot = 1e9
+			printf "ca=%.2f cb=%.2f cd=%.2f", 100 * p["alpha"] / tot, 100 * p["bravo"] / tot, 100 * p["delta"] / tot }' "$tt_out.nc")
 	tt_n=$(sed -n "s/^# Samples: \([0-9]*\)K* of event.*/\1/p" "$tt_out" | head -n 1)
 	# "# Samples: 3K" in perf's rounding: the sample floor only needs the order of magnitude.
 	grep -q '^# Samples: [0-9]*K of' "$tt_out" && tt_n=$((tt_n * 1000))

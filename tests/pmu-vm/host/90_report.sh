@@ -77,10 +77,27 @@ hr_check_report() {
 	else
 		fail "guest-data-report-callchain" "report -i cycles-g.data failed: $(head -c 300 "$out.err")"
 	fi
+	want=$(hr_guest_samples record-instructions)
 	if "$HOST_PMUSCOPE" report -i "$GUEST_FILES/instructions.data" --stdio >"$work/report-i.txt" 2>&1; then
-		pass "guest-data-report-instructions: the instructions:u file reads ($(grep -c '%' "$work/report-i.txt") rows)"
+		n=$(sed -n 's/^# Samples: \([0-9]*\) .*/\1/p' "$work/report-i.txt" | head -n 1)
+		if [ -n "$want" ] && [ "$n" = "$want" ]; then
+			pass "guest-data-report-instructions: $n samples, as the guest's record said"
+		else
+			fail "guest-data-report-instructions" "report says '$n' samples, the guest's record '$want'"
+		fi
 	else
 		fail "guest-data-report-instructions" "$(head -c 300 "$work/report-i.txt")"
+	fi
+	if command -v jq >/dev/null 2>&1; then
+		j=$("$HOST_PMUSCOPE" report -i "$f" --json 2>&1 | jq -r '.events[0] | [.samples, (.entries[0].sym // "none"), .entries[0].self] | @tsv' 2>&1)
+		set -- $j
+		if [ "${1:-}" = "$(hr_guest_samples record-cycles)" ] && [ "${2:-}" = hot_a ] && hr_near "${3:-}" 75 0.5; then
+			pass "guest-data-report-json: $1 samples, first entry hot_a $3%"
+		else
+			fail "guest-data-report-json" "got '$j', want $(hr_guest_samples record-cycles) samples, hot_a 75%"
+		fi
+	else
+		skip "guest-data-report-json" "jq not installed"
 	fi
 }
 
