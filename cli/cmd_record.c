@@ -82,7 +82,7 @@ static const struct opt opts[] = {
 	OPT_DOUBLE(0, "duration", &opt_duration, "<s>", "stop after s seconds"),
 	OPT_BOOL('a', "all-cpus", &opt_all, "system-wide collection from all CPUs"),
 	OPT_STRING('C', "cpu", &opt_cpu, "<cpus>", "system-wide collection on these CPUs only (0-2,5)"),
-	OPT_STRING('p', "pid", &opt_pid, "<pid>", "record an existing process (all its threads)"),
+	OPT_STRING('p', "pid", &opt_pid, "<pid,...>", "record existing processes (all their threads)"),
 	OPT_STRING('t', "tid", &opt_tid, "<tid,...>", "record existing threads only (no inheritance)"),
 	OPT_BOOL('i', "no-inherit", &opt_no_inherit, "children and new threads are not sampled"),
 	OPT_END(),
@@ -912,8 +912,8 @@ static int run(int argc, char **argv)
 	struct pms_cpulist cpus = { 0 };
 	const char *path;
 	char **cmd_argv = NULL;
-	pid_t *tids = NULL, *tgids = NULL, target_pid = -1;
-	size_t nr_tids = 0;
+	pid_t *tids = NULL, *tgids = NULL, *pids = NULL;
+	size_t nr_tids = 0, nr_pids = 0;
 	unsigned pages;
 	int first, err, ret = 0;
 	struct pollfd *pfds;
@@ -954,21 +954,44 @@ static int run(int argc, char **argv)
 		}
 	}
 	if (opt_pid) {
-		char *end;
-		long v;
+		/* -p 12,34: every thread of each process */
+		const char *p = opt_pid;
 
-		errno = 0;
-		v = strtol(opt_pid, &end, 10);
-		if (errno || *end || v <= 0 || v > INT32_MAX)
-			usage_error(&cmd_record, "bad pid '%s'", opt_pid);
-		target_pid = (pid_t)v;
-		if (list_threads(target_pid, &tids, &nr_tids))
-			return error("no such process: %d", (int)target_pid), EXIT_RUNTIME;
-		tgids = xcalloc(nr_tids, sizeof(*tgids));
-		for (size_t i = 0; i < nr_tids; i++)
-			tgids[i] = target_pid;
+		while (*p) {
+			char *end;
+			long v;
+
+			errno = 0;
+			v = strtol(p, &end, 10);
+			if (errno || end == p || v <= 0 || v > INT32_MAX || (*end && *end != ',') ||
+			    (*end == ',' && !end[1]))
+				usage_error(&cmd_record, "bad pid '%s'", opt_pid);
+			p = *end ? end + 1 : end;
+			pids = xrealloc(pids, (nr_pids + 1) * sizeof(*pids));
+			pids[nr_pids++] = (pid_t)v;
+		}
+		for (size_t k = 0; k < nr_pids; k++) {
+			pid_t *t;
+			size_t n;
+
+			if (list_threads(pids[k], &t, &n)) {
+				error("no such process: %d", (int)pids[k]);
+				free(tids);
+				free(tgids);
+				free(pids);
+				return EXIT_RUNTIME;
+			}
+			tids = xrealloc(tids, (nr_tids + n) * sizeof(*tids));
+			tgids = xrealloc(tgids, (nr_tids + n) * sizeof(*tgids));
+			for (size_t i = 0; i < n; i++) {
+				tids[nr_tids] = t[i];
+				tgids[nr_tids++] = pids[k];
+			}
+			free(t);
+		}
 	}
 	if (opt_tid && parse_tids(opt_tid, &tids, &tgids, &nr_tids)) {
+		free(pids);
 		free(tids);
 		free(tgids);
 		return EXIT_RUNTIME;
@@ -1093,7 +1116,8 @@ out_open:
 	synthesize_kernel(&r);
 	synthesize_modules(&r);
 	if (opt_pid) {
-		synthesize_process(&r, target_pid, NULL, 0);
+		for (size_t k = 0; k < nr_pids; k++)
+			synthesize_process(&r, pids[k], NULL, 0);
 	} else if (opt_tid) {
 		for (size_t i = 0; i < nr_tids; i++) {
 			bool seen = false;
@@ -1194,6 +1218,7 @@ out:
 	rec_hits__free(r.hits);
 	free(tids);
 	free(tgids);
+	free(pids);
 	pms_ring_stats__exit(&r.st);
 	pms_data_writer__free(r.w);
 	pms_evlist__release(&r.list);

@@ -261,6 +261,24 @@ rt_thread_tests() {
 	fi
 }
 
+rt_pidlist_tests() {
+	# -p a,b: both processes, and the recording ends when the last one exits
+	"$rt_demo" 1 >/dev/null &
+	rt_a=$!
+	"$rt_demo" 2 >/dev/null &
+	rt_b=$!
+	sleep 0.1
+	timeout 30 "$PMUSCOPE" record -p $rt_a,$rt_b -o "$rt_tmp/pl.data" >/dev/null 2>"$rt_tmp/pl.err"
+	rt_rc=$?
+	kill $rt_a $rt_b 2>/dev/null
+	wait $rt_a $rt_b 2>/dev/null
+	[ $rt_rc = 0 ] || { fail "record -p a,b" "exit $rt_rc: $(cat "$rt_tmp/pl.err")"; return; }
+	rt_seen=$(perf script -F pid -i "$rt_tmp/pl.data" 2>/dev/null | awk '{ print $1 }' | sort -u | tr '\n' ' ')
+	rt_want=$(printf '%s\n' $rt_a $rt_b | sort | tr '\n' ' ')
+	[ "$rt_seen" = "$rt_want" ] && pass "record -p a,b: samples of both processes, ends with the last" ||
+		fail "record -p a,b: samples of both" "pids seen '$rt_seen', want '$rt_want'"
+}
+
 rt_cpu_tests() {
 	rt_last=$(($(getconf _NPROCESSORS_ONLN) - 1))
 	"$PMUSCOPE" record -C $rt_last -o "$rt_tmp/c.data" -- "$rt_demo" >/dev/null 2>"$rt_tmp/c.err" ||
@@ -415,7 +433,7 @@ rt_main() {
 		return
 	fi
 	rt_tmp=$(mktemp -d)
-	for rt_f in ${RT_ONLY:-freq exit lost callchain compress target signal dwarf thread cpu inherit buildid pipe synth}; do
+	for rt_f in ${RT_ONLY:-freq exit lost callchain compress target signal dwarf thread pidlist cpu inherit buildid pipe synth}; do
 		"rt_${rt_f}_tests"
 	done
 	rm -rf "$rt_tmp"

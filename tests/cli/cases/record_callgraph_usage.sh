@@ -11,6 +11,8 @@
 "$PMUSCOPE" record -t 1,,2; echo "exit=$?"
 "$PMUSCOPE" record -C 0-x true; echo "exit=$?"
 "$PMUSCOPE" record -C 4095 true; echo "exit=$?"
+"$PMUSCOPE" record -p 1,x; echo "exit=$?"
+"$PMUSCOPE" record -p 1, true; echo "exit=$?"
 "$PMUSCOPE" record -p 1 -t 1; echo "exit=$?"
 "$PMUSCOPE" record -p 1 true; echo "exit=$?"
 "$PMUSCOPE" record -a -t 1; echo "exit=$?"
