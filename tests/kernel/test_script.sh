@@ -106,6 +106,21 @@ sc_compare() {
 			fi
 		done <"$sc_tmp/alias"
 	fi
+	# what FlameGraph sees: the same stacks from both texts
+	sc_fold "$sc_tmp/ours.txt" >"$sc_tmp/ours.fold"
+	sc_fold "$sc_tmp/perf.txt" >"$sc_tmp/perf.fold"
+	sc_fs=$(sed -n 's/^samples //p' "$sc_tmp/ours.fold")
+	sc_fu=$(sed -n 's/^unparsed //p' "$sc_tmp/ours.fold")
+	sc_fsame=$(awk 'NR == FNR { if (FNR > 2) { n = $NF; $NF = ""; c[$0] = n } next }
+		FNR > 2 { n = $NF; $NF = ""; if ($0 in c) s += (c[$0] < n ? c[$0] : n) }
+		END { print s + 0 }' "$sc_tmp/ours.fold" "$sc_tmp/perf.fold")
+	if ! grep -q "$(printf '^\t')" "$sc_tmp/perf.txt"; then
+		: # one-line samples: stackcollapse-perf.pl reads call-chain text only
+	elif [ "$sc_fs" = "$sc_s" ] && [ "$sc_fu" = 0 ]; then
+		pass "script $sc_name: stackcollapse-perf rules fold all $sc_fs samples; $sc_fsame with the stack perf's text gives"
+	else
+		fail "script $sc_name: stackcollapse-perf rules" "folded $sc_fs of $sc_s samples, $sc_fu lines unparsed"
+	fi
 	sc_match=$((sc_same + sc_alias_ok))
 	sc_pct=$(awk -v m="$sc_match" -v n="$sc_fr" 'BEGIN { printf "%.2f", n ? 100 * m / n : 0 }')
 	if awk -v m="$sc_match" -v n="$sc_fr" 'BEGIN { exit !(n > 0 && m >= 0.99 * n) }'; then
@@ -113,6 +128,34 @@ sc_compare() {
 	else
 		fail "script $sc_name: frames" "$sc_pct% of $sc_fr identical ($sc_same exact, $sc_alias_ok aliases); e.g. $(head -n 2 "$sc_tmp/pairs" | tr '\t\n' '  ')"
 	fi
+}
+
+# sc_fold TEXT: folded stacks ("comm;root;...;leaf count") by stackcollapse-perf.pl's
+# parsing rules (its header, frame and blank-line regexes, docs in
+# output-formats.md §6); prints "samples N" and "unparsed N" first.
+sc_fold() {
+	perl -e '
+		my (@st, %c, $comm); my ($n, $bad) = (0, 0);
+		sub flush { if (defined $comm) { $c{join(";", $comm, reverse @st)}++; $n++ } @st = (); undef $comm }
+		while (<>) {
+			next if /^#/;
+			chomp;
+			if (/^$/) { flush(); next }
+			if (/^(\S.+?)\s+(\d+)\/*(\d+)*\s+/) {
+				flush();
+				$comm = $1;
+				next;
+			}
+			if (/^\s*(\w+)\s*(.+) \((.*)\)/) {
+				my ($f, $m) = ($2, $3); $f =~ s/\+0x[\da-f]+$//; $f = "[$m]" if $f eq "[unknown]";
+				push @st, $f; next;
+			}
+			$bad++;
+		}
+		flush();
+		print "samples $n\nunparsed $bad\n";
+		print "$_ $c{$_}\n" for sort keys %c;
+	' "$1"
 }
 
 sc_workload() {
