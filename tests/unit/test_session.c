@@ -631,3 +631,176 @@ Test(session, missing_file_and_not_perf_data)
 	pms_session__free(NULL);
 	cr_assert_str_eq(pms_unres_reason__describe(PMS_UNRES_STALE), "binary rebuilt");
 }
+
+#if defined(__x86_64__)
+#include <pthread.h>
+
+#define DW_STACK 8192
+
+struct dw_snap {
+	uint64_t regs[8], mask;
+	uint8_t stack[DW_STACK];
+	size_t stack_size;
+	uint8_t *stack_top;
+	int work;
+};
+
+/* our own live stack crosses ASan redzones by design (the kernel copies raw bytes too) */
+__attribute__((no_sanitize_address, noinline)) static void dw_copy(uint8_t *dst, const uint8_t *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dst[i] = ((const volatile uint8_t *)src)[i];
+}
+
+__attribute__((noinline)) static void session_dw_capture(struct dw_snap *s)
+{
+	uint64_t sp, bx, bp, ip, r12, r13, r14, r15;
+	size_t avail;
+
+	__asm__ volatile("leaq 0(%%rip), %0\n\t"
+			 "movq %%rsp, %1\n\t"
+			 "movq %%rbp, %2\n\t"
+			 "movq %%rbx, %3\n\t"
+			 "movq %%r12, %4\n\t"
+			 "movq %%r13, %5\n\t"
+			 "movq %%r14, %6\n\t"
+			 "movq %%r15, %7\n\t"
+			 : "=&r"(ip), "=m"(sp), "=m"(bp), "=m"(bx), "=m"(r12), "=m"(r13), "=m"(r14), "=m"(r15)
+			 :
+			 : "memory");
+	/* perf's x86 register numbers: BX=1 BP=6 SP=7 IP=8 R12..R15=20..23, values in bit order */
+	s->mask = 1ULL << 1 | 1ULL << 6 | 1ULL << 7 | 1ULL << 8 | 0xfULL << 20;
+	{
+		uint64_t v[] = { bx, bp, sp, ip, r12, r13, r14, r15 };
+
+		memcpy(s->regs, v, sizeof(v));
+	}
+	avail = (size_t)(s->stack_top - (uint8_t *)(uintptr_t)sp);
+	s->stack_size = avail < DW_STACK ? avail : DW_STACK;
+	dw_copy(s->stack, (const uint8_t *)(uintptr_t)sp, s->stack_size);
+}
+
+__attribute__((noinline)) static void session_dw_c(struct dw_snap *s)
+{
+	session_dw_capture(s);
+	s->work += 3;
+	__asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) static void session_dw_b(struct dw_snap *s)
+{
+	session_dw_c(s);
+	s->work += 2;
+	__asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) static void session_dw_a(struct dw_snap *s)
+{
+	session_dw_b(s);
+	s->work += 1;
+	__asm__ volatile("" ::: "memory");
+}
+
+static void *dw_thread(void *arg)
+{
+	struct dw_snap *s = arg;
+	pthread_attr_t attr;
+	void *lo;
+	size_t size;
+
+	cr_assert_eq(pthread_getattr_np(pthread_self(), &attr), 0);
+	cr_assert_eq(pthread_attr_getstack(&attr, &lo, &size), 0);
+	pthread_attr_destroy(&attr);
+	s->stack_top = (uint8_t *)lo + size;
+	session_dw_a(s);
+	return NULL;
+}
+
+/* A --call-graph dwarf SAMPLE: IP|TID|TIME|CALLCHAIN|REGS_USER|STACK_USER. */
+static void dw_sample(struct file *f, uint16_t misc, uint64_t ip, const uint64_t *chain, size_t nr,
+		      const struct dw_snap *sn)
+{
+	static uint64_t rec[(DW_STACK + 512) / 8];
+	size_t n = 1;
+	struct perf_event_header *h = (struct perf_event_header *)rec;
+
+	rec[n++] = ip;
+	rec[n++] = 100ULL | 100ULL << 32;
+	rec[n++] = 10;
+	rec[n++] = nr;
+	for (size_t i = 0; i < nr; i++)
+		rec[n++] = chain[i];
+	rec[n++] = PERF_SAMPLE_REGS_ABI_64;
+	for (size_t i = 0; i < 8; i++)
+		rec[n++] = sn->regs[i];
+	rec[n++] = DW_STACK;
+	memset(&rec[n], 0, DW_STACK);
+	memcpy(&rec[n], sn->stack, sn->stack_size);
+	n += DW_STACK / 8;
+	rec[n++] = sn->stack_size;
+	h->type = PERF_RECORD_SAMPLE;
+	h->misc = misc;
+	h->size = (uint16_t)(n * 8);
+	cr_assert_eq(pms_data_writer__write(f->w, rec, n * 8), 0);
+}
+
+Test(session, dwarf_samples_unwind_user_stack_after_kernel_part)
+{
+	static struct dw_snap sn;
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK, .size = sizeof(a),
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CALLCHAIN |
+			       PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER,
+		.sample_id_all = 1, .sample_period = 1000,
+	};
+	uint64_t kchain[] = { PERF_CONTEXT_KERNEL, KIP, KIP + 0x20 };
+	struct pms_maps *maps;
+	struct file f;
+	struct pms_session *s;
+	const struct pms_session_sample *ss;
+	pthread_t t;
+	const char *want[] = { "session_dw_capture", "session_dw_c", "session_dw_b", "session_dw_a", "dw_thread" };
+
+	cr_assert_eq(pthread_create(&t, NULL, dw_thread, &sn), 0);
+	cr_assert_eq(pthread_join(t, NULL), 0);
+	a.sample_regs_user = sn.mask;
+	a.sample_stack_user = DW_STACK;
+	memset(&f, 0, sizeof(f));
+	f.fd = memfd_create("pms-session-dwarf", 0);
+	cr_assert_geq(f.fd, 0);
+	cr_assert_eq(pms_data_writer__open_fd(&f.w, f.fd, NULL), 0);
+	cr_assert_eq(pms_data_writer__add_attr(f.w, &a, "cpu-clock", NULL, 0), 0);
+	cr_assert_eq(pms_maps__read_pid(0, &maps), 0);
+	for (size_t i = 0; i < maps->nr; i++)
+		if (pms_map__is_exec(&maps->maps[i]) && maps->maps[i].path[0] == '/')
+			mmap2(&f, 100, maps->maps[i].start, maps->maps[i].end - maps->maps[i].start,
+			      maps->maps[i].pgoff, maps->maps[i].path, NULL, 1);
+	pms_maps__free(maps);
+	dw_sample(&f, PERF_RECORD_MISC_USER, sn.regs[3], NULL, 0, &sn);
+	dw_sample(&f, PERF_RECORD_MISC_KERNEL, KIP, kchain, 3, &sn);
+	file_close(&f);
+
+	s = open_session(&f, true);
+	ss = next(s);
+	cr_assert(ss->has_callchain);
+	cr_assert(ss->dwarf_unwound);
+	cr_assert_geq(ss->nr_frames, 5, "only %zu frames", ss->nr_frames);
+	for (size_t i = 0; i < 5; i++)
+		cr_assert_str_eq(sym(&ss->frames[i]), want[i], "frame %zu", i);
+	cr_assert_not(ss->frames[0].caller);
+	cr_assert(ss->frames[1].caller);
+
+	ss = next(s);
+	cr_assert_eq(ss->frames[0].kind, PMS_FRAME_KERNEL);
+	cr_assert_eq(ss->frames[1].kind, PMS_FRAME_KERNEL);
+	cr_assert_eq(ss->frames[2].kind, PMS_FRAME_USER, "the kernel part first, then the unwound user stack");
+	cr_assert_not(ss->frames[2].caller, "where user mode was left is exact");
+	for (size_t i = 0; i < 5; i++)
+		cr_assert_str_eq(sym(&ss->frames[2 + i]), want[i], "frame %zu", 2 + i);
+	expect_end(s);
+	cr_assert_eq(pms_session__stats(s)->dwarf_samples, 2);
+	cr_assert_eq(pms_session__stats(s)->dwarf_failed, 0);
+	pms_session__free(s);
+	free(f.buf);
+}
+#endif
