@@ -288,6 +288,14 @@ rt_cpu_tests() {
 	rt_want=$(printf '%03d ' $rt_last)
 	[ "$rt_cpus" = "$rt_want" ] && pass "record -C $rt_last -- demo: samples only on CPU $rt_last" ||
 		fail "record -C: samples only on the listed CPU" "CPUs seen: '$rt_cpus'"
+	# -a with a command: system-wide while it runs, its exit status passed on
+	"$PMUSCOPE" record -a -o "$rt_tmp/ac.data" -- sh -c "'$rt_demo' 0.3; exit 3" >/dev/null 2>"$rt_tmp/ac.err"
+	rt_rc=$?
+	rt_n=$(perf script -F comm -i "$rt_tmp/ac.data" 2>/dev/null | grep -c pms-demo)
+	rt_cpus=$(perf script -F cpu -i "$rt_tmp/ac.data" 2>/dev/null | sort -u | wc -l)
+	[ $rt_rc = 3 ] && [ "$rt_n" -gt 20 ] && [ "$rt_cpus" -ge 1 ] &&
+		pass "record -a -- cmd: system-wide while the command runs (exit 3, $rt_n demo samples)" ||
+		fail "record -a -- cmd" "exit $rt_rc, $rt_n demo samples: $(cat "$rt_tmp/ac.err")"
 	"$PMUSCOPE" record -C 0 --duration 0.3 -o "$rt_tmp/c0.data" >/dev/null 2>"$rt_tmp/c0.err" ||
 		{ fail "record -C 0 --duration" "$(cat "$rt_tmp/c0.err")"; return; }
 	rt_cpus=$(perf script -F cpu -i "$rt_tmp/c0.data" 2>/dev/null | tr -d '[] ' | sort -u | tr '\n' ' ')
