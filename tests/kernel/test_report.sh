@@ -265,6 +265,11 @@ rp_faults() {
 	rp_size=$(stat -c %s "$rp_f")
 	cp "$rp_f" "$rp_tmp/half.data" && truncate -s $((rp_size / 2)) "$rp_tmp/half.data"
 	rp_damaged "report truncated to half" "$rp_tmp/half.data"
+	if [ -s "$rp_tmp/fp.data" ]; then
+		rp_size=$(stat -c %s "$rp_tmp/fp.data")
+		cp "$rp_tmp/fp.data" "$rp_tmp/phalf.data" && truncate -s $((rp_size / 2)) "$rp_tmp/phalf.data"
+		rp_damaged "report perf's file truncated to half" "$rp_tmp/phalf.data"
+	fi
 	# a record header in the middle of the data section overwritten with garbage
 	cp "$rp_f" "$rp_tmp/bad.data"
 	rp_off=$(python3 - "$rp_tmp/bad.data" <<'EOF'
