@@ -307,7 +307,7 @@ void report_print_stdio(FILE *f, const struct report_view *v, const struct pms_h
 			fprintf(f, "  %7.2f%%", pct(e->self_period, ev->period));
 		for (size_t k = 0; k < v->nr_keys; k++) {
 			key_text(v->keys[k], e, w[k], buf, sizeof(buf));
-			if (v->keys[k] == PMS_SORT_SYM && k + 1 == v->nr_keys)
+			if ((v->keys[k] == PMS_SORT_SYM || v->keys[k] == PMS_SORT_SRCLINE) && k + 1 == v->nr_keys)
 				fprintf(f, "  %s", buf);
 			else
 				fprintf(f, "  %-*s", w[k], buf);
