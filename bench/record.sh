@@ -14,7 +14,8 @@
 #     cache copy),
 # both with -g at 999 and 9999 Hz, median of N runs; then bytes per sample
 # (data section / samples) for fp and dwarf call graphs, with and without -z
-# (goal: fp with -z <= 40 B).
+# (goal: fp with -z <= 40 B), and `record -a -- sleep 0.1` (synthesis of
+# every process + build-ids) wall and CPU time.
 # Usage: sh bench/record.sh [build-dir] [runs (default 6)] [iterations (default 400000000)]
 set -u
 build=${1:-build}
@@ -100,8 +101,25 @@ bytes() {
 			n, pb / ps, fb / fs, (pb / ps) / (fb / fs), g }'
 }
 
+# system-wide start-up and finish: synthesizing every process, then build-ids
+sysw() {
+	rm -f "$tmp/sa" "$tmp/sf"
+	i=0
+	while [ $i -lt "$runs" ]; do
+		"$tmp/run" "$tmp/s.t" -- "$pms" record -a -o "$tmp/sa.data" -- sleep 0.1 >/dev/null 2>&1
+		awk '{ printf "%.3f %.3f\n", $1 / 1e6, ($2 + $3) / 1e3 }' "$tmp/s.t" >>"$tmp/sa"
+		"$tmp/run" "$tmp/s.t" -- perf record -a -o "$tmp/sf.data" -- sleep 0.1 >/dev/null 2>&1
+		awk '{ printf "%.3f %.3f\n", $1 / 1e6, ($2 + $3) / 1e3 }' "$tmp/s.t" >>"$tmp/sf"
+		i=$((i + 1))
+	done
+	awk -v pw="$(col sa 1)" -v fw="$(col sf 1)" -v pc="$(col sa 2)" -v fc="$(col sf 2)" 'BEGIN {
+		printf "record-a-sleep-0.1: wall pmuscope %.0f ms, perf %.0f ms, ratio %.2fx; CPU pmuscope %.1f ms, perf %.1f ms, ratio %.2fx\n",
+			pw, fw, pw / fw, pc, fc, pc / fc }'
+}
+
 overhead 999
 overhead 9999
+sysw
 goal=""
 bytes bytes-fp -g
 goal=" (goal <= 40 B)"

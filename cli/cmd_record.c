@@ -109,6 +109,32 @@ static void install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+static void on_sigchld(int sig)
+{
+	(void)sig; /* only here to interrupt ppoll() */
+}
+
+/*
+ * SIGCHLD stays blocked except inside ppoll(), so the workload's exit wakes
+ * the main loop at once (not at the next 100 ms timeout) without a race
+ * between the reap check and the wait. *poll_mask is the mask for ppoll().
+ */
+static void install_sigchld(sigset_t *poll_mask)
+{
+	struct sigaction sa;
+	sigset_t set;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigchld;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, poll_mask);
+	sigdelset(poll_mask, SIGCHLD);
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -548,6 +574,7 @@ static int run(int argc, char **argv)
 	unsigned pages;
 	int first, err, ret = 0;
 	struct pollfd *pfds;
+	sigset_t poll_mask;
 	uint64_t deadline = 0;
 	bool pipe_out;
 
@@ -775,6 +802,7 @@ out_open:
 	pms_data_writer__flush(r.w);
 
 	install_signals();
+	install_sigchld(&poll_mask);
 	if (!rs.for_command)
 		for (size_t i = 0; i < r.nr_fds; i++)
 			pms_perf_fd__enable(r.fds[i]);
@@ -818,7 +846,11 @@ out_open:
 			if ((deadline - now) / 1000000 < (uint64_t)timeout)
 				timeout = (int)((deadline - now) / 1000000) + 1;
 		}
-		poll(pfds, r.nr_rings, timeout);
+		{
+			struct timespec ts = { .tv_sec = timeout / 1000, .tv_nsec = (long)(timeout % 1000) * 1000000L };
+
+			ppoll(pfds, r.nr_rings, &ts, &poll_mask);
+		}
 		drain_all(&r);
 	}
 	free(pfds);
