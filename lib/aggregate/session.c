@@ -715,6 +715,20 @@ static int handle_comm(struct pms_session *s, const struct pms_record *r)
 		return -ENOMEM;
 	t->comm = comm;
 	t->pid = (int32_t)r->comm.pid;
+	if (r->comm.exec) {
+		/*
+		 * exec replaced the address space: the kernel reports COMM
+		 * before the new program's MMAPs, so what was mapped before
+		 * (copied at fork) must not name later samples.
+		 */
+		struct aspace *as = itab_get(&s->aspaces, (int32_t)r->comm.pid);
+
+		if (as) {
+			aspace_drop_unwinder(as);
+			as->nr = 0;
+			as->gen++;
+		}
+	}
 	return 0;
 }
 

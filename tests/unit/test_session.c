@@ -229,12 +229,13 @@ Test(session, comm_and_maps_follow_fork_exec_and_threads)
 	cr_assert_str_eq(ss->frames[0].res.dso, sm.path);
 	ss = next(s);
 	cr_assert_str_eq(ss->comm, "child");
+	cr_assert_str_eq(ss->frames[0].res.dso, "[unknown]", "exec dropped the maps copied at fork");
 	ss = next(s);
 	cr_assert_str_eq(ss->comm, ":300");
 	cr_assert_str_eq(ss->frames[0].res.dso, "[unknown]");
 	expect_end(s);
 	cr_assert_eq(pms_session__stats(s)->samples, 6);
-	cr_assert_eq(pms_session__stats(s)->unresolved[PMS_UNRES_NO_MAP], 2);
+	cr_assert_eq(pms_session__stats(s)->unresolved[PMS_UNRES_NO_MAP], 3);
 	cr_assert_eq(pms_session__stats(s)->records_by_type[PERF_RECORD_FORK], 2);
 	cr_assert_eq(pms_session__stats(s)->records_by_type[PERF_RECORD_COMM], 2);
 	pms_session__free(s);
