@@ -105,6 +105,21 @@ big="report-$((n / 1000))k"
 compare "$big" "$tmp/big.data" "goal <= 0.2x time and rss" --children
 compare "$big-no-children" "$tmp/big.data" "goal <= 0.2x time and rss" --no-children
 
+# rss_split CMD...: peak anonymous and file-backed RSS (MB) of CMD, polled from /proc every
+# 20 ms: a reader that mmap()s the input counts its pages in %M, which the split shows.
+rss_split() {
+	"$@" >/dev/null 2>&1 &
+	pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		awk '/^RssAnon:/ { a = $2 } /^RssFile:/ { f = $2 } END { if (a != "") print a, f }' \
+			"/proc/$pid/status" 2>/dev/null
+		sleep 0.02
+	done | sort -n -k1,1 | awk '{ if ($1 > a) a = $1; if ($2 > f) f = $2 }
+		END { printf "anon %d MB, file-backed %d MB", a / 1024, f / 1024 }'
+	wait $pid
+}
+echo "$big-rss-split: pmuscope $(rss_split "$pms" report -i "$tmp/big.data" --stdio --children); perf $(rss_split perf report -i "$tmp/big.data" --stdio --children) (peaks polled every 20 ms; input file $mb MB)"
+
 # srcline: the same workload for ~20k samples, both tools.
 record "$tmp/small.data" "$(awk -v r="$rate" 'BEGIN { printf "%.2f", 20000 / r }')"
 ns=$(samples_in "$tmp/small.data")
