@@ -127,6 +127,16 @@ struct frame_rec {
 	uint32_t hash, hash_canon;
 };
 
+/* Direct-mapped memo of intern_frame(): a hot loop's addresses hit it every time. */
+#define FMEMO_SIZE 4096
+
+struct frame_memo {
+	uint64_t ip;
+	const char *dso, *sym;
+	uint32_t id;      /* frame id + 1; 0: empty */
+	uint8_t kind, mode;
+};
+
 struct chain_rec {
 	uint32_t off, len, hash;
 };
@@ -167,6 +177,7 @@ struct pms_hist {
 	size_t nr_classes, classes_alloc;
 	struct htab class_tab;
 
+	struct frame_memo *memo;
 	uint32_t *tmp;      /* the current sample's frame ids */
 	size_t tmp_alloc;
 
@@ -301,6 +312,7 @@ int pms_hist__new(struct pms_hist **out, const struct pms_hist_opts *opts)
 	}
 	h->opts.filter = NULL;
 	pms_cg__init(&h->cg);
+	h->memo = calloc(FMEMO_SIZE, sizeof(*h->memo)); /* optional: NULL only slows __add() */
 	*out = h;
 	return 0;
 }
@@ -317,6 +329,7 @@ void pms_hist__free(struct pms_hist *h)
 	free(h->classes);
 	htab_release(&h->class_tab);
 	free(h->tmp);
+	free(h->memo);
 	for (size_t i = 0; i < h->nr_events_alloc; i++)
 		free(h->events[i].pub.entries);
 	free(h->events);
@@ -442,8 +455,33 @@ static uint32_t frame_hash(const struct frame_key *k)
 }
 
 /* The id of a frame; by_addr keeps one frame per address, else one per function. */
+static int intern_frame_slow(struct pms_hist *h, const struct pms_frame *fr, bool by_addr, bool caller_frame,
+			     uint32_t *id);
+
 static int intern_frame(struct pms_hist *h, const struct pms_frame *fr, bool by_addr, bool caller_frame,
 			uint32_t *id)
+{
+	uint8_t mode = (uint8_t)(by_addr | caller_frame << 1);
+	struct frame_memo *m;
+	int err;
+
+	if (!h->memo)
+		return intern_frame_slow(h, fr, by_addr, caller_frame, id);
+	m = &h->memo[(mix64(fr->ip) ^ mode) & (FMEMO_SIZE - 1)];
+	if (m->id && m->ip == fr->ip && m->dso == fr->res.dso && m->sym == fr->res.sym &&
+	    m->kind == (uint8_t)fr->kind && m->mode == mode) {
+		*id = m->id - 1;
+		return 0;
+	}
+	err = intern_frame_slow(h, fr, by_addr, caller_frame, id);
+	if (!err && fr->res.dso) /* the canonicalization pass re-interns with ip 0: keep it out */
+		*m = (struct frame_memo){ .ip = fr->ip, .dso = fr->res.dso, .sym = fr->res.sym, .id = *id + 1,
+					  .kind = (uint8_t)fr->kind, .mode = mode };
+	return err;
+}
+
+static int intern_frame_slow(struct pms_hist *h, const struct pms_frame *fr, bool by_addr, bool caller_frame,
+			     uint32_t *id)
 {
 	/*
 	 * perf keys (and prints) an unresolved caller frame by its runtime
@@ -982,6 +1020,8 @@ int pms_hist__finish(struct pms_hist *h, struct pms_resolver *resolver)
 	if (h->finished)
 		return -EINVAL;
 	h->finished = true;
+	free(h->memo); /* frames change identity below */
+	h->memo = NULL;
 	if ((err = canonicalize(h)))
 		goto out;
 	if (h->by_addr) {
