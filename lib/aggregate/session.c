@@ -1056,6 +1056,18 @@ static int build_frames(struct pms_session *s, struct aspace *as)
 				f->kind = PMS_FRAME_USER;
 			}
 			o->dwarf_unwound = nr > 1;
+		} else if (kind0 == PMS_FRAME_KERNEL && n < s->max_frames) {
+			/* no unwinder (or it failed): at least where user mode was left */
+			struct pms_unwind_regs regs = { .arch = s->arch, .mask = smp->regs_user.mask,
+							.values = smp->regs_user.regs };
+			uint64_t uip;
+
+			if (!pms_unwind_regs__get(&regs, s->arch == PMS_UNWIND_ARM64 ? PMS_ARM64_REG_PC :
+							 PMS_X86_REG_IP, &uip) && uip) {
+				s->exact[n] = true;
+				s->frames[n].ip = uip;
+				s->frames[n++].kind = PMS_FRAME_USER;
+			}
 		}
 	}
 	mapped = true;
