@@ -27,6 +27,7 @@ static int opt_children = -1; /* -1: on when the file has call chains */
 static enum pms_cg_order opt_order;
 static bool opt_order_set, opt_graph_none;
 static double opt_cg_min = 0.5, opt_percent_limit;
+static bool opt_cg_min_set;
 
 /* comma lists, kept as argv slices copied */
 static char **l_comms, **l_dsos, **l_syms;
@@ -72,6 +73,7 @@ static int set_call_graph(const struct opt *o, const char *arg)
 				break;
 			}
 			opt_cg_min = d;
+			opt_cg_min_set = true;
 		}
 	}
 	free(copy);
@@ -552,6 +554,9 @@ static int run(int argc, char **argv)
 	filter.nr_tids = n_tids;
 	filter.cpus = l_cpus;
 	filter.nr_cpus = n_cpus;
+	/* perf's --percent-limit is the call-graph threshold too, unless -g named one */
+	if (opt_percent_limit > 0 && !opt_cg_min_set)
+		opt_cg_min = opt_percent_limit;
 	path = opt_input ? opt_input : "perf.data";
 
 	memset(&derr, 0, sizeof(derr));
@@ -705,6 +710,7 @@ out:
 	opt_children = -1;
 	opt_order_set = opt_graph_none = false;
 	opt_cg_min = 0.5;
+	opt_cg_min_set = false;
 	opt_percent_limit = 0;
 	(void)chains;
 	if (fflush(out) && !ret)
