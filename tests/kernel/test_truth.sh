@@ -5,6 +5,7 @@
 # children alpha 50, bravo 30, charlie = delta 20 (+-3 points), leaf_work self ~100%, and
 # leaf_work's callers split 50/30/20 (+-3 points): through `pmuscope report --stdio`,
 # `--json`, and `pmuscope script`'s chains. perf report/script on the same files must agree.
+# A third file, perf record's own --call-graph dwarf, checks that pmuscope unwinds it too.
 # Sourced by tests/kernel/run.sh; every function and variable is tt_-prefixed.
 
 tt_demo=$BUILD_DIR/demo/pms-shares
@@ -67,6 +68,12 @@ tt_record() {
 	case $1 in
 	fp) tt_cg="-g -F 4000" ;;
 	dwarf) tt_cg="--call-graph dwarf -F 2000" ;;
+	perf-dwarf)
+		# perf's own dwarf file: pmuscope report must unwind what perf record wrote too.
+		perf record -q --call-graph dwarf -F 2000 -o "$2" -- "$tt_demo" --rounds 75000 >/dev/null 2>"$2.err" &&
+			echo perf-own || echo "failed: perf record: $(head -c 200 "$2.err")"
+		return
+		;;
 	esac
 	# shellcheck disable=SC2086 # tt_cg is a word list
 	if "$PMUSCOPE" record $tt_cg -o "$2" -- "$tt_demo" --rounds 75000 >/dev/null 2>"$2.err"; then
@@ -84,6 +91,7 @@ tt_one() { # tt_one MODE
 	tt_by=$(tt_record "$1" "$tt_f")
 	case $tt_by in
 	pmuscope) pass "truth-$1: recorded by pmuscope record" ;;
+	perf-own) ;;
 	perf) skip "truth-$1-record" "pmuscope record has no --call-graph dwarf yet: $(head -n 1 "$tt_f.err"); checking a perf-recorded file" ;;
 	*) fail "truth-$1: record" "$tt_by"; return ;;
 	esac
@@ -184,6 +192,7 @@ tt_main() {
 	tt_tmp=$(mktemp -d)
 	tt_one fp
 	tt_one dwarf
+	tt_one perf-dwarf
 	rm -rf "$tt_tmp"
 }
 tt_main
