@@ -998,6 +998,9 @@ static int cmp_entries(const void *pa, const void *pb)
 	/* perf puts a caller above its callee at equal children weight: the deeper tree first (caller order) */
 	if (sort_children && sort_order != PMS_CG_NONE && a->max_depth != b->max_depth)
 		return (a->max_depth > b->max_depth) == (sort_order == PMS_CG_CALLER) ? -1 : 1;
+	/* perf's next column is Self, also descending */
+	if (sort_children && a->self_period != b->self_period)
+		return a->self_period > b->self_period ? -1 : 1;
 	/* then the key fields, names ascending (dso by base name, as printed) */
 	if ((d = cmp_str(a->comm, b->comm)) || (d = cmp_str(base_or_null(a->dso), base_or_null(b->dso))) ||
 	    (d = cmp_str(a->sym, b->sym)) || (d = cmp_str(a->srcline, b->srcline)))
