@@ -11,7 +11,8 @@
 #   PMU_VM_EXTRA_CHECKS (a directory of more NN_*.sh guest checks and *.c workloads, for exploring);
 #   PMU_VM_SOURCES (apt sources file, default the host's), PMU_VM_APPEND (more kernel command
 #   line; NAME=value words reach /init's environment, e.g. CHECK_TIMEOUT=20 seconds per check);
-#   the console log is kept in <build>/pmu-vm/.
+#   PMU_VM_HOST_BUILD (host build dir whose pmuscope the host-side checks tests/pmu-vm/host/NN_*.sh
+#   run on files the guest ships back, default build); the console log is kept in <build>/pmu-vm/.
 # A missing tool or an unreachable archive with an empty cache is a printed SKIP with the reason.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
