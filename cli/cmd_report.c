@@ -561,8 +561,8 @@ static int run(int argc, char **argv)
 
 	memset(&derr, 0, sizeof(derr));
 	memset(&cut, 0, sizeof(cut));
-	chains = opt_children == 1 || (!opt_graph_none);
-	so.callchain = true; /* decided below once the attrs are known; resolving is per frame anyway */
+	/* whole chains cost a lookup per frame: skip them when nothing would show them */
+	so.callchain = !(opt_children == 0 && opt_graph_none);
 	err = pms_session__open(&s, path, &so, &derr);
 	if (err) {
 		if (err == -ENOENT)
@@ -587,8 +587,6 @@ static int run(int argc, char **argv)
 	ho.order = PMS_CG_NONE;
 	if (chains && !opt_graph_none)
 		ho.order = opt_order_set ? opt_order : ho.children ? PMS_CG_CALLER : PMS_CG_CALLEE;
-	if (opt_json && !opt_order_set && !chains)
-		ho.order = PMS_CG_NONE;
 	memcpy(ho.keys, keys, sizeof(keys));
 	ho.nr_keys = nr_keys;
 	ho.filter = &filter;
@@ -634,7 +632,6 @@ static int run(int argc, char **argv)
 
 	if (opt_json) {
 		struct jw w;
-		const struct pms_session_stats *st = pms_session__stats(s);
 
 		jw_init(&w, out);
 		jw_obj(&w, NULL);
@@ -668,7 +665,6 @@ static int run(int argc, char **argv)
 			jw_end(&w);
 		}
 		jw_end(&w);
-		(void)st;
 		json_summary(&w, s, h);
 		jw_end(&w);
 		jw_finish(&w);
@@ -712,7 +708,6 @@ out:
 	opt_cg_min = 0.5;
 	opt_cg_min_set = false;
 	opt_percent_limit = 0;
-	(void)chains;
 	if (fflush(out) && !ret)
 		ret = error("cannot write the report: %s", strerror(errno)) ? EXIT_RUNTIME : 0;
 	return ret;

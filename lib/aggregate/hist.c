@@ -19,9 +19,11 @@ static inline uint64_t mix64(uint64_t x)
 	return x;
 }
 
+/* Cheap combining step (one multiply); mix64() once at the end spreads the bits. */
 static inline uint64_t hash_step(uint64_t h, uint64_t v)
 {
-	return mix64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
+	h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 29);
 }
 
 /*
@@ -450,8 +452,8 @@ static bool frame_eq(const void *ctx, uint32_t idx)
 
 static uint32_t frame_hash(const struct frame_key *k)
 {
-	return (uint32_t)hash_step(hash_step(hash_step((uintptr_t)k->dso, (uintptr_t)k->sym), k->addr),
-				   k->kind + k->by_addr * 16);
+	return (uint32_t)mix64(hash_step(hash_step(hash_step((uintptr_t)k->dso, (uintptr_t)k->sym), k->addr),
+				   k->kind + k->by_addr * 16));
 }
 
 /* The id of a frame; by_addr keeps one frame per address, else one per function. */
@@ -603,13 +605,14 @@ int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 	}
 	if (!h->whole_chain || !s->has_callchain)
 		nr = 1;
-	if (grow((void **)&h->tmp, &h->tmp_alloc, nr, sizeof(*h->tmp)))
+	if (nr > h->tmp_alloc && grow((void **)&h->tmp, &h->tmp_alloc, nr, sizeof(*h->tmp)))
 		return -ENOMEM;
 	for (size_t i = 0; i < nr; i++) {
 		if (intern_frame(h, &s->frames[i], h->by_addr, i > 0, &h->tmp[i]))
 			return -ENOMEM;
 		hv = hash_step(hv, h->tmp[i]);
 	}
+	hv = mix64(hv);
 
 	/* chain */
 	ctx[0] = h;
@@ -643,7 +646,7 @@ int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 	/* pid/tid keys print "pid:comm": keep the comm of the thread with them */
 	if (!k.comm && (h->key[PMS_SORT_PID] || h->key[PMS_SORT_TID]))
 		k.comm = s->comm;
-	hv = hash_step(hash_step(hash_step(hash_step(hash_step(k.event, chain), (uintptr_t)k.comm), k.pid), k.tid), k.cpu);
+	hv = mix64(hash_step(hash_step(hash_step(hash_step(hash_step(k.event, chain), (uintptr_t)k.comm), k.pid), k.tid), k.cpu));
 	k.hash = (uint32_t)hv;
 	ctx[1] = &k;
 	if (htab_reserve(&h->class_tab))
@@ -858,8 +861,8 @@ static int find_entry(struct pms_hist *h, const struct entry_key *key, uint32_t 
 
 	entry_fields(h, key, &k);
 	hv = hash_step(hash_step(hash_step(hash_step(k.priv_event, (uintptr_t)k.comm), k.pid), k.tid), k.cpu);
-	hv = hash_step(hash_step(hash_step(hash_step(hv, (uintptr_t)k.dso), (uintptr_t)k.sym), k.addr),
-		       (uintptr_t)k.srcline + k.kind);
+	hv = mix64(hash_step(hash_step(hash_step(hash_step(hv, (uintptr_t)k.dso), (uintptr_t)k.sym), k.addr),
+			     (uintptr_t)k.srcline + k.kind));
 	if (htab_reserve(&h->entry_tab))
 		return -ENOMEM;
 	slot = htab_probe(&h->entry_tab, (uint32_t)hv, entry_eq, ctx);
