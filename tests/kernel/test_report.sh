@@ -40,12 +40,13 @@ rp_rows_keys() {
 rp_agree() {
 	rp_msg=$(awk -v tol="$rp_tol" -v n="${4:-5}" '
 	function abs(x) { return x < 0 ? -x : x }
-	# symbol aliases (perf names clone3 __GI___clone3): same event|comm|dso, one name a suffix
-	# of the other, same percentages
+	# symbol aliases (perf names clone3 __GI___clone3) and C++ names with/without the parameter
+	# list (lib/symbol demangles without it): same event|comm|dso, one name a suffix of the
+	# other once "(...)" is cut, same percentages
 	function alias(k, oc, os, c, s,    p, q, kk, n1, n2) {
-		p = k; sub(/[^|]*$/, "", p); n1 = substr(k, length(p) + 1)
-		for (kk in oc) { q = kk; sub(/[^|]*$/, "", q); n2 = substr(kk, length(q) + 1)
-			if (q != p || n1 == n2) continue
+		p = k; sub(/[^|]*$/, "", p); n1 = substr(k, length(p) + 1); sub(/\(.*$/, "", n1)
+		for (kk in oc) { q = kk; sub(/[^|]*$/, "", q); n2 = substr(kk, length(q) + 1); sub(/\(.*$/, "", n2)
+			if (q != p || kk == k) continue
 			if ((substr(n1, length(n1) - length(n2) + 1) == n2 || substr(n2, length(n2) - length(n1) + 1) == n1) &&
 			    abs(oc[kk] - c) <= tol && (s == "-" || abs(os[kk] - s) <= tol)) return kk }
 		return "" }
