@@ -2,8 +2,9 @@
 # Host side of checks/90_record.sh: the host's `pmuscope report` (x86_64 build) reads the arm64
 # guest's perf.data files and symbolizes the static aarch64 workload from its ELF symtab:
 # cycles.data has the guest's sample count, hot_a 75% and hot_b 25% (3N and N iterations of
-# the same loop: exact under icount, +-1 sample), cycles-g.data the chains hot_X <- main;
-# instructions.data is read whole. perf report on the same files must agree (sanity).
+# the same loop: exact under icount, +-1 sample), cycles-g.data the chains hot_X <- main,
+# cycles-dwarf.data the same chains unwound from the arm64 stack copies (DWARF CFI of the
+# static aarch64 binary, on an x86_64 host); instructions.data is read whole. perf report on the same files must agree (sanity).
 # Sourced by run.sh with $GUEST_FILES, $HOST_PMUSCOPE, $work (results.txt); hr_-prefixed.
 
 # hr_guest_samples NAME: the sample count the guest's record printed for result NAME.
@@ -87,6 +88,25 @@ hr_check_report() {
 		fi
 	else
 		fail "guest-data-report-instructions" "$(head -c 300 "$work/report-i.txt")"
+	fi
+	if ! command -v jq >/dev/null 2>&1; then
+		skip "guest-data-report-dwarf" "jq not installed"
+	elif [ ! -s "$GUEST_FILES/cycles-dwarf.data" ]; then
+		fail "guest-data-report-dwarf" "cycles-dwarf.data did not arrive from the guest"
+	else
+		# Every sample unwound from its copied arm64 stack (none stopped at the IP), and the
+		# chains of both functions reach main.
+		j=$("$HOST_PMUSCOPE" report -i "$GUEST_FILES/cycles-dwarf.data" --json --no-children -g callee 2>&1 |
+			jq -r '[.summary.dwarf.samples, .summary.dwarf.failed,
+				([.events[0].entries[] | select(.sym == "hot_a" or .sym == "hot_b")
+				  | .callchains[0].frames[1].sym] | join(","))] | @tsv' 2>&1)
+		set -- $j
+		dw=$(hr_guest_samples record-cycles-dwarf)
+		if [ "${1:-}" = "$dw" ] && [ "${2:-}" = 0 ] && [ "${3:-}" = "main,main" ]; then
+			pass "guest-data-report-dwarf: $1 arm64 user stacks unwound on the host, none failed; hot_a and hot_b <- main"
+		else
+			fail "guest-data-report-dwarf" "got '$j' (dwarf samples, failed, callers of hot_a,hot_b); want '$dw 0 main,main'"
+		fi
 	fi
 	if command -v jq >/dev/null 2>&1; then
 		j=$("$HOST_PMUSCOPE" report -i "$f" --json 2>&1 | jq -r '.events[0] | [.samples, (.entries[0].sym // "none"), .entries[0].self] | @tsv' 2>&1)
