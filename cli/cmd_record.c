@@ -333,6 +333,7 @@ static void drain_all(struct rec *r)
 {
 	for (size_t i = 0; i < r->nr_rings; i++)
 		pms_ring__drain(&r->rings[i].ring, on_record, r);
+	rec_hits__pass_done(r->hits);
 	pms_data_writer__flush(r->w);
 }
 

@@ -26,10 +26,12 @@ struct hit_obj {
 	uint64_t start, end; /* modules only */
 };
 
+enum { P_EMPTY, P_WAITING, P_RETRIED, P_RESOLVED };
+
 struct pending {
 	uint64_t ip;
 	uint32_t pid;
-	bool used;
+	uint8_t state; /* P_*; P_RESOLVED entries stay as tombstones */
 };
 
 /* Bound on remembered unresolved user addresses (16 B each). */
@@ -37,7 +39,8 @@ struct pending {
 
 struct rec_hits {
 	struct pending *pending; /* open addressing on (pid, ip) */
-	size_t nr_pending, cap_pending;
+	size_t nr_pending, cap_pending; /* used slots (tombstones included) */
+	size_t nr_waiting;              /* P_WAITING entries */
 	struct hit_obj *objs;
 	size_t nr_objs, cap_objs;
 	size_t nr_modules;
@@ -221,22 +224,32 @@ static void pending_add(struct rec_hits *h, uint32_t pid, uint64_t ip)
 		h->cap_pending = old_cap ? 2 * old_cap : 1024;
 		h->pending = xcalloc(h->cap_pending, sizeof(*h->pending));
 		for (size_t k = 0; k < old_cap; k++) {
-			if (!old[k].used)
+			if (old[k].state == P_EMPTY)
 				continue;
-			for (i = pending_slot(old[k].pid, old[k].ip, h->cap_pending); h->pending[i].used;
+			for (i = pending_slot(old[k].pid, old[k].ip, h->cap_pending); h->pending[i].state != P_EMPTY;
 			     i = (i + 1) & (h->cap_pending - 1))
 				;
 			h->pending[i] = old[k];
 		}
 		free(old);
 	}
-	for (i = pending_slot(pid, ip, h->cap_pending); h->pending[i].used; i = (i + 1) & (h->cap_pending - 1))
-		if (h->pending[i].pid == pid && h->pending[i].ip == ip)
+	for (i = pending_slot(pid, ip, h->cap_pending); h->pending[i].state != P_EMPTY;
+	     i = (i + 1) & (h->cap_pending - 1)) {
+		struct pending *e = &h->pending[i];
+
+		if (e->pid == pid && e->ip == ip) {
+			if (e->state != P_WAITING) {
+				e->state = P_WAITING; /* seen unmapped again: look again */
+				h->nr_waiting++;
+			}
 			return;
-	h->pending[i].used = true;
+		}
+	}
+	h->pending[i].state = P_WAITING;
 	h->pending[i].pid = pid;
 	h->pending[i].ip = ip;
 	h->nr_pending++;
+	h->nr_waiting++;
 }
 
 static bool lookup_user(struct rec_hits *h, struct hit_proc *p, uint64_t ip)
@@ -272,14 +285,36 @@ static void mark_user(struct rec_hits *h, uint32_t pid, struct hit_proc *p, uint
 		pending_add(h, pid, ip);
 }
 
+/*
+ * After each drain pass (every ring read once) most waiting addresses find
+ * their map: look them up while the maps are those of their time, before a
+ * later exec or munmap changes them. The rest wait for rec_hits__finish().
+ */
+void rec_hits__pass_done(struct rec_hits *h)
+{
+	if (!h->nr_waiting)
+		return;
+	for (size_t i = 0; i < h->cap_pending; i++) {
+		struct pending *e = &h->pending[i];
+
+		if (e->state != P_WAITING)
+			continue;
+		e->state = lookup_user(h, find_proc(h, e->pid, false), e->ip) ? P_RESOLVED : P_RETRIED;
+	}
+	h->nr_waiting = 0;
+}
+
 void rec_hits__finish(struct rec_hits *h)
 {
-	for (size_t i = 0; i < h->cap_pending; i++)
-		if (h->pending[i].used)
-			lookup_user(h, find_proc(h, h->pending[i].pid, false), h->pending[i].ip);
+	for (size_t i = 0; i < h->cap_pending; i++) {
+		const struct pending *e = &h->pending[i];
+
+		if (e->state == P_WAITING || e->state == P_RETRIED)
+			lookup_user(h, find_proc(h, e->pid, false), e->ip);
+	}
 	free(h->pending);
 	h->pending = NULL;
-	h->nr_pending = h->cap_pending = 0;
+	h->nr_pending = h->cap_pending = h->nr_waiting = 0;
 }
 
 static bool kernel_mode(uint16_t cpumode)

@@ -14,8 +14,8 @@
  *  - Cheap per sample: a per-process last-hit cache makes consecutive IPs in
  *    one object cost one range check; nothing is read from disk here.
  *  - Per-CPU rings are not in time order: an address no map covers yet is
- *    remembered (deduplicated, bounded) and looked up again by
- *    rec_hits__finish() once every map is known.
+ *    remembered (deduplicated, bounded) and looked up again after the
+ *    pass over all rings that brought it, then at the end.
  */
 #ifndef PMS_CLI_RECORD_HITS_H
 #define PMS_CLI_RECORD_HITS_H
@@ -44,7 +44,12 @@ void rec_hits__exec(struct rec_hits *h, uint32_t pid);
 void rec_hits__sample(struct rec_hits *h, uint32_t pid, uint16_t cpumode, uint64_t ip,
 		      const uint64_t *chain, uint64_t nr);
 
-/* Look up again the user addresses no map covered when their sample came; call once, at the end. */
+/*
+ * Look up again the user addresses no map covered when their sample came:
+ * __pass_done() after each pass over all rings (while maps are still those
+ * of the samples' time), __finish() once at the end for the rest.
+ */
+void rec_hits__pass_done(struct rec_hits *h);
 void rec_hits__finish(struct rec_hits *h);
 
 /* Objects: name, whether samples hit them, and whether it is kernel-side. */

@@ -202,3 +202,33 @@ Test(record_hits, many_processes_and_objects)
 	cr_expect_eq(hit_of(h, "/never"), 0);
 	rec_hits__free(h);
 }
+
+Test(record_hits, pass_done_uses_the_maps_of_the_samples_time)
+{
+	struct rec_hits *h = rec_hits__new();
+
+	rec_hits__sample(h, 42, USER, 0x3100, NULL, 0);
+	rec_hits__mmap(h, 42, 0x3000, 0x1000, "/a.so");
+	rec_hits__pass_done(h);
+	cr_expect_eq(hit_of(h, "/a.so"), 1);
+	/* a later exec maps something else there: it must not be marked */
+	rec_hits__exec(h, 42);
+	rec_hits__mmap(h, 42, 0x3000, 0x1000, "/b.so");
+	rec_hits__finish(h);
+	cr_expect_eq(hit_of(h, "/b.so"), 0);
+	rec_hits__free(h);
+}
+
+Test(record_hits, unresolved_after_a_pass_waits_for_finish)
+{
+	struct rec_hits *h = rec_hits__new();
+
+	rec_hits__sample(h, 9, USER, 0x5100, NULL, 0);
+	rec_hits__pass_done(h);
+	rec_hits__mmap(h, 9, 0x5000, 0x1000, "/slow.so");
+	rec_hits__pass_done(h); /* already retried once: left for the end */
+	cr_expect_eq(hit_of(h, "/slow.so"), 0);
+	rec_hits__finish(h);
+	cr_expect_eq(hit_of(h, "/slow.so"), 1);
+	rec_hits__free(h);
+}
