@@ -279,7 +279,8 @@ elif [ "$NFAIL" -ne 0 ] && grep -aq '^  [0-9]' "$log.txt"; then
 fi
 
 # --- files from the guest, checked on the host ----------------------------------------------
-# A guest check ships a file as "PMSFILE begin NAME MD5", base64 lines, "PMSFILE end"; each
+# A guest check ships a file as "PMSFILE begin NAME MD5", gzip + base64 lines, "PMSFILE end"
+# (MD5 of the file itself); each
 # tests/pmu-vm/host/NN_*.sh whose guest check NN_* ran is then sourced here with the files in
 # $GUEST_FILES and the host's pmuscope in $HOST_PMUSCOPE (PMU_VM_HOST_BUILD, default build).
 files=$work/files
@@ -292,7 +293,7 @@ awk -v dir="$files" '
 	END { for (n in md5) print n, md5[n] > (dir "/md5.list") }' "$log.txt"
 if [ -s "$files/md5.list" ]; then
 	while read -r name sum; do
-		if base64 -d <"$files/$name.b64" >"$files/$name" 2>/dev/null &&
+		if base64 -d <"$files/$name.b64" | gzip -dc >"$files/$name" 2>/dev/null &&
 			[ "$(md5sum <"$files/$name" | cut -d' ' -f1)" = "$sum" ]; then
 			rm -f "$files/$name.b64"
 		else

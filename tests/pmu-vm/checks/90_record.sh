@@ -6,7 +6,7 @@
 # with a companion cpu-clock event it samples exactly again; the files (also with -g and with
 # --call-graph dwarf) go to the host, which runs its own `pmuscope report` on them
 # (tests/pmu-vm/host/90_report.sh): between "PMSFILE begin NAME MD5" and "PMSFILE end" lines
-# on the console, base64.
+# on the console, gzip + base64.
 N=1250000
 P=100000
 # The workload runs from the path its host copy has (run.sh puts a copy there), so the host's
@@ -14,11 +14,12 @@ P=100000
 wl=$(cat /lib/pmu-vm/hostwl 2>/dev/null)/shares
 [ -x "$wl" ] || wl=$WL/shares
 
-# ship FILE NAME: the file to the host console log, between markers.
+# ship FILE NAME: the file to the host console log, between markers, gzipped (stack copies
+# shrink ~10x: fewer console bytes).
 ship() {
 	{
 		echo "PMSFILE begin $2 $(md5sum <"$1" | cut -d' ' -f1)"
-		base64 "$1"
+		gzip -c "$1" | base64
 		echo "PMSFILE end"
 	} >/dev/console
 }
