@@ -32,7 +32,7 @@ static const char **ev_strs;
 static size_t nr_ev_strs;
 static int opt_freq;
 static uint64_t opt_period;
-static bool opt_callchain, opt_all, opt_compress, opt_no_inherit;
+static bool opt_callchain, opt_all, opt_compress, opt_no_inherit, opt_no_buildid, opt_buildid_all;
 static const char *opt_call_graph, *opt_mmap_pages, *opt_output, *opt_pid, *opt_tid, *opt_cpu;
 static double opt_duration;
 
@@ -80,6 +80,8 @@ static const struct opt opts[] = {
 	OPT_STRING('p', "pid", &opt_pid, "<pid,...>", "record existing processes (all their threads)"),
 	OPT_STRING('t', "tid", &opt_tid, "<tid,...>", "record existing threads only (no inheritance)"),
 	OPT_BOOL('i', "no-inherit", &opt_no_inherit, "children and new threads are not sampled"),
+	OPT_BOOL('B', "no-buildid", &opt_no_buildid, "write no build-ids"),
+	OPT_BOOL(0, "buildid-all", &opt_buildid_all, "build-ids of every object mapped, not only those with samples"),
 	OPT_END(),
 };
 
@@ -321,7 +323,8 @@ static int on_record(const struct perf_event_header *h, void *arg)
 
 	if (pms_record__decode(&r->cfg, h, h->size, &dec, &off) == 0) {
 		pms_ring_stats__account(&r->st, &dec);
-		track(r, &dec);
+		if (r->hits)
+			track(r, &dec);
 	}
 	err = pms_data_writer__write(r->w, h, h->size);
 	if (err && !r->write_err)
@@ -333,7 +336,8 @@ static void drain_all(struct rec *r)
 {
 	for (size_t i = 0; i < r->nr_rings; i++)
 		pms_ring__drain(&r->rings[i].ring, on_record, r);
-	rec_hits__pass_done(r->hits);
+	if (r->hits)
+		rec_hits__pass_done(r->hits);
 	pms_data_writer__flush(r->w);
 }
 
@@ -591,6 +595,8 @@ static int run(int argc, char **argv)
 		usage_error(&cmd_record, "-F and -c are exclusive, and -F must be positive");
 	if (opt_duration < 0)
 		usage_error(&cmd_record, "--duration must not be negative");
+	if (opt_no_buildid && opt_buildid_all)
+		usage_error(&cmd_record, "-B and --buildid-all are exclusive");
 	if (opt_call_graph)
 		rs.cg = parse_call_graph(opt_call_graph, &rs.stack_bytes);
 	else if (opt_callchain)
@@ -673,7 +679,8 @@ static int run(int argc, char **argv)
 	/* -t samples only the threads named, as perf's -t does */
 	rs.inherit = !rs.system_wide && !opt_no_inherit && !opt_tid;
 	memset(&r, 0, sizeof(r));
-	r.hits = rec_hits__new();
+	/* -B: no bookkeeping at all (rec_synth__* accept a NULL table) */
+	r.hits = opt_no_buildid ? NULL : rec_hits__new();
 	parse_events(&r);
 	setup_attrs(&r, &rs);
 	if (!cpus.nr && (pms_cpulist__online(&cpus) || !cpus.nr))
@@ -862,7 +869,8 @@ out_open:
 		ret = exit_code_of(wl.status);
 	}
 	drain_all(&r);
-	rec_synth__build_ids(&out);
+	if (r.hits)
+		rec_synth__build_ids(&out, opt_buildid_all);
 	err = pms_data_writer__close(r.w);
 	if (err || r.write_err) {
 		error("cannot write %s: %s", path, strerror(-(err ? err : r.write_err)));

@@ -87,7 +87,8 @@ static void synthesize_maps(const struct rec_out *r, pid_t pid)
 		mm.cpumode = PERF_RECORD_MISC_USER;
 		mm.filename = m->anon ? "//anon" : m->path;
 		pms_data_writer__mmap2(r->w, &mm, NULL);
-		rec_hits__mmap(r->hits, mm.pid, mm.addr, mm.len, mm.filename);
+		if (r->hits)
+			rec_hits__mmap(r->hits, mm.pid, mm.addr, mm.len, mm.filename);
 	}
 	pms_maps__free(maps);
 }
@@ -244,7 +245,8 @@ void rec_synth__modules(const struct rec_out *r)
 	for (size_t i = 0; i < nr; i++) {
 		pms_data_writer__mmap(r->w, (uint32_t)-1, 0, mods[i].addr, mods[i].size, 0,
 				      PERF_RECORD_MISC_KERNEL, mods[i].file, NULL);
-		rec_hits__add_module(r->hits, mods[i].file, mods[i].addr, mods[i].size);
+		if (r->hits)
+			rec_hits__add_module(r->hits, mods[i].file, mods[i].addr, mods[i].size);
 	}
 	free(mods);
 }
@@ -337,7 +339,7 @@ static size_t build_id_of_vdso(uint8_t *out)
  * kernel and modules included. The static arm64 build has no libelf: its
  * files get no build-ids, which only costs the rebuilt-binary check.
  */
-void rec_synth__build_ids(const struct rec_out *r)
+void rec_synth__build_ids(const struct rec_out *r, bool all)
 {
 	struct pms_data_features *f = pms_data_writer__features(r->w);
 
@@ -349,7 +351,7 @@ void rec_synth__build_ids(const struct rec_out *r)
 		const char *name = rec_hits__name(r->hits, i, &hit, &kernel);
 		size_t n = 0;
 
-		if (!hit)
+		if (!hit && !all)
 			continue;
 		if (i == 0) {
 			if (pms_sysfs__path(path, sizeof(path), "%s", "kernel/notes") == 0)

@@ -14,6 +14,7 @@
 #ifndef PMS_CLI_RECORD_SYNTH_H
 #define PMS_CLI_RECORD_SYNTH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -35,7 +36,11 @@ void rec_synth__all(const struct rec_out *r);
 void rec_synth__kernel(const struct rec_out *r);
 /* One kernel MMAP per loaded module. */
 void rec_synth__modules(const struct rec_out *r);
-/* HEADER_BUILD_ID entries for every object the hits table saw sampled (finishes the table). */
-void rec_synth__build_ids(const struct rec_out *r);
+/*
+ * HEADER_BUILD_ID entries for every object the hits table saw sampled, or
+ * every object it saw mapped when all (--buildid-all). Finishes the table.
+ * r->hits may be NULL everywhere else (-B: no build-ids).
+ */
+void rec_synth__build_ids(const struct rec_out *r, bool all);
 
 #endif

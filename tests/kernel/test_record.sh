@@ -362,6 +362,21 @@ rt_buildid_tests() {
 	"$PMUSCOPE" record -F 999 -o "$rt_tmp/b2.data" -- "$rt_demo" 0.5 >/dev/null 2>&1 ||
 		{ fail "record (build-ids)" "exit $?"; return; }
 	rt_buildid_check "record" "$rt_tmp/b2.data"
+	# -B: none (as perf -B); --buildid-all: every object mapped, hit or not
+	"$PMUSCOPE" record -B -o "$rt_tmp/nb.data" -- "$rt_demo" 0.3 >/dev/null 2>&1
+	perf report --header-only -i "$rt_tmp/nb.data" 2>/dev/null | grep -q '^# missing features:.* BUILD_ID' &&
+		pass "record -B: no BUILD_ID feature" ||
+		fail "record -B: no BUILD_ID feature" "$(perf buildid-list -i "$rt_tmp/nb.data" 2>&1 | head -n 3)"
+	"$PMUSCOPE" record --buildid-all -o "$rt_tmp/ba.data" -- "$rt_demo" 0.3 >/dev/null 2>&1
+	rt_all=$(perf buildid-list -i "$rt_tmp/ba.data" 2>/dev/null | awk '{ print $2 }' | sort | tr '\n' ' ')
+	rt_maps=$(perf script --show-mmap-events -i "$rt_tmp/ba.data" 2>/dev/null |
+		sed -n 's/.*PERF_RECORD_MMAP2 .* r-xp \(.*\)$/\1/p' | sort -u | tr '\n' ' ')
+	rt_missing=""
+	for rt_o in $rt_maps; do
+		case " $rt_all " in *" $rt_o "*) ;; *) rt_missing="$rt_missing $rt_o" ;; esac
+	done
+	[ -z "$rt_missing" ] && [ -n "$rt_maps" ] && pass "record --buildid-all: every executable mapping ($rt_all)" ||
+		fail "record --buildid-all: every executable mapping" "missing:$rt_missing (have $rt_all)"
 	# -a samples many processes: the kernel and foreign binaries
 	"$PMUSCOPE" record -a --duration 0.5 -o "$rt_tmp/b3.data" >/dev/null 2>&1 ||
 		{ fail "record -a (build-ids)" "exit $?"; return; }

@@ -1,4 +1,4 @@
-# record's new option errors (--call-graph, -t, -C, target combinations) exit
+# record's new option errors (--call-graph, -t, -C, -p lists, -B, targets) exit
 # 129 before touching the kernel or creating a file; dwarf sizes are checked
 # like perf's (1..65528 bytes).
 "$PMUSCOPE" record --call-graph bogus true; echo "exit=$?"
@@ -17,4 +17,5 @@
 "$PMUSCOPE" record -p 1 true; echo "exit=$?"
 "$PMUSCOPE" record -a -t 1; echo "exit=$?"
 "$PMUSCOPE" record -i; echo "exit=$?"
+"$PMUSCOPE" record -B --buildid-all true; echo "exit=$?"
 ls perf.data 2>/dev/null || echo "no perf.data"
