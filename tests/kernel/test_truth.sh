@@ -6,19 +6,19 @@
 # leaf_work's callers split 50/30/20 (+-3 points): through `pmuscope report --stdio`,
 # `--json`, and `pmuscope script`'s chains. perf report/script on the same files must agree.
 # A third file, perf record's own --call-graph dwarf, checks that pmuscope unwinds it too.
-# Sourced by tests/kernel/run.sh; every function and variable is tt_-prefixed.
+# Sourced by tests/kernel/run.sh; every function and variable is gt_-prefixed.
 
-tt_demo=$BUILD_DIR/demo/pms-shares
-tt_tol=3
+gt_demo=$BUILD_DIR/demo/pms-shares
+gt_tol=3
 
-# tt_exists CMD: pmuscope has the subcommand CMD.
-tt_exists() { ! "$PMUSCOPE" "$1" -h 2>&1 | grep -q 'not a pmuscope command'; }
+# gt_exists CMD: pmuscope has the subcommand CMD.
+gt_exists() { ! "$PMUSCOPE" "$1" -h 2>&1 | grep -q 'not a pmuscope command'; }
 
-# tt_chains_metrics: perf-script text (-F comm,tid,ip,sym, chains leaf first) on stdin ->
+# gt_chains_metrics: perf-script text (-F comm,tid,ip,sym, chains leaf first) on stdin ->
 # "samples=T self=S alpha=A bravo=B charlie=C delta=D ca=X cb=Y cd=Z" (percent, 2 decimals):
 # children % of each caller (a sample counts once per symbol), leaf_work's self %, and the
 # split of leaf_work's samples by its direct caller (alpha/bravo/delta).
-tt_chains_metrics() {
+gt_chains_metrics() {
 	awk '
 	function flush() {
 		if (nf == 0) return
@@ -42,9 +42,9 @@ tt_chains_metrics() {
 	}'
 }
 
-# tt_judge NAME METRICS: pass/fail the ground truth on a metrics line.
-tt_judge() {
-	tt_bad=$(echo "$2" | awk -v tol=$tt_tol '{
+# gt_judge NAME METRICS: pass/fail the ground truth on a metrics line.
+gt_judge() {
+	gt_bad=$(echo "$2" | awk -v tol=$gt_tol '{
 		for (i = 1; i <= NF; i++) { split($i, kv, "="); m[kv[1]] = kv[2] }
 		if (m["samples"] < 1000) { print "only " m["samples"] " samples"; exit }
 		split("alpha=50 bravo=30 charlie=20 delta=20 ca=50 cb=30 cd=20", w, " ")
@@ -52,79 +52,79 @@ tt_judge() {
 			if (d > tol) bad = bad " " kv[1] "=" m[kv[1]] "(want " kv[2] ")" }
 		if (m["self"] < 95) bad = bad " leaf_work self " m["self"] "% (want >= 95)"
 		print bad }')
-	if [ -z "$tt_bad" ]; then
+	if [ -z "$gt_bad" ]; then
 		pass "$1: $2"
 	else
-		fail "$1" "$tt_bad [$2]"
+		fail "$1" "$gt_bad [$2]"
 	fi
 }
 
-# tt_record MODE FILE: record pms-shares with MODE fp (-g, 4000 Hz) or dwarf (--call-graph
+# gt_record MODE FILE: record pms-shares with MODE fp (-g, 4000 Hz) or dwarf (--call-graph
 # dwarf, 2000 Hz: 8 KB of stack per sample); pmuscope when it can, else perf (dwarf, before
 # pmuscope record had it). A fixed amount of work (75000 rounds, ~3 s of CPU) rather than a
 # fixed time keeps the sample count (~12000 / ~6000: +-0.5 / +-0.7 points of binomial noise
 # on a 50% share) independent of the machine's load. Prints the recorder used.
-tt_record() {
+gt_record() {
 	case $1 in
-	fp) tt_cg="-g -F 4000" ;;
-	dwarf) tt_cg="--call-graph dwarf -F 2000" ;;
+	fp) gt_cg="-g -F 4000" ;;
+	dwarf) gt_cg="--call-graph dwarf -F 2000" ;;
 	perf-dwarf)
 		# perf's own dwarf file: pmuscope report must unwind what perf record wrote too.
-		perf record -q --call-graph dwarf -F 2000 -o "$2" -- "$tt_demo" --rounds 75000 >/dev/null 2>"$2.err" &&
+		perf record -q --call-graph dwarf -F 2000 -o "$2" -- "$gt_demo" --rounds 75000 >/dev/null 2>"$2.err" &&
 			echo perf-own || echo "failed: perf record: $(head -c 200 "$2.err")"
 		return
 		;;
 	esac
-	# shellcheck disable=SC2086 # tt_cg is a word list
-	if "$PMUSCOPE" record $tt_cg -o "$2" -- "$tt_demo" --rounds 75000 >/dev/null 2>"$2.err"; then
+	# shellcheck disable=SC2086 # gt_cg is a word list
+	if "$PMUSCOPE" record $gt_cg -o "$2" -- "$gt_demo" --rounds 75000 >/dev/null 2>"$2.err"; then
 		echo pmuscope
 	elif [ "$1" = dwarf ] && grep -qiE 'dwarf|call-graph' "$2.err" &&
-		perf record -q $tt_cg -o "$2" -- "$tt_demo" --rounds 75000 >/dev/null 2>&1; then
+		perf record -q $gt_cg -o "$2" -- "$gt_demo" --rounds 75000 >/dev/null 2>&1; then
 		echo perf
 	else
 		echo "failed: $(head -c 200 "$2.err")"
 	fi
 }
 
-tt_one() { # tt_one MODE
-	tt_f=$tt_tmp/$1.data
-	tt_by=$(tt_record "$1" "$tt_f")
-	case $tt_by in
+gt_one() { # gt_one MODE
+	gt_f=$gt_tmp/$1.data
+	gt_by=$(gt_record "$1" "$gt_f")
+	case $gt_by in
 	pmuscope) pass "truth-$1: recorded by pmuscope record" ;;
 	perf-own) ;;
-	perf) skip "truth-$1-record" "pmuscope record has no --call-graph dwarf yet: $(head -n 1 "$tt_f.err"); checking a perf-recorded file" ;;
-	*) fail "truth-$1: record" "$tt_by"; return ;;
+	perf) skip "truth-$1-record" "pmuscope record has no --call-graph dwarf yet: $(head -n 1 "$gt_f.err"); checking a perf-recorded file" ;;
+	*) fail "truth-$1: record" "$gt_by"; return ;;
 	esac
 	# Oracle: perf's own unwinding of the same file.
-	tt_judge "truth-$1: perf script (oracle)" \
-		"$(perf script -i "$tt_f" -F comm,tid,ip,sym 2>/dev/null | tt_chains_metrics)"
-	if tt_exists script; then
-		tt_judge "truth-$1: pmuscope script chains" \
-			"$("$PMUSCOPE" script -i "$tt_f" -F comm,tid,ip,sym 2>/dev/null | tt_chains_metrics)"
+	gt_judge "truth-$1: perf script (oracle)" \
+		"$(perf script -i "$gt_f" -F comm,tid,ip,sym 2>/dev/null | gt_chains_metrics)"
+	if gt_exists script; then
+		gt_judge "truth-$1: pmuscope script chains" \
+			"$("$PMUSCOPE" script -i "$gt_f" -F comm,tid,ip,sym 2>/dev/null | gt_chains_metrics)"
 	else
 		fail "truth-$1: pmuscope script" "no script command"
 	fi
-	if tt_exists report; then
-		tt_report "$1" "$tt_f"
+	if gt_exists report; then
+		gt_report "$1" "$gt_f"
 	else
 		skip "truth-$1: pmuscope report" "pmuscope report does not exist yet"
 	fi
 }
 
-# tt_pct FILE SYM: SYM's first (children) and second (self) percentages in a perf-layout
+# gt_pct FILE SYM: SYM's first (children) and second (self) percentages in a perf-layout
 # --stdio report, as "children self".
-tt_pct() {
+gt_pct() {
 	awk -v s="$2" '!/^#/ && $NF == s && $1 ~ /%$/ && $2 ~ /%$/ { sub(/%/, "", $1); sub(/%/, "", $2); print $1, $2; exit }' "$1"
 }
 
-tt_report() { # tt_report MODE FILE
-	tt_out=$tt_tmp/$1.report
-	if ! "$PMUSCOPE" report -i "$2" --stdio --children >"$tt_out" 2>"$tt_out.err"; then
-		fail "truth-$1: report --stdio" "exit $?: $(head -c 200 "$tt_out.err")"
+gt_report() { # gt_report MODE FILE
+	gt_out=$gt_tmp/$1.report
+	if ! "$PMUSCOPE" report -i "$2" --stdio --children >"$gt_out" 2>"$gt_out.err"; then
+		fail "truth-$1: report --stdio" "exit $?: $(head -c 200 "$gt_out.err")"
 		return
 	fi
-	perf report -i "$2" --stdio --children >"$tt_out.perf" 2>/dev/null
-	tt_m=$(awk -v f="$tt_out" 'BEGIN {
+	perf report -i "$2" --stdio --children >"$gt_out.perf" 2>/dev/null
+	gt_m=$(awk -v f="$gt_out" 'BEGIN {
 		split("alpha bravo charlie delta leaf_work", s, " ")
 		while ((getline l < f) > 0) { n = split(l, w, " ")
 			if (l !~ /^#/ && w[1] ~ /%$/ && w[2] ~ /%$/) for (k in s) if (w[n] == s[k] && !(s[k] in c)) {
@@ -135,64 +135,64 @@ tt_report() { # tt_report MODE FILE
 		printf "\n" }')
 	# leaf_work's callers: the first-level --P%--caller branches of its callee graph
 	# (--no-children); deeper branches (callers of callers) start further right.
-	"$PMUSCOPE" report -i "$2" --stdio --no-children --sort sym >"$tt_out.nc" 2>>"$tt_out.err"
-	tt_c=$(awk '/^ +[0-9.]+%/ { inside = ($NF == "leaf_work"); next }
+	"$PMUSCOPE" report -i "$2" --stdio --no-children --sort sym >"$gt_out.nc" 2>>"$gt_out.err"
+	gt_c=$(awk '/^ +[0-9.]+%/ { inside = ($NF == "leaf_work"); next }
 		inside && match($0, /--[0-9.]+%--[^ ]+/) {
 			t = substr($0, RSTART + 2, RLENGTH - 2); split(t, kv, "%--")
 			n++; col[n] = RSTART; nm[n] = kv[2]; pc[n] = kv[1]
 			if (min == "" || RSTART < min) min = RSTART }
 		END { for (i = 1; i <= n; i++) if (col[i] == min) { p[nm[i]] += pc[i]; tot += pc[i] }
 			if (tot == 0) tot = 1e9
-			printf "ca=%.2f cb=%.2f cd=%.2f", 100 * p["alpha"] / tot, 100 * p["bravo"] / tot, 100 * p["delta"] / tot }' "$tt_out.nc")
-	tt_n=$(sed -n "s/^# Samples: \([0-9]*\)K* of event.*/\1/p" "$tt_out" | head -n 1)
+			printf "ca=%.2f cb=%.2f cd=%.2f", 100 * p["alpha"] / tot, 100 * p["bravo"] / tot, 100 * p["delta"] / tot }' "$gt_out.nc")
+	gt_n=$(sed -n "s/^# Samples: \([0-9]*\)K* of event.*/\1/p" "$gt_out" | head -n 1)
 	# "# Samples: 3K" in perf's rounding: the sample floor only needs the order of magnitude.
-	grep -q '^# Samples: [0-9]*K of' "$tt_out" && tt_n=$((tt_n * 1000))
-	tt_judge "truth-$1: pmuscope report --stdio (children, self, leaf_work's callee graph)" "samples=${tt_n:-0} ${tt_m#samples=9999 } $tt_c"
+	grep -q '^# Samples: [0-9]*K of' "$gt_out" && gt_n=$((gt_n * 1000))
+	gt_judge "truth-$1: pmuscope report --stdio (children, self, leaf_work's callee graph)" "samples=${gt_n:-0} ${gt_m#samples=9999 } $gt_c"
 	# perf on the same file: each symbol's children % within 1 point of ours.
-	tt_diff=
-	for tt_s in alpha bravo charlie delta leaf_work; do
-		tt_a=$(tt_pct "$tt_out" $tt_s) tt_b=$(tt_pct "$tt_out.perf" $tt_s)
-		awk -v a="${tt_a%% *}" -v b="${tt_b%% *}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 1) }' ||
-			tt_diff="$tt_diff $tt_s: ours '${tt_a%% *}' perf '${tt_b%% *}'"
+	gt_diff=
+	for gt_s in alpha bravo charlie delta leaf_work; do
+		gt_a=$(gt_pct "$gt_out" $gt_s) gt_b=$(gt_pct "$gt_out.perf" $gt_s)
+		awk -v a="${gt_a%% *}" -v b="${gt_b%% *}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 1) }' ||
+			gt_diff="$gt_diff $gt_s: ours '${gt_a%% *}' perf '${gt_b%% *}'"
 	done
-	[ -z "$tt_diff" ] && pass "truth-$1: report --stdio agrees with perf report (children within 1 point)" ||
-		fail "truth-$1: report vs perf report" "$tt_diff"
+	[ -z "$gt_diff" ] && pass "truth-$1: report --stdio agrees with perf report (children within 1 point)" ||
+		fail "truth-$1: report vs perf report" "$gt_diff"
 	# --json: children/self per symbol, and leaf_work's callee-order chains (frames[1] = caller).
 	if ! command -v jq >/dev/null 2>&1; then
 		skip "truth-$1: report --json" "jq not installed"
 		return
 	fi
-	if ! "$PMUSCOPE" report -i "$2" --json --children --sort sym >"$tt_out.json" 2>"$tt_out.err" ||
-		! "$PMUSCOPE" report -i "$2" --json --no-children -g callee --sort sym >"$tt_out.cj" 2>>"$tt_out.err"; then
-		fail "truth-$1: report --json" "exit status: $(head -c 200 "$tt_out.err")"
+	if ! "$PMUSCOPE" report -i "$2" --json --children --sort sym >"$gt_out.json" 2>"$gt_out.err" ||
+		! "$PMUSCOPE" report -i "$2" --json --no-children -g callee --sort sym >"$gt_out.cj" 2>>"$gt_out.err"; then
+		fail "truth-$1: report --json" "exit status: $(head -c 200 "$gt_out.err")"
 		return
 	fi
-	tt_m=$(jq -r '[.events[0].samples,
+	gt_m=$(jq -r '[.events[0].samples,
 		(.events[0].entries | map({(.sym // ""): .}) | add) as $e
 		| ($e.leaf_work.self // -100), ($e.alpha.children // -100), ($e.bravo.children // -100),
-		  ($e.charlie.children // -100), ($e.delta.children // -100)] | @tsv' "$tt_out.json" 2>&1)
-	tt_c=$(jq -r '[.events[0].entries[] | select(.sym == "leaf_work") | .callchains[]
+		  ($e.charlie.children // -100), ($e.delta.children // -100)] | @tsv' "$gt_out.json" 2>&1)
+	gt_c=$(jq -r '[.events[0].entries[] | select(.sym == "leaf_work") | .callchains[]
 		| select((.frames | length) > 1) | {c: .frames[1].sym, p: .percent}]
 		| (map(.p) | add) as $t | if ($t // 0) == 0 then "0 0 0" else
 		  [(map(select(.c == "alpha") | .p) | add // 0), (map(select(.c == "bravo") | .p) | add // 0),
-		   (map(select(.c == "delta") | .p) | add // 0)] | map(. * 100 / $t) | @tsv end' "$tt_out.cj" 2>&1)
-	tt_judge "truth-$1: pmuscope report --json (children, self, leaf_work's callers)" \
-		"$(echo "$tt_m $tt_c" | awk '{ printf "samples=%s self=%s alpha=%s bravo=%s charlie=%s delta=%s ca=%.2f cb=%.2f cd=%.2f\n", $1, $2, $3, $4, $5, $6, $7, $8, $9 }')"
+		   (map(select(.c == "delta") | .p) | add // 0)] | map(. * 100 / $t) | @tsv end' "$gt_out.cj" 2>&1)
+	gt_judge "truth-$1: pmuscope report --json (children, self, leaf_work's callers)" \
+		"$(echo "$gt_m $gt_c" | awk '{ printf "samples=%s self=%s alpha=%s bravo=%s charlie=%s delta=%s ca=%.2f cb=%.2f cd=%.2f\n", $1, $2, $3, $4, $5, $6, $7, $8, $9 }')"
 }
 
-tt_main() {
-	if [ ! -x "$tt_demo" ]; then
-		fail "truth" "$tt_demo not built"
+gt_main() {
+	if [ ! -x "$gt_demo" ]; then
+		fail "truth" "$gt_demo not built"
 		return
 	fi
 	if ! command -v perf >/dev/null 2>&1; then
 		skip "truth" "perf (the oracle) not installed"
 		return
 	fi
-	tt_tmp=$(mktemp -d)
-	tt_one fp
-	tt_one dwarf
-	tt_one perf-dwarf
-	rm -rf "$tt_tmp"
+	gt_tmp=$(mktemp -d)
+	gt_one fp
+	gt_one dwarf
+	gt_one perf-dwarf
+	rm -rf "$gt_tmp"
 }
-tt_main
+gt_main
