@@ -93,7 +93,7 @@ record "$tmp/cal.data" 0.5
 cal=$(samples_in "$tmp/cal.data")
 rate=$((${cal:-0} * 2))
 [ "$rate" -gt 0 ] || { echo "report: FAIL: no samples in a 0.5 s recording"; exit 1; }
-secs=$(awk -v r="$rate" -v w="$want" 'BEGIN { s = w * 1.1 / r; if (s > 60) s = 60; printf "%.1f", s }')
+secs=$(awk -v r="$rate" -v w="$want" 'BEGIN { s = w * 1.35 / r; if (s > 60) s = 60; printf "%.1f", s }')
 echo "report: recording ${secs}s of 2 x pms-shares for >= $want samples ($rate samples/s; perf record -e cpu-clock -c 20000 -g)..."
 record "$tmp/big.data" "$secs"
 n=$(samples_in "$tmp/big.data")
