@@ -420,9 +420,9 @@ rt_synth_tests() {
 	perf record -a -o "$rt_tmp/sp.data" -- sleep 0.2 >/dev/null 2>&1
 	kill $rt_sl
 	wait $rt_sl 2>/dev/null
-	for rt_f in s sp; do
-		perf script --show-mmap-events --show-task-events -i "$rt_tmp/$rt_f.data" 2>/dev/null |
-			grep -E "PERF_RECORD_(MMAP2 $rt_sl/|FORK\($rt_sl:|COMM: .*:$rt_sl/)" | sed 's/.*PERF_RECORD_//' >"$rt_tmp/$rt_f.syn"
+	for rt_sf in s sp; do
+		perf script --show-mmap-events --show-task-events -i "$rt_tmp/$rt_sf.data" 2>/dev/null |
+			grep -E "PERF_RECORD_(MMAP2 $rt_sl/|FORK\($rt_sl:|COMM: .*:$rt_sl/)" | sed 's/.*PERF_RECORD_//' >"$rt_tmp/$rt_sf.syn"
 	done
 	if [ -s "$rt_tmp/sp.syn" ] && cmp -s "$rt_tmp/s.syn" "$rt_tmp/sp.syn"; then
 		pass "record -a: an existing process's FORK, COMM and MMAP2s are perf's ($(wc -l <"$rt_tmp/s.syn") records)"
