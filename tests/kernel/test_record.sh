@@ -377,6 +377,16 @@ rt_buildid_tests() {
 	done
 	[ -z "$rt_missing" ] && [ -n "$rt_maps" ] && pass "record --buildid-all: every executable mapping ($rt_all)" ||
 		fail "record --buildid-all: every executable mapping" "missing:$rt_missing (have $rt_all)"
+	# the vDSO's build-id (read from our own image) is the one perf writes
+	perf record -o "$rt_tmp/pv.data" -- "$rt_demo" 0.1 >/dev/null 2>&1
+	rt_v1=$(perf buildid-list -i "$rt_tmp/ba.data" 2>/dev/null | awk '$2 == "[vdso]" { print $1 }')
+	rt_v2=$(perf buildid-list -i "$rt_tmp/pv.data" 2>/dev/null | awk '$2 == "[vdso]" { print $1 }')
+	if [ -z "$rt_v2" ]; then
+		skip "record: [vdso] build-id" "perf wrote none to compare with"
+	else
+		[ "$rt_v1" = "$rt_v2" ] && pass "record: [vdso] build-id equals perf's ($rt_v1)" ||
+			fail "record: [vdso] build-id" "ours '$rt_v1', perf '$rt_v2'"
+	fi
 	# -a samples many processes: the kernel and foreign binaries
 	"$PMUSCOPE" record -a --duration 0.5 -o "$rt_tmp/b3.data" >/dev/null 2>&1 ||
 		{ fail "record -a (build-ids)" "exit $?"; return; }
