@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of cli/record_hits: which objects record marks as having samples (for HEADER_BUILD_ID).
+// Unit tests of cli/record_hits (which objects have samples, for HEADER_BUILD_ID) and cli/record_synth (notes, modules).
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,4 +231,121 @@ Test(record_hits, unresolved_after_a_pass_waits_for_finish)
 	rec_hits__finish(h);
 	cr_expect_eq(hit_of(h, "/slow.so"), 1);
 	rec_hits__free(h);
+}
+
+/* ------------------------------------------------ cli/record_synth.c -- */
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../cli/record_synth.c"
+
+/* One ELF note: namesz, descsz, type, name and desc padded to 4 bytes. */
+static size_t put_note(uint8_t *p, const char *name, uint32_t type, const uint8_t *desc, uint32_t descsz)
+{
+	uint32_t namesz = (uint32_t)strlen(name) + 1;
+	size_t off = 12;
+
+	memcpy(p, &namesz, 4);
+	memcpy(p + 4, &descsz, 4);
+	memcpy(p + 8, &type, 4);
+	memset(p + off, 0, (namesz + 3) & ~3u);
+	memcpy(p + off, name, namesz);
+	off += (namesz + 3) & ~3u;
+	memset(p + off, 0, (descsz + 3) & ~3u);
+	memcpy(p + off, desc, descsz);
+	return off + ((descsz + 3) & ~3u);
+}
+
+Test(record_synth, build_id_from_notes_skips_other_notes)
+{
+	uint8_t buf[256], id[20], out[PMS_BUILD_ID_MAX];
+	size_t n = 0;
+
+	for (int i = 0; i < 20; i++)
+		id[i] = (uint8_t)(0xa0 + i);
+	n += put_note(buf + n, "Xen", NT_GNU_BUILD_ID, id, 8);   /* right type, wrong owner */
+	n += put_note(buf + n, "GNU", 1 /* ABI tag */, id, 16);  /* right owner, wrong type */
+	n += put_note(buf + n, "GNU", NT_GNU_BUILD_ID, id, 20);
+	cr_assert_eq(build_id_from_notes(buf, n, out), 20);
+	cr_expect_arr_eq(out, id, 20);
+	/* cut inside the build-id: nothing, and nothing read past the end */
+	cr_expect_eq(build_id_from_notes(buf, n - 4, out), 0);
+	/* a descsz claiming more than the buffer */
+	n = put_note(buf, "GNU", NT_GNU_BUILD_ID, id, 20);
+	buf[4] = 0xff;
+	cr_expect_eq(build_id_from_notes(buf, n, out), 0);
+	cr_expect_eq(build_id_from_notes(buf, 0, out), 0);
+}
+
+Test(record_synth, module_file_names)
+{
+	cr_expect(module_file_is("kernel/sound/pci/hda/snd-hda-intel.ko.xz", "snd_hda_intel"));
+	cr_expect(module_file_is("kernel/fs/xfs/xfs.ko", "xfs"));
+	cr_expect(module_file_is("xfs.ko.zst", "xfs"));
+	cr_expect_not(module_file_is("kernel/sound/snd-hda.ko", "snd_hda_intel"));
+	cr_expect_not(module_file_is("kernel/fs/xfs/xfs2.ko", "xfs"));
+	cr_expect_not(module_file_is("kernel/fs/xfs/xfs", "xfs"));
+}
+
+/* Write a file under dir, creating its directories. */
+static void put_file(const char *dir, const char *rel, const char *text)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	for (char *s = path + strlen(dir) + 1; (s = strchr(s, '/')); s++) {
+		*s = 0;
+		mkdir(path, 0755);
+		*s = '/';
+	}
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+Test(record_synth, modules_from_proc_feed_the_hits_table)
+{
+	char dir[] = "/tmp/pms-synth-XXXXXX", data[PATH_MAX];
+	struct rec_out out;
+	struct pms_data_writer *w;
+
+	cr_assert_not_null(mkdtemp(dir));
+	put_file(dir, "modules", "mod_a 16384 0 - Live 0xffffffffc0200000\n"
+				 "mod_b 8192 1 mod_a, Live 0xffffffffc0300000 (E)\n"
+				 "gone 4096 0 - Unloading 0x0000000000000000\n");
+	put_file(dir, "sys/kernel/osrelease", "0.0-unit\n");
+	put_file(dir, "77/status", "Name:\tx\nTgid:\t70\nPPid:\t1\n");
+	setenv("PMS_PROCFS_ROOT", dir, 1);
+	snprintf(data, sizeof(data), "%s/out.data", dir);
+	cr_assert_eq(pms_data_writer__open(&w, data, NULL), 0);
+	out.w = w;
+	out.hits = rec_hits__new();
+	rec_synth__modules(&out);
+	cr_expect_eq(rec_synth__status_field(77, "Tgid"), 70);
+	cr_expect_eq(rec_synth__status_field(77, "PPid"), 1);
+	cr_expect_eq(rec_synth__status_field(78, "Tgid"), -1);
+	unsetenv("PMS_PROCFS_ROOT");
+	/* the kernel, then the two loaded modules (the one at address 0 is skipped) */
+	cr_assert_eq(rec_hits__nr(out.hits), 3);
+	rec_hits__sample(out.hits, 5, PERF_RECORD_MISC_KERNEL, 0xffffffffc0301000ULL, NULL, 0);
+	cr_expect_eq(hit_of(out.hits, "[mod_b]"), 1);
+	cr_expect_eq(hit_of(out.hits, "[mod_a]"), 0);
+	cr_expect_eq(pms_data_writer__close(w), 0);
+	pms_data_writer__free(w);
+	rec_hits__free(out.hits);
+	unlink(data);
+	{
+		static const char *const rel[] = { "modules", "sys/kernel/osrelease", "77/status",
+						   "sys/kernel", "sys", "77", "" };
+		char path[PATH_MAX];
+
+		for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, rel[i]);
+			if (remove(path))
+				cr_log_warn("cannot remove %s", path);
+		}
+	}
 }
