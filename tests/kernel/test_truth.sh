@@ -157,6 +157,21 @@ gt_report() { # gt_report MODE FILE
 	done
 	[ -z "$gt_diff" ] && pass "truth-$1: report --stdio agrees with perf report (children within 1 point)" ||
 		fail "truth-$1: report vs perf report" "$gt_diff"
+	# --sort srcline: leaf_work's loop lines (in demo/pms-shares.c) carry its self share, as
+	# perf's srcline (addr2line) says within 1 point.
+	gt_lo=$(grep -n 'for (uint64_t i = 0; i < iters; i++) {' "$TOP/demo/pms-shares.c" | head -n 1 | cut -d: -f1)
+	gt_hi=$((gt_lo + 5))
+	"$PMUSCOPE" report -i "$2" --stdio --no-children -g none --sort srcline >"$gt_out.sl" 2>>"$gt_out.err"
+	perf report -i "$2" --stdio --no-children -g none --sort srcline >"$gt_out.slp" 2>/dev/null
+	gt_sl() { awk -v lo="$gt_lo" -v hi="$gt_hi" '!/^#/ && $1 ~ /%$/ && $2 ~ /^pms-shares\.c:[0-9]+$/ {
+		split($2, fl, ":"); if (fl[2] + 0 >= lo && fl[2] + 0 <= hi) { v = $1; sub(/%/, "", v); t += v } }
+		END { printf "%.2f", t }' "$1"; }
+	gt_a=$(gt_sl "$gt_out.sl") gt_b=$(gt_sl "$gt_out.slp")
+	if awk -v a="$gt_a" -v b="$gt_b" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a >= 95 && d <= 1) }'; then
+		pass "truth-$1: report --sort srcline: leaf_work's loop lines $gt_lo-$gt_hi have $gt_a% (perf $gt_b%)"
+	else
+		fail "truth-$1: report --sort srcline" "leaf_work's loop lines $gt_lo-$gt_hi: ours $gt_a%, perf $gt_b% (want >= 95, within 1 point): $(grep -v '^#' "$gt_out.sl" | grep % | head -n 3 | tr '\n' '|')"
+	fi
 	# --json: children/self per symbol, and leaf_work's callee-order chains (frames[1] = caller).
 	if ! command -v jq >/dev/null 2>&1; then
 		skip "truth-$1: report --json" "jq not installed"
