@@ -5,7 +5,8 @@
 # children alpha 50, bravo 30, charlie = delta 20 (+-3 points), leaf_work self ~100%, and
 # leaf_work's callers split 50/30/20 (+-3 points): through `pmuscope report --stdio`,
 # `--json`, and `pmuscope script`'s chains. perf report/script on the same files must agree.
-# A third file, perf record's own --call-graph dwarf, checks that pmuscope unwinds it too.
+# A third file, perf record's own --call-graph dwarf, checks that pmuscope unwinds it too;
+# --sort srcline must put leaf_work's self share on its loop lines, as perf's srcline does.
 # Sourced by tests/kernel/run.sh; every function and variable is gt_-prefixed.
 
 gt_demo=$BUILD_DIR/demo/pms-shares
