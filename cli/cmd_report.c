@@ -482,8 +482,8 @@ struct input {
 	uint64_t dropped; /* [0, dropped) advised away */
 };
 
-#define INPUT_DROP_STEP (4u << 20)
-#define INPUT_DROP_MARGIN (4u << 20)
+#define INPUT_DROP_STEP (1u << 20)
+#define INPUT_DROP_MARGIN (1u << 20)
 
 static int open_input(struct input *in, const char *path, const struct pms_session_opts *so,
 		      struct pms_session **s, struct pms_data_error *derr)
@@ -509,7 +509,6 @@ static int open_input(struct input *in, const char *path, const struct pms_sessi
 		in->map = NULL;
 		return pms_session__open(s, path, so, derr);
 	}
-	madvise(in->map, in->len, MADV_SEQUENTIAL);
 	err = pms_session__open_mem(s, in->map, in->len, so, derr);
 	if (err) {
 		munmap(in->map, in->len);
