@@ -706,6 +706,9 @@ static int run(int argc, char **argv)
 		rec_hits__free(r.hits);
 		return EXIT_RUNTIME;
 	}
+	/* after the fork (the command keeps its SIGPIPE), before the first write:
+	 * a closed -o - pipe is a write error, not a silent death */
+	signal(SIGPIPE, SIG_IGN);
 
 	/* open: per CPU, per event, per thread (-p/-t) or pid target */
 	{
@@ -836,6 +839,12 @@ out_open:
 
 		if (stop_requests && !cmd_argv)
 			break;
+		if (r.write_err) {
+			/* disk full, or the reader of -o - went away: stop, say why below */
+			if (cmd_argv && !wl.exited)
+				kill(wl.pid, SIGTERM);
+			break;
+		}
 		if (nr_tids && !targets_alive(tgids, tids, nr_tids))
 			break;
 		if (cmd_argv) {

@@ -402,7 +402,8 @@ rt_pipe_tests() {
 		fail "record -o - | perf report -i -" "$(grep -v '^#' "$rt_tmp/pipe.rep" | head -n 3 | tr '\n' '|')"
 	fi
 	# our own reader of the stream (report is another module: skip while it cannot read files)
-	if "$PMUSCOPE" report -i "$rt_tmp/f.data" --stdio >/dev/null 2>&1; then
+	"$PMUSCOPE" record -o "$rt_tmp/pr.data" -- "$rt_demo" 0.1 >/dev/null 2>&1
+	if "$PMUSCOPE" report -i "$rt_tmp/pr.data" --stdio >/dev/null 2>&1; then
 		"$PMUSCOPE" record -o - -- "$rt_demo" 2>/dev/null | "$PMUSCOPE" report -i - --stdio >"$rt_tmp/pipe.rep2" 2>&1
 		grep -q 'pms-demo  *\[\.\] spin' "$rt_tmp/pipe.rep2" && pass "record -o - | pmuscope report -i -: spin on top" ||
 			fail "record -o - | pmuscope report -i -" "$(grep -v '^#' "$rt_tmp/pipe.rep2" | head -n 3 | tr '\n' '|')"
@@ -415,6 +416,13 @@ rt_pipe_tests() {
 	grep -A1 ' spin$' "$rt_tmp/pipe.s" | grep -Eq ' (hot|warm|cold|worker)$' &&
 		pass "record -g -z -o - | perf script -i -: call chains" ||
 		fail "record -g -z -o - | perf script" "$(head -n 5 "$rt_tmp/pipe.s" | tr '\n' '|')"
+	# a reader that goes away: a write error that stops the recording at once (exit 1)
+	"$PMUSCOPE" record -o - -- "$rt_demo" 20 2>"$rt_tmp/hp.err" | head -c 1000 >/dev/null
+	rt_hp=$(cat "$rt_tmp/hp.err")
+	case $rt_hp in
+	*"cannot write -: Broken pipe"*) pass "record -o - | head: stops with a write error" ;;
+	*) fail "record -o - | head" "$rt_hp" ;;
+	esac
 	"$PMUSCOPE" record -o - -- "$rt_demo" 0.3 2>/dev/null >"$rt_tmp/pipe.data"
 	perf buildid-list -i "$rt_tmp/pipe.data" 2>/dev/null | grep -q 'pms-demo$' &&
 		pass "record -o -: build-ids reach the stream" ||
