@@ -16,7 +16,7 @@ build=${1:-build}
 want=${2:-1000000}
 sl_timeout=${3:-600}
 runs=${4:-2}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 pms=$build/pmuscope
 demo=$build/demo/pms-shares
 [ -x "$pms" ] || { echo "report: FAIL: $pms not built"; exit 1; }
@@ -78,6 +78,7 @@ compare() {
 		return
 		;;
 	esac
+	# shellcheck disable=SC2086 # split "seconds MB seconds MB" into $1..$4
 	set -- $o $p
 	same="same top row"
 	[ "$(top_row "$tmp/ours.txt")" = "$(top_row "$tmp/perf.txt")" ] ||
@@ -131,6 +132,7 @@ case "$o $p" in
 	status=1
 	;;
 *)
+	# shellcheck disable=SC2086 # split "seconds MB seconds MB" into $1..$4
 	set -- $o $p
 	awk -v n="$ns" -v ot="$1" -v om="$2" -v pt="$3" -v pm="$4" 'BEGIN {
 		printf "report-srcline-%dk: %d samples, same file: pmuscope %.2f s %d MB, perf %.2f s %d MB, time ratio %.4fx (%.0f times faster; goal >= 20x)\n",
@@ -140,6 +142,7 @@ case "$o $p" in
 	case $o in
 	*fail*) echo "report-srcline-big: FAIL: pmuscope $o $(head -c 200 "$tmp/ours.txt.err")"; status=1 ;;
 	*)
+		# shellcheck disable=SC2086 # split "seconds MB"
 		set -- $o
 		awk -v n="$n" -v ot="$1" -v om="$2" -v pt="$pt_small" -v ns="$ns_small" 'BEGIN {
 			pe = pt * n / ns

@@ -156,8 +156,11 @@ gt_report() { # gt_report MODE FILE
 		awk -v a="${gt_a%% *}" -v b="${gt_b%% *}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 1) }' ||
 			gt_diff="$gt_diff $gt_s: ours '${gt_a%% *}' perf '${gt_b%% *}'"
 	done
-	[ -z "$gt_diff" ] && pass "truth-$1: report --stdio agrees with perf report (children within 1 point)" ||
+	if [ -z "$gt_diff" ]; then
+		pass "truth-$1: report --stdio agrees with perf report (children within 1 point)"
+	else
 		fail "truth-$1: report vs perf report" "$gt_diff"
+	fi
 	# --sort srcline: leaf_work's loop lines (in demo/pms-shares.c) carry its self share, as
 	# perf's srcline (addr2line) says within 1 point.
 	gt_lo=$(grep -n 'for (uint64_t i = 0; i < iters; i++) {' "$TOP/demo/pms-shares.c" | head -n 1 | cut -d: -f1)

@@ -303,10 +303,12 @@ if [ -s "$files/md5.list" ]; then
 	done <"$files/md5.list"
 fi
 host_build=${PMU_VM_HOST_BUILD:-build}
+# shellcheck disable=SC2034 # HOST_PMUSCOPE and GUEST_FILES are read by the sourced host checks
 case $host_build in
 /*) HOST_PMUSCOPE=$host_build/pmuscope ;;
 *) HOST_PMUSCOPE=$top/$host_build/pmuscope ;;
 esac
+# shellcheck disable=SC2034 # read by the sourced host checks
 GUEST_FILES=$files
 for h in "$here"/host/[0-9]*.sh; do
 	[ -e "$h" ] || continue

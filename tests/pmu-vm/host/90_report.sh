@@ -6,6 +6,7 @@
 # cycles-dwarf.data the same chains unwound from the arm64 stack copies (DWARF CFI of the
 # static aarch64 binary, on an x86_64 host); instructions.data is read whole. perf report on the same files must agree (sanity).
 # Sourced by run.sh with $GUEST_FILES, $HOST_PMUSCOPE, $work (results.txt); hr_-prefixed.
+# shellcheck disable=SC2154 # work, GUEST_FILES, HOST_PMUSCOPE come from run.sh
 
 # hr_guest_samples NAME: the sample count the guest's record printed for result NAME.
 hr_guest_samples() {
@@ -100,6 +101,7 @@ hr_check_report() {
 			jq -r '[.summary.dwarf.samples, .summary.dwarf.failed,
 				([.events[0].entries[] | select(.sym == "hot_a" or .sym == "hot_b")
 				  | .callchains[0].frames[1].sym] | join(","))] | @tsv' 2>&1)
+		# shellcheck disable=SC2086 # split the TSV fields
 		set -- $j
 		dw=$(hr_guest_samples record-cycles-dwarf)
 		if [ "${1:-}" = "$dw" ] && [ "${2:-}" = 0 ] && [ "${3:-}" = "main,main" ]; then
@@ -110,6 +112,7 @@ hr_check_report() {
 	fi
 	if command -v jq >/dev/null 2>&1; then
 		j=$("$HOST_PMUSCOPE" report -i "$f" --json 2>&1 | jq -r '.events[0] | [.samples, (.entries[0].sym // "none"), .entries[0].self] | @tsv' 2>&1)
+		# shellcheck disable=SC2086 # split the TSV fields
 		set -- $j
 		if [ "${1:-}" = "$(hr_guest_samples record-cycles)" ] && [ "${2:-}" = hot_a ] && hr_near "${3:-}" 75 0.5; then
 			pass "guest-data-report-json: $1 samples, first entry hot_a $3%"
