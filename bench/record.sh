@@ -21,7 +21,7 @@ set -u
 build=${1:-build}
 runs=${2:-6}
 iters=${3:-400000000}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 pms=$build/pmuscope
 demo=$build/demo/pms-threads
 [ -x "$pms" ] || { echo "record: SKIP: $pms not built"; exit 0; }
@@ -31,6 +31,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cc -std=gnu11 -O2 -o "$tmp/run" bench/record_run.c || { echo "record: SKIP: cannot build bench/record_run.c"; exit 0; }
 pms=$(cd "$(dirname "$pms")" && pwd)/pmuscope
+# word-split on purpose wherever $wl is used unquoted: program and its arguments
 wl="$demo 1 $iters"
 
 median() { sort -n | awk '{ a[NR] = $1 } END { if (!NR) { print "nan"; exit }
@@ -44,7 +45,7 @@ one() {
 	rm -f "$tmp/rec.t" "$tmp/wl.t"
 	"$tmp/run" "$tmp/rec.t" -- "$@" -o "$tmp/$tag.data" -- "$tmp/run" "$tmp/wl.t" -- $wl \
 		>/dev/null 2>"$tmp/$tag.err" || { echo "record: $* failed: $(tail -n 2 "$tmp/$tag.err")" >&2; return 1; }
-	read -r rw ru rs <"$tmp/rec.t"
+	read -r _ ru rs <"$tmp/rec.t"
 	read -r ww wu ws <"$tmp/wl.t"
 	echo "$ww $ru $rs $wu $ws" |
 		awk '{ printf "%.3f %.3f %.3f\n", $1 / 1e6, ($4 + $5) / 1e3, ($2 + $3 - $4 - $5) / 1e3 }' >>"$tmp/$tag"

@@ -344,7 +344,7 @@ rt_buildid_check() {
 		"[kernel.kallsyms]") rt_real=$(perf buildid-list -k 2>/dev/null) ;;
 		/*)
 			# a file rebuilt since the recording started (other jobs, with -a) proves nothing
-			[ "$rt_obj" -nt "$rt_tmp/bid.mark" ] && continue
+			[ -n "$(find "$rt_obj" -newer "$rt_tmp/bid.mark" 2>/dev/null)" ] && continue
 			rt_real=$(file -L "$rt_obj" | sed -n 's/.*BuildID\[[a-z0-9]*\]=\([0-9a-f]*\).*/\1/p') ;;
 		*) continue ;;
 		esac
