@@ -13,6 +13,7 @@
 #include "event/attr_print.h"
 #include "data/reader.h"
 #include "symbol/resolver.h"
+#include "util/cpulist.h"
 
 enum field {
 	F_COMM = 1 << 0,
@@ -60,6 +61,7 @@ static const char *opt_input;
 static const char *opt_fields;
 static bool opt_header, opt_ns, opt_hide_callchain, opt_recover, opt_stats, opt_inline = true;
 static int opt_max_stack;
+static const char *opt_pids, *opt_tids, *opt_comms, *opt_cpus, *opt_time;
 
 static const struct opt opts[] = {
 	OPT_STRING('i', "input", &opt_input, "<file>", "input file (default perf.data, - for stdin)"),
@@ -70,12 +72,145 @@ static const struct opt opts[] = {
 	OPT_BOOL('G', "hide-call-graph", &opt_hide_callchain, "print only the sampled IP, not the call chain"),
 	OPT_INT(0, "max-stack", &opt_max_stack, "<n>", "frames printed per call chain (default 127)"),
 	OPT_BOOL(0, "inline", &opt_inline, "show inlined functions of DWARF-unwound frames (default; --no-inline)"),
+	OPT_STRING(0, "pid", &opt_pids, "<pids>", "only samples of these processes (comma-separated)"),
+	OPT_STRING(0, "tid", &opt_tids, "<tids>", "only samples of these threads (comma-separated)"),
+	OPT_STRING(0, "comms", &opt_comms, "<names>", "only samples of threads with these names (comma-separated)"),
+	OPT_STRING('C', "cpu", &opt_cpus, "<cpus>", "only samples taken on these CPUs (0-3,8)"),
+	OPT_STRING(0, "time", &opt_time, "<start,end>", "only samples in [start, end] seconds (either may be empty)"),
 	OPT_BOOL(0, "recover", &opt_recover, "print the samples before damage in a truncated or corrupt file"),
 	OPT_BOOL(0, "stats", &opt_stats, "after the samples, print record counts and unresolved frames to stderr"),
 	OPT_END(),
 };
 
 static const struct pms_cmd *self(void);
+
+/* Sample filters (perf script's --pid/--tid/--comms/-C/--time). */
+struct filters {
+	long *pids, *tids;
+	size_t nr_pids, nr_tids;
+	char **comms;
+	size_t nr_comms;
+	struct pms_cpulist cpus;
+	bool have_cpus;
+	uint64_t t0, t1;   /* ns; t1 == 0: no end */
+};
+
+static int parse_ids(const char *what, const char *list, long **out, size_t *nr)
+{
+	char *copy = xstrdup(list), *save = NULL;
+
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(tok, &end, 10);
+		if (errno || end == tok || *end || v < 0) {
+			error("--%s: '%s' is not a number", what, tok);
+			free(copy);
+			return -1;
+		}
+		*out = xrealloc(*out, (*nr + 1) * sizeof(**out));
+		(*out)[(*nr)++] = v;
+	}
+	free(copy);
+	return 0;
+}
+
+/* "12.5" seconds -> ns; empty -> keep *ns. */
+static int parse_secs(const char *s, size_t len, uint64_t *ns)
+{
+	char buf[64], *end;
+	double v;
+
+	if (!len)
+		return 0;
+	if (len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	v = strtod(buf, &end);
+	if (errno || *end || v < 0)
+		return -1;
+	*ns = (uint64_t)(v * 1e9 + 0.5);
+	return 0;
+}
+
+static int parse_filters(struct filters *flt)
+{
+	memset(flt, 0, sizeof(*flt));
+	if (opt_pids && parse_ids("pid", opt_pids, &flt->pids, &flt->nr_pids))
+		return -1;
+	if (opt_tids && parse_ids("tid", opt_tids, &flt->tids, &flt->nr_tids))
+		return -1;
+	if (opt_comms) {
+		char *copy = xstrdup(opt_comms), *save = NULL;
+
+		for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			flt->comms = xrealloc(flt->comms, (flt->nr_comms + 1) * sizeof(*flt->comms));
+			flt->comms[flt->nr_comms++] = xstrdup(tok);
+		}
+		free(copy);
+	}
+	if (opt_cpus) {
+		if (pms_cpulist__parse(opt_cpus, &flt->cpus, NULL)) {
+			error("-C: '%s' is not a CPU list (e.g. 0-3,8)", opt_cpus);
+			return -1;
+		}
+		flt->have_cpus = true;
+	}
+	if (opt_time) {
+		const char *comma = strchr(opt_time, ',');
+
+		if (!comma || parse_secs(opt_time, (size_t)(comma - opt_time), &flt->t0) ||
+		    parse_secs(comma + 1, strlen(comma + 1), &flt->t1)) {
+			error("--time: '%s' is not <start>,<end> in seconds (e.g. 1234.5,1236)", opt_time);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void release_filters(struct filters *flt)
+{
+	free(flt->pids);
+	free(flt->tids);
+	for (size_t i = 0; i < flt->nr_comms; i++)
+		free(flt->comms[i]);
+	free(flt->comms);
+	if (flt->have_cpus)
+		pms_cpulist__release(&flt->cpus);
+}
+
+static bool in_list(const long *v, size_t nr, long x)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+static bool wanted(const struct filters *flt, const struct pms_session_sample *ss)
+{
+	if (flt->nr_pids && !in_list(flt->pids, flt->nr_pids, (long)ss->pid))
+		return false;
+	if (flt->nr_tids && !in_list(flt->tids, flt->nr_tids, (long)ss->tid))
+		return false;
+	if (flt->nr_comms) {
+		size_t i;
+
+		for (i = 0; i < flt->nr_comms && strcmp(flt->comms[i], ss->comm); i++)
+			;
+		if (i == flt->nr_comms)
+			return false;
+	}
+	if (flt->have_cpus && !pms_cpulist__contains(&flt->cpus, (int)ss->cpu))
+		return false;
+	if (ss->time_ns < flt->t0 || (flt->t1 && ss->time_ns > flt->t1))
+		return false;
+	return true;
+}
 
 /* Per event: which fields print. */
 struct evfields {
@@ -462,6 +597,7 @@ static int run(int argc, char **argv)
 	struct pms_session *s = NULL;
 	struct pms_data_reader *r;
 	struct evfields *evf;
+	struct filters flt;
 	const char *path;
 	unsigned fset = 0, fadd = 0, fdel = 0;
 	bool replace = false, use_callchain = false;
@@ -477,6 +613,10 @@ static int run(int argc, char **argv)
 		usage_error(self(), "--max-stack must be >= 1, not %d", opt_max_stack);
 	if (opt_fields && parse_fields(opt_fields, &fset, &fadd, &fdel, &replace))
 		return EXIT_USAGE;
+	if (parse_filters(&flt)) {
+		release_filters(&flt);
+		return EXIT_USAGE;
+	}
 	path = opt_input ? opt_input : "perf.data";
 	sopts.recover = opt_recover;
 	sopts.callchain = !opt_hide_callchain;
@@ -490,6 +630,7 @@ static int run(int argc, char **argv)
 			error("'%s': %s", path, derr.msg[0] ? derr.msg : strerror(-rc));
 		if (rc == -EBADMSG && !opt_recover)
 			note("--recover prints the samples before the damage");
+		release_filters(&flt);
 		return EXIT_RUNTIME;
 	}
 	r = pms_session__reader(s);
@@ -543,6 +684,9 @@ static int run(int argc, char **argv)
 		unsigned f = evf[ss->attr_idx].fields;
 		bool chain = use_callchain && ss->has_callchain && (f & F_IP);
 		size_t w = name_width;
+
+		if (!wanted(&flt, ss))
+			continue;
 
 		if (f & F_COMM) {
 			put_padded(out, ss->comm, chain ? 0 : 16, false);
@@ -628,6 +772,7 @@ static int run(int argc, char **argv)
 					pms_unres_reason__describe(k), st->unresolved[k]);
 	}
 out:
+	release_filters(&flt);
 	free(evf);
 	pms_session__free(s);
 	return ret;

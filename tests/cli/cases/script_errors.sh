@@ -11,3 +11,6 @@ echo "not a perf.data file, just text" > junk.data
 head -c 600 "$TOP/tests/cli/cases/script_flat.data" > cut.data
 "$PMUSCOPE" script -F comm,tid,time -i cut.data; echo "exit=$?"
 "$PMUSCOPE" script -F comm,tid,time --recover -i cut.data; echo "exit=$?"
+"$PMUSCOPE" script --pid 12x -i "$TOP/tests/cli/cases/script_flat.data"; echo "exit=$?"
+"$PMUSCOPE" script --time 5 -i "$TOP/tests/cli/cases/script_flat.data"; echo "exit=$?"
+"$PMUSCOPE" script -C x -i "$TOP/tests/cli/cases/script_flat.data"; echo "exit=$?"
