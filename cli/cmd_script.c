@@ -476,14 +476,29 @@ static bool print_inlines(FILE *out, struct pms_resolver *r, const struct pms_fr
 	return true;
 }
 
-static void print_srcline(FILE *out, struct pms_resolver *r, const struct pms_frame *f)
+/*
+ * perf's srcline line: "  file:line" with the file's base name; without
+ * line information, one-line samples and kernel frames get "  dso[address]",
+ * other chain frames nothing. Callers are looked up at the call instruction.
+ */
+static void print_srcline(FILE *out, struct pms_resolver *r, const struct pms_frame *f, bool chain)
 {
 	const struct pms_srcline_frame *sl;
+	struct pms_resolved res = f->res;
 	size_t nr = 0;
 
-	if (f->res.status == PMS_RES_OK && f->res.elf && !pms_resolver__srcline(r, &f->res, &sl, &nr) &&
-	    nr)
-		fprintf(out, "\n  %s:%u", sl[0].file ? sl[0].file : "??", sl[0].line);
+	if (f->caller && res.status == PMS_RES_OK)
+		res.addr--;
+	if (res.status == PMS_RES_OK && res.elf && !pms_resolver__srcline(r, &res, &sl, &nr) && nr &&
+	    sl[0].file && sl[0].line) {
+		const char *base = strrchr(sl[0].file, '/');
+
+		fprintf(out, "\n  %s:%u", base ? base + 1 : sl[0].file, sl[0].line);
+	} else if (!chain || f->kind == PMS_FRAME_KERNEL) {
+		const char *base = strrchr(f->res.dso, '/');
+
+		fprintf(out, "\n  %s[%" PRIx64 "]", base ? base + 1 : f->res.dso, f->map_addr);
+	}
 }
 
 /* perf's "# event : name = X, , id = { ... }, type = 1, ..." from its -vv attr rendering. */
@@ -736,7 +751,7 @@ static int run(int argc, char **argv)
 					put_uint(out, fr->map_addr - adj, 16, 16, false, ' ');
 					print_sym(out, fr, f, adj);
 					if (f & F_SRCLINE)
-						print_srcline(out, pms_session__resolver(s), fr);
+						print_srcline(out, pms_session__resolver(s), fr, true);
 					fputc('\n', out);
 				}
 			} else {
@@ -744,7 +759,7 @@ static int run(int argc, char **argv)
 				put_uint(out, ss->frames[0].ip, 16, 16, false, ' ');
 				print_sym(out, &ss->frames[0], f, 0);
 				if (f & F_SRCLINE)
-					print_srcline(out, pms_session__resolver(s), &ss->frames[0]);
+					print_srcline(out, pms_session__resolver(s), &ss->frames[0], false);
 			}
 		}
 		fputc('\n', out);
