@@ -92,12 +92,19 @@ sc_compare() {
 	fi
 	# differing frames: the same address, offset and dso under another alias count as equal
 	sc_alias_ok=0
+	sc_ret=0
 	if [ -s "$sc_tmp/pairs" ]; then
 		awk 'NR % 2 == 1 { o = $0; next } { print o "\t" $0 }' "$sc_tmp/pairs" |
 			sed -E -e 's/^\t? *([0-9a-f]+) ([^ ]+)\+(0x[0-9a-f]+) \((.*)\)\t\t? *([0-9a-f]+) ([^ ]+)\+(0x[0-9a-f]+) \((.*)\)$/\1|\3|\4|\2|\5|\7|\8|\6/' -e t \
-				-e 's/^\t? *([0-9a-f]+) ([^ ]+) \((.*)\)\t\t? *([0-9a-f]+) ([^ ]+) \((.*)\)$/\1||\3|\2|\4||\6|\5/' |
-			awk -F'|' 'NF == 8 && $1 == $5 && $2 == $6 && $3 == $7 { print $3 "|" $4 "|" $8 }' |
+				-e 's/^\t? *([0-9a-f]+) ([^ ]+) \((.*)\)\t\t? *([0-9a-f]+) ([^ ]+) \((.*)\)$/\1||\3|\2|\4||\6|\5/' \
+			>"$sc_tmp/pairs.f"
+		awk -F'|' 'NF == 8 && $1 == $5 && $2 == $6 && $3 == $7 { print $3 "|" $4 "|" $8 }' "$sc_tmp/pairs.f" |
 			sort | uniq -c >"$sc_tmp/alias"
+		# a return address at the first byte of the next function (a call that ends
+		# its function): we look it up at ip - 1 and name the caller, perf names
+		# the next function at +0x0 (docs/script.md)
+		sc_ret=$(awk -F'|' 'NF == 8 && $1 == $5 && $3 == $7 && $6 == "0x0" && $2 != "0x0" && $2 != "" { n++ }
+			END { print n + 0 }' "$sc_tmp/pairs.f")
 		while read -r sc_n sc_rest; do
 			sc_dso=${sc_rest%%|*}
 			sc_pair=${sc_rest#*|}
@@ -121,12 +128,13 @@ sc_compare() {
 	else
 		fail "script $sc_name: stackcollapse-perf rules" "folded $sc_fs of $sc_s samples, $sc_fu lines unparsed"
 	fi
-	sc_match=$((sc_same + sc_alias_ok))
+	sc_match=$((sc_same + sc_alias_ok + sc_ret))
 	sc_pct=$(awk -v m="$sc_match" -v n="$sc_fr" 'BEGIN { printf "%.2f", n ? 100 * m / n : 0 }')
+	sc_why="$sc_same exact, $sc_alias_ok aliases, $sc_ret return addresses at a function end named by their caller"
 	if awk -v m="$sc_match" -v n="$sc_fr" 'BEGIN { exit !(n > 0 && m >= 0.99 * n) }'; then
-		pass "script $sc_name: $sc_pct% of $sc_fr frames identical ($sc_same exact, $sc_alias_ok aliases)"
+		pass "script $sc_name: $sc_pct% of $sc_fr frames identical ($sc_why)"
 	else
-		fail "script $sc_name: frames" "$sc_pct% of $sc_fr identical ($sc_same exact, $sc_alias_ok aliases); e.g. $(head -n 2 "$sc_tmp/pairs" | tr '\t\n' '  ')"
+		fail "script $sc_name: frames" "$sc_pct% of $sc_fr identical ($sc_why); e.g. $(head -n 2 "$sc_tmp/pairs" | tr '\t\n' '  ')"
 	fi
 }
 
@@ -221,6 +229,20 @@ sc_main() {
 	sc_compare "pmuscope record -g" "$sc_tmp/ours.data"
 	"$PMUSCOPE" record -g -z -o "$sc_tmp/oursz.data" -- "$sc_w" 300 >/dev/null 2>&1
 	sc_compare "pmuscope record -g -z" "$sc_tmp/oursz.data"
+	if "$PMUSCOPE" record -h 2>&1 | grep -q -- '--call-graph'; then
+		"$PMUSCOPE" record --call-graph dwarf,8192 -o "$sc_tmp/oursdw.data" -- "$sc_w" 200 >/dev/null 2>&1
+		sc_compare "pmuscope record --call-graph dwarf" "$sc_tmp/oursdw.data"
+		"$PMUSCOPE" script -i "$sc_tmp/oursdw.data" --stats >/dev/null 2>"$sc_tmp/st"
+		sc_dw=$(sed -n 's/.*dwarf samples: \([0-9]*\) (\([0-9]*\) not unwound).*/\1 \2/p' "$sc_tmp/st")
+		set -- $sc_dw
+		if [ "${1:-0}" -gt 0 ] && [ "${2:-1}" -le $(($1 / 20)) ]; then
+			pass "script pmuscope record --call-graph dwarf: $1 samples unwound ($2 gave only the IP)"
+		else
+			fail "script: dwarf unwinding" "$(cat "$sc_tmp/st")"
+		fi
+	else
+		skip "script pmuscope record --call-graph dwarf" "record has no --call-graph"
+	fi
 
 	# speed on a larger file: system-wide call chains at 10 kHz per CPU
 	"$sc_w" 4000 >/dev/null &
