@@ -95,36 +95,55 @@ rp_both() {
 	rp_compare "$1: --no-children vs perf report" "$2" --no-children
 }
 
-rp_perf_files() {
-	perf record -q -g -o "$rp_tmp/fp.data" -- "$rp_demo" 2 >/dev/null 2>&1 &&
-		rp_both "report perf -g" "$rp_tmp/fp.data" || skip "report perf -g" "perf record failed"
-	rp_compare "report perf -g: -g caller vs perf" "$rp_tmp/fp.data" --no-children -g caller
-	perf record -q --call-graph dwarf -o "$rp_tmp/dw.data" -- "$rp_demo" 1 >/dev/null 2>&1 &&
-		rp_compare "report perf --call-graph dwarf: --no-children vs perf report" "$rp_tmp/dw.data" --no-children ||
-		skip "report perf dwarf" "perf record failed"
-	rp_compare "report perf --call-graph dwarf: children vs perf report" "$rp_tmp/dw.data"
-	perf record -q -z -g -o "$rp_tmp/z.data" -- "$rp_demo" 2 >/dev/null 2>&1 &&
-		rp_both "report perf -z" "$rp_tmp/z.data" || skip "report perf -z" "perf record -z failed"
-	perf record -q -a -g -o "$rp_tmp/a.data" -- "$rp_demo" 2 >/dev/null 2>&1 &&
-		rp_both "report perf -a -g" "$rp_tmp/a.data" || skip "report perf -a" "perf record -a failed"
-	perf record -q -e cpu-clock,task-clock -o "$rp_tmp/2ev.data" -- "$rp_demo" 2 >/dev/null 2>&1 &&
-		rp_compare "report perf two events" "$rp_tmp/2ev.data" || skip "report two events" "perf record failed"
-	if [ "$(grep -c '^# Samples: .* of event' "$rp_tmp/pms.txt")" = 2 ]; then
-		pass "report two events: one section per event"
-	else
-		fail "report two events: one section per event" "$(grep '^# Samples' "$rp_tmp/pms.txt")"
+# rp_rec NAME FILE ARGS...: perf record ARGS into FILE, or a skip for NAME.
+rp_rec() {
+	rp_n=$1 rp_o=$2
+	shift 2
+	if perf record -q -o "$rp_o" "$@" >/dev/null 2>&1 && [ -s "$rp_o" ]; then
+		return 0
 	fi
-	perf record -q -c 100000 -e task-clock -g -o "$rp_tmp/c.data" -- "$rp_demo" 2 >/dev/null 2>&1 &&
-		rp_both "report perf -c (period mode)" "$rp_tmp/c.data" || skip "report perf -c" "perf record failed"
+	skip "$rp_n" "perf record $* failed"
+	return 1
+}
+
+rp_perf_files() {
+	if rp_rec "report perf -g" "$rp_tmp/fp.data" -g -- "$rp_demo" 2; then
+		rp_both "report perf -g" "$rp_tmp/fp.data"
+		rp_compare "report perf -g: -g caller vs perf" "$rp_tmp/fp.data" --no-children -g caller
+	fi
+	if rp_rec "report perf dwarf" "$rp_tmp/dw.data" --call-graph dwarf -- "$rp_demo" 1; then
+		rp_compare "report perf --call-graph dwarf: --no-children vs perf report" "$rp_tmp/dw.data" --no-children
+		rp_compare "report perf --call-graph dwarf: children vs perf report" "$rp_tmp/dw.data"
+	fi
+	if rp_rec "report perf -z" "$rp_tmp/z.data" -z -g -- "$rp_demo" 2; then
+		rp_both "report perf -z" "$rp_tmp/z.data"
+	fi
+	if rp_rec "report perf -a" "$rp_tmp/a.data" -a -g -- "$rp_demo" 2; then
+		rp_both "report perf -a -g" "$rp_tmp/a.data"
+	fi
+	if rp_rec "report perf two events" "$rp_tmp/2ev.data" -e cpu-clock,task-clock -- "$rp_demo" 2; then
+		rp_compare "report perf two events" "$rp_tmp/2ev.data"
+		if [ "$(grep -c '^# Samples: .* of event' "$rp_tmp/pms.txt")" = 2 ]; then
+			pass "report two events: one section per event"
+		else
+			fail "report two events: one section per event" "$(grep '^# Samples' "$rp_tmp/pms.txt")"
+		fi
+	fi
+	if rp_rec "report perf -c" "$rp_tmp/c.data" -c 100000 -e task-clock -g -- "$rp_demo" 2; then
+		rp_both "report perf -c (period mode)" "$rp_tmp/c.data"
+	fi
 	# tracepoints need tracefs
 	[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 	if [ -d /sys/kernel/tracing/events/sched ] &&
-	   perf record -q -e sched:sched_switch -a -g -o "$rp_tmp/tp.data" -- "$rp_demo" 1 >/dev/null 2>&1; then
+	   rp_rec "report tracepoint" "$rp_tmp/tp.data" -e sched:sched_switch -a -g -- "$rp_demo" 1; then
 		rp_both "report perf sched:sched_switch -a" "$rp_tmp/tp.data"
-		grep -q "of event 'sched:sched_switch'" "$rp_tmp/pms.txt" && pass "report tracepoint: event named" ||
+		if grep -q "of event 'sched:sched_switch'" "$rp_tmp/pms.txt"; then
+			pass "report tracepoint: event named"
+		else
 			fail "report tracepoint: event named" "$(grep '^# Samples' "$rp_tmp/pms.txt")"
-	else
-		skip "report tracepoint" "cannot record sched:sched_switch (tracefs?)"
+		fi
+	elif [ ! -d /sys/kernel/tracing/events/sched ]; then
+		skip "report tracepoint" "no tracefs sched events"
 	fi
 }
 
@@ -192,7 +211,7 @@ rp_json() {
 		return
 	fi
 	# the JSON entries are the --stdio rows
-	python3 - "$rp_tmp/r.json" >"$rp_tmp/json.rows" 2>"$rp_tmp/py.err" <<'EOF'
+	if ! python3 - "$rp_tmp/r.json" >"$rp_tmp/json.rows" 2>"$rp_tmp/py.err" <<'EOF'
 import json, os, sys
 d = json.load(open(sys.argv[1]))
 assert d["schema"] == "pmuscope-report/1" and d["partial"] is False and d["error"] is None
@@ -207,7 +226,7 @@ s = d["summary"]
 assert set(s["unresolved"]) == {"total", "no_map", "no_file", "no_sym", "stale", "restricted"}
 assert s["samples"] == sum(ev["samples"] for ev in d["events"]) + s["filtered"]
 EOF
-	if [ $? != 0 ]; then
+	then
 		fail "report --json: schema" "$(tail -n 3 "$rp_tmp/py.err")"
 		return
 	fi
@@ -215,14 +234,17 @@ EOF
 	"$PMUSCOPE" report --stdio -i "$rp_f" >"$rp_tmp/pms.txt" 2>/dev/null
 	rp_rows "$rp_tmp/pms.txt" >"$rp_tmp/pms.rows"
 	rp_agree "report --json: entries = --stdio rows" "$rp_tmp/json.rows" "$rp_tmp/pms.rows" 20
-	python3 -c '
+	if python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 e = d["events"][0]["entries"][0]
 cc = e.get("callchains")
 assert cc and all(p["frames"] and p["percent"] <= e["children"] + 0.01 for p in cc)
-' "$rp_tmp/r.json" 2>"$rp_tmp/py.err" && pass "report --json: call chains under the top entry" ||
+' "$rp_tmp/r.json" 2>"$rp_tmp/py.err"; then
+		pass "report --json: call chains under the top entry"
+	else
 		fail "report --json: call chains" "$(tail -n 2 "$rp_tmp/py.err")"
+	fi
 }
 
 rp_our_files() {
@@ -253,11 +275,14 @@ rp_damaged() {
 	else
 		fail "$1" "exit $rp_rc; stderr: $(head -c 200 "$rp_tmp/d.err"); rows: $(rp_rows "$rp_tmp/d.out" | wc -l); $(grep partial "$rp_tmp/d.out")"
 	fi
-	"$PMUSCOPE" report --json -i "$2" 2>/dev/null | python3 -c '
+	if "$PMUSCOPE" report --json -i "$2" 2>/dev/null | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-assert d["partial"] is True and d["error"]["offset"] > 0 and d["events"]' 2>/dev/null &&
-		pass "$1: --json partial with the error offset" || fail "$1: --json partial" "not partial or no offset"
+assert d["partial"] is True and d["error"]["offset"] > 0 and d["events"]' 2>/dev/null; then
+		pass "$1: --json partial with the error offset"
+	else
+		fail "$1: --json partial" "not partial or no offset"
+	fi
 }
 
 rp_faults() {
@@ -289,13 +314,19 @@ EOF
 	rp_damaged "report corrupted record" "$rp_tmp/bad.data"
 	"$PMUSCOPE" report -i "$rp_tmp/nonexistent.data" >"$rp_tmp/m.out" 2>&1
 	rp_rc=$?
-	[ $rp_rc = 1 ] && [ "$(wc -l <"$rp_tmp/m.out")" = 1 ] && grep -q "cannot open '.*nonexistent.data'" "$rp_tmp/m.out" &&
-		pass "report missing file: one-line error, exit 1" || fail "report missing file" "exit $rp_rc: $(cat "$rp_tmp/m.out")"
+	if [ $rp_rc = 1 ] && [ "$(wc -l <"$rp_tmp/m.out")" = 1 ] && grep -q "cannot open '.*nonexistent.data'" "$rp_tmp/m.out"; then
+		pass "report missing file: one-line error, exit 1"
+	else
+		fail "report missing file" "exit $rp_rc: $(cat "$rp_tmp/m.out")"
+	fi
 	echo "not a perf file" >"$rp_tmp/text.data"
 	"$PMUSCOPE" report -i "$rp_tmp/text.data" >"$rp_tmp/m.out" 2>&1
 	rp_rc=$?
-	[ $rp_rc = 1 ] && [ "$(wc -l <"$rp_tmp/m.out")" = 1 ] && grep -q 'not a perf.data file' "$rp_tmp/m.out" &&
-		pass "report not perf.data: one-line error, exit 1" || fail "report not perf.data" "exit $rp_rc: $(cat "$rp_tmp/m.out")"
+	if [ $rp_rc = 1 ] && [ "$(wc -l <"$rp_tmp/m.out")" = 1 ] && grep -q 'not a perf.data file' "$rp_tmp/m.out"; then
+		pass "report not perf.data: one-line error, exit 1"
+	else
+		fail "report not perf.data" "exit $rp_rc: $(cat "$rp_tmp/m.out")"
+	fi
 }
 
 # A binary rebuilt after recording: reported with both build-ids, its samples never named.
@@ -327,13 +358,16 @@ EOF
 	else
 		fail "report rebuilt binary" "$(grep -E 'rebuilt|unsymbolized' "$rp_tmp/s1.txt" "$rp_tmp/s1.err" | head -n 3); $(rp_rows "$rp_tmp/s1.txt" | head -n 2)"
 	fi
-	"$PMUSCOPE" report --json -i "$rp_tmp/app.data" 2>/dev/null | python3 -c '
+	if "$PMUSCOPE" report --json -i "$rp_tmp/app.data" 2>/dev/null | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 st = d["summary"]["stale"]
 assert st and st[0]["path"].endswith("/app") and st[0]["samples"] > 0 and st[0]["build_id_on_disk"]
-assert d["summary"]["unresolved"]["stale"] > 0' 2>/dev/null &&
-		pass "report rebuilt binary: --json summary.stale" || fail "report rebuilt binary: --json summary.stale" "missing"
+assert d["summary"]["unresolved"]["stale"] > 0' 2>/dev/null; then
+		pass "report rebuilt binary: --json summary.stale"
+	else
+		fail "report rebuilt binary: --json summary.stale" "missing"
+	fi
 }
 
 rp_main() {

@@ -1,7 +1,7 @@
 # report on a fixture with call chains (kernel via fixture kallsyms, JIT map, unfound file, unmapped, unknown thread):
 # children + caller graphs, --no-children with pid/dso keys, --json, --header-only, --stats, filters
 mkdir proc && cp "$FIXTURES/symbol/kallsyms.txt" proc/kallsyms
-export PMS_PROCFS_ROOT=$PWD/proc PMS_JITMAP_DIR=$FIXTURES/symbol
+export PMS_PROCFS_ROOT="$PWD/proc" PMS_JITMAP_DIR="$FIXTURES/symbol"
 cp "$TOP/tests/cli/cases/script_chain.data" chain.data
 "$PMUSCOPE" report -i chain.data; echo "exit=$?"
 echo "-- --no-children --sort pid,dso,sym -g none"
