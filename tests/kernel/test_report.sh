@@ -247,6 +247,27 @@ assert cc and all(p["frames"] and p["percent"] <= e["children"] + 0.01 for p in 
 	fi
 }
 
+# --header-only and --stats: the same lines as perf's for the features both print.
+rp_header() {
+	rp_f=$rp_tmp/fp.data
+	[ -s "$rp_f" ] || { skip "report --header-only" "no recording"; return; }
+	rp_re='^# (hostname|os release|perf version|arch|nrcpus|cpudesc|cpuid|total memory|cmdline|event|pmu mappings|time of|sample duration)'
+	perf report -i "$rp_f" --header-only 2>/dev/null | grep -E "$rp_re" >"$rp_tmp/h.perf"
+	"$PMUSCOPE" report -i "$rp_f" --header-only 2>&1 | grep -E "$rp_re" >"$rp_tmp/h.pms"
+	if [ -s "$rp_tmp/h.perf" ] && cmp -s "$rp_tmp/h.perf" "$rp_tmp/h.pms"; then
+		pass "report --header-only: $(wc -l <"$rp_tmp/h.pms") lines as perf's"
+	else
+		fail "report --header-only" "$(diff "$rp_tmp/h.perf" "$rp_tmp/h.pms" | head -n 4 | tr '\n' ' ')"
+	fi
+	rp_a=$(perf report -i "$rp_f" --stats 2>/dev/null | grep -m 1 'SAMPLE events')
+	rp_b=$("$PMUSCOPE" report -i "$rp_f" --stats 2>&1 | grep -m 1 'SAMPLE events')
+	if [ -n "$rp_a" ] && [ "$rp_a" = "$rp_b" ]; then
+		pass "report --stats: SAMPLE count line as perf's"
+	else
+		fail "report --stats" "perf '$rp_a', ours '$rp_b'"
+	fi
+}
+
 rp_our_files() {
 	if ! "$PMUSCOPE" record -g -o "$rp_tmp/ours.data" -- "$rp_demo" 2 >/dev/null 2>"$rp_tmp/rec.err"; then
 		fail "report pmuscope-recorded file" "record failed: $(tail -n 2 "$rp_tmp/rec.err")"
@@ -383,6 +404,7 @@ rp_main() {
 	rp_perf_files
 	rp_sort_and_filters
 	rp_json
+	rp_header
 	rp_our_files
 	rp_faults
 	rp_stale
