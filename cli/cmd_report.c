@@ -581,8 +581,8 @@ static bool file_has_callchains(struct pms_data_reader *rd)
 
 static int run(int argc, char **argv)
 {
-	enum pms_sort_key keys[PMS_HIST_MAX_KEYS];
-	size_t nr_keys = 0, bad = 0;
+	enum pms_sort_key keys[PMS_HIST_MAX_KEYS], shown[PMS_HIST_MAX_KEYS];
+	size_t nr_keys = 0, bad = 0, nr_shown = 0;
 	struct pms_hist_filter filter;
 	struct pms_session_opts so = { .sz = sizeof(so), .recover = true };
 	struct pms_hist_opts ho = { .sz = sizeof(ho) };
@@ -696,6 +696,14 @@ static int run(int argc, char **argv)
 	view.h = h;
 	view.keys = keys;
 	view.nr_keys = nr_keys;
+	/* like perf, --stdio drops a column that a one-name --comm/--dso filter makes constant */
+	for (size_t k = 0; k < nr_keys; k++)
+		if (!((keys[k] == PMS_SORT_COMM && n_comms == 1) || (keys[k] == PMS_SORT_DSO && n_dsos == 1)))
+			shown[nr_shown++] = keys[k];
+	if (!opt_json && nr_shown) {
+		view.keys = shown;
+		view.nr_keys = nr_shown;
+	}
 	view.children = ho.children;
 	view.graph = ho.order != PMS_CG_NONE;
 	view.skip_first_frame = opt_sort && keys[0] == PMS_SORT_SYM;
@@ -744,7 +752,13 @@ static int run(int argc, char **argv)
 		const struct pms_session_stats *st = pms_session__stats(s);
 
 		if (!opt_header)
-			fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n#\n", out);
+			fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", out);
+		if (n_comms == 1)
+			fprintf(out, "# comm: %s\n", l_comms[0]);
+		if (n_dsos == 1)
+			fprintf(out, "# dso: %s\n", l_dsos[0]);
+		if (!opt_header)
+			fputs("#\n", out);
 		fprintf(out, "# Total Lost Samples: %" PRIu64 "\n#\n", st->lost_samples);
 		for (size_t i = 0; i < pms_hist__nr_events(h); i++) {
 			const struct pms_hist_event *ev = pms_hist__event(h, i);

@@ -123,6 +123,7 @@ struct frame_rec {
 	struct pms_hist_frame pub;
 	struct pms_resolved res;  /* for source lines */
 	const char *srcline;
+	const char *entry_dso;    /* canonical by base name: perf's dso key for rows (trees keep the path) */
 	uint64_t key_addr;        /* 0 for a function-level frame of a known symbol */
 	uint8_t by_addr;          /* 0 per function, 1 per file address, 2 per runtime address */
 	uint32_t fn;              /* id of the function-level frame (itself unless by_addr) */
@@ -769,9 +770,13 @@ static int canonicalize(struct pms_hist *h)
 	for (size_t i = 0; i < h->nr_classes; i++)
 		if (canon_str(h, &h->classes[i].comm, false))
 			return -ENOMEM;
-	for (size_t i = 0; i < h->nr_frames; i++)
-		if (canon_str(h, &h->frames[i].pub.dso, true) || canon_str(h, &h->frames[i].pub.sym, false))
+	for (size_t i = 0; i < h->nr_frames; i++) {
+		if (canon_str(h, &h->frames[i].pub.dso, false) || canon_str(h, &h->frames[i].pub.sym, false))
 			return -ENOMEM;
+		h->frames[i].entry_dso = h->frames[i].pub.dso;
+		if (canon_str(h, &h->frames[i].entry_dso, true))
+			return -ENOMEM;
+	}
 	htab_release(&h->frame_tab);
 	for (size_t i = 0; i < h->nr_frames; i++) {
 		struct frame_rec *f = &h->frames[i];
@@ -829,7 +834,7 @@ static void entry_fields(const struct pms_hist *h, const struct entry_key *k, st
 	e->tid = k->c->tid;
 	e->cpu = k->c->cpu;
 	if (h->key[PMS_SORT_DSO] || h->key[PMS_SORT_SYM])
-		e->dso = k->f->pub.dso;
+		e->dso = k->f->entry_dso ? k->f->entry_dso : k->f->pub.dso;
 	if (h->key[PMS_SORT_SYM]) {
 		e->sym = k->f->pub.sym;
 		e->addr = e->sym ? 0 : k->f->pub.addr;

@@ -165,11 +165,17 @@ rp_sort_and_filters() {
 	rp_rows_keys "$rp_tmp/pms.txt" 3 >"$rp_tmp/pms.rows"
 	rp_agree "report --comm pms-demo vs perf --comms (absolute percentages)" "$rp_tmp/perf.rows" "$rp_tmp/pms.rows"
 	# --dso/--sym keep only matching leaf samples; percentages are of the kept total
+	# --dso: only rows of that object (--stdio drops the then constant column, as perf)
 	"$PMUSCOPE" report --stdio -i "$rp_f" --no-children -g none --dso pms-demo >"$rp_tmp/pms.txt" 2>&1
-	if rp_rows "$rp_tmp/pms.txt" | grep -qv '|pms-demo|' || ! rp_rows "$rp_tmp/pms.txt" | grep -q .; then
-		fail "report --dso pms-demo" "$(rp_rows "$rp_tmp/pms.txt" | head -n 3)"
-	else
+	if grep -q '^# dso: pms-demo$' "$rp_tmp/pms.txt" && ! grep -q 'Shared Object' "$rp_tmp/pms.txt" &&
+	   "$PMUSCOPE" report --json -i "$rp_f" --no-children -g none --dso pms-demo 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+e = d["events"][0]["entries"]
+assert e and all(x["dso_short"] == "pms-demo" for x in e) and d["summary"]["filtered"] > 0' 2>/dev/null; then
 		pass "report --dso pms-demo: only pms-demo rows"
+	else
+		fail "report --dso pms-demo" "$(grep -E '^# dso|Shared' "$rp_tmp/pms.txt" | head -n 2)"
 	fi
 	# --sym: only that row, with the value it has without the filter
 	"$PMUSCOPE" report --stdio -i "$rp_f" --no-children -g none --sym spin >"$rp_tmp/pms.txt" 2>&1
