@@ -58,9 +58,13 @@ static int set_call_graph(const struct opt *o, const char *arg)
 
 		if (!strcmp(w, "none")) {
 			opt_graph_none = true;
-		} else if (!strcmp(w, "graph") || !strcmp(w, "fractal") || !strcmp(w, "flat") ||
-			   !strcmp(w, "function") || !strcmp(w, "percent")) {
+		} else if (!strcmp(w, "graph") || !strcmp(w, "function") || !strcmp(w, "percent")) {
 			opt_graph_none = false;
+		} else if (!strcmp(w, "fractal") || !strcmp(w, "flat") || !strcmp(w, "folded") ||
+			   !strcmp(w, "address") || !strcmp(w, "period") || !strcmp(w, "count")) {
+			fprintf(stderr, "pmuscope: error: -g %s: not supported yet (graph, caller, callee, none and a threshold are)\n", w);
+			ret = -1;
+			break;
 		} else if (!strcmp(w, "caller") || !strcmp(w, "callee")) {
 			opt_order = !strcmp(w, "caller") ? PMS_CG_CALLER : PMS_CG_CALLEE;
 			opt_order_set = true;

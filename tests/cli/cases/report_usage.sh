@@ -11,3 +11,4 @@ echo "not perf.data" > text.data
 "$PMUSCOPE" report -i text.data; echo "exit=$?"
 : > empty.data
 "$PMUSCOPE" report -i empty.data; echo "exit=$?"
+"$PMUSCOPE" report -g fractal; echo "exit=$?"
