@@ -12,7 +12,7 @@ gcc make pkg-config libc6-dev linux-libc-dev
 libcriterion-dev
 clang llvm libclang-rt-14-dev
 linux-perf
-util-linux
+util-linux time
 jq
 python3
 libpfm4-dev
