@@ -12,6 +12,12 @@ export PATH=/bin:/wl
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t tmpfs tmpfs /tmp
+# The workloads' host path (see run.sh) is hidden by that tmpfs when the tree lives under /tmp
+# (a CI clone there): copy the workloads back to it so guest perf.data files still name it.
+hostwl=$(cat /lib/pmu-vm/hostwl 2>/dev/null)
+case $hostwl in
+/tmp/*) mkdir -p "$hostwl" && cp -p /wl/* "$hostwl/" ;;
+esac
 mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 # No address-space randomisation: glibc's start-up cost depends a little on where the stack
 # and mappings land (alignment-dependent string routines), and the random state depends on what
