@@ -18,6 +18,7 @@
 #include "events.h"
 #include "record_hits.h"
 #include "record_synth.h"
+#include "stop_signals.h"
 #include "data/writer.h"
 #include "event/event.h"
 #include "perf_event/mmap.h"
@@ -98,18 +99,6 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	}
 }
 
-static void install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_signal;
-	sa.sa_flags = SA_SIGINFO; /* no SA_RESTART: poll() must wake up */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
 
 static void on_sigchld(int sig)
 {
@@ -178,9 +167,7 @@ static int workload_fork(struct workload *w, char **argv, bool stdout_to_stderr)
 		ssize_t n;
 		int e;
 
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
+		stop_signals__restore_in_child();
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(go[1]);
 		close(er[0]);
@@ -812,7 +799,7 @@ out_open:
 	}
 	pms_data_writer__flush(r.w);
 
-	install_signals();
+	stop_signals__install(on_signal);
 	install_sigchld(&poll_mask);
 	if (!rs.for_command)
 		for (size_t i = 0; i < r.nr_fds; i++)

@@ -23,6 +23,7 @@
 #include "perf_event/caps.h"
 #include "perf_event/counter.h"
 #include "stat_print.h"
+#include "stop_signals.h"
 #include "util/cpulist.h"
 #include "util/fileio.h"
 #include "util/sysfs.h"
@@ -104,18 +105,6 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	}
 }
 
-static void install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_signal;
-	sa.sa_flags = SA_SIGINFO; /* no SA_RESTART: poll() must wake up */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
 
 /* ------------------------------------------------------------ workload -- */
 
@@ -168,9 +157,7 @@ static int workload_fork(struct workload *w, char **argv)
 		ssize_t n;
 		int e;
 
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
+		stop_signals__restore_in_child();
 		sigprocmask(SIG_SETMASK, &old_set, NULL);
 		close(go[1]);
 		close(er[0]);
@@ -990,7 +977,7 @@ static int run(int argc, char **argv)
 		if (!x.out.f)
 			die("cannot open a stream on '%s'", opt_output);
 	}
-	install_signals();
+	stop_signals__install(on_signal);
 
 	for (int r = 0; r < x.cfg.repeat; r++) {
 		struct pms_counters *one = NULL;

@@ -319,6 +319,16 @@ rt_inherit_tests() {
 	else
 		pass "record --no-inherit: attr.inherit = 0"
 	fi
+
+	# The workload starts with the caller's signal dispositions: SIGHUP and SIGINT ignored (as
+	# under nohup in a script) stay ignored for it although record catches them itself.
+	rt_bare=$(trap '' HUP INT; grep -E '^Sig(Blk|Ign):' /proc/self/status | tr '\n' ' ')
+	rt_sig=$(trap '' HUP INT; "$PMUSCOPE" record -o "$rt_tmp/sig.data" -- grep -E '^Sig(Blk|Ign):' /proc/self/status 2>/dev/null | tr '\n' ' ')
+	if [ -n "$rt_bare" ] && [ "$rt_sig" = "$rt_bare" ]; then
+		pass "record: the workload inherits ignored SIGHUP/SIGINT and the signal mask ($rt_sig)"
+	else
+		fail "record: the workload's signal dispositions" "under record: '$rt_sig'; bare: '$rt_bare'"
+	fi
 }
 
 # rt_buildid_check NAME FILE: perf buildid-list FILE names exactly the objects
