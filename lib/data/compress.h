@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * zstd streams for PERF_RECORD_COMPRESSED, in perf's layout: the writer
- * compresses each flushed buffer of whole records into one zstd frame and
- * splits the frame over as many COMPRESSED records as needed; the reader
+ * compresses every flushed buffer of whole records into one continuous zstd
+ * stream, flushed after each buffer, and splits each flush's output over as
+ * many COMPRESSED records as needed; the reader
  * feeds every COMPRESSED payload, in file order, to ONE decompression stream
  * and gets the inner records back (an inner record may straddle payloads).
  * Without host libraries (PMS_NO_HOST_LIBS) every function returns
@@ -21,7 +22,7 @@ struct pms_zstd_dec;
 
 int pms_zstd_enc__new(struct pms_zstd_enc **out, int level);
 /* Compress src[0..len) as one complete frame appended to out. 0 or -errno. */
-int pms_zstd_enc__frame(struct pms_zstd_enc *e, const void *src, size_t len, struct pms_bbuf *out);
+int pms_zstd_enc__flush(struct pms_zstd_enc *e, const void *src, size_t len, struct pms_bbuf *out);
 void pms_zstd_enc__free(struct pms_zstd_enc *e);
 
 int pms_zstd_dec__new(struct pms_zstd_dec **out);

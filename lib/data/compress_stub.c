@@ -12,7 +12,7 @@ int pms_zstd_enc__new(struct pms_zstd_enc **out, int level)
 	return -EOPNOTSUPP;
 }
 
-int pms_zstd_enc__frame(struct pms_zstd_enc *e, const void *src, size_t len, struct pms_bbuf *out)
+int pms_zstd_enc__flush(struct pms_zstd_enc *e, const void *src, size_t len, struct pms_bbuf *out)
 {
 	(void)e, (void)src, (void)len, (void)out;
 	return -EOPNOTSUPP;

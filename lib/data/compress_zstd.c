@@ -38,19 +38,35 @@ int pms_zstd_enc__new(struct pms_zstd_enc **out, int level)
 	return 0;
 }
 
-int pms_zstd_enc__frame(struct pms_zstd_enc *e, const void *src, size_t len, struct pms_bbuf *out)
+/*
+ * One zstd stream for the whole file, flushed at each call (perf's way): later
+ * buffers may reference earlier ones, which matters for --call-graph dwarf
+ * stack copies (mostly the same bytes sample after sample), and everything up
+ * to the last flush decodes if the recorder is killed.
+ */
+int pms_zstd_enc__flush(struct pms_zstd_enc *e, const void *src, size_t len, struct pms_bbuf *out)
 {
-	size_t bound = ZSTD_compressBound(len), n;
+	ZSTD_inBuffer in = { .src = src, .size = len, .pos = 0 };
+	size_t chunk = ZSTD_compressBound(len) + ZSTD_CStreamOutSize();
 
-	pms_bbuf__add_zero(out, bound);
-	if (out->oom)
-		return -ENOMEM;
-	out->len -= bound;
-	n = ZSTD_compress2(e->cctx, out->p + out->len, bound, src, len);
-	if (ZSTD_isError(n))
-		return -EIO;
-	out->len += n;
-	return 0;
+	for (;;) {
+		ZSTD_outBuffer o;
+		size_t left;
+
+		pms_bbuf__add_zero(out, chunk);
+		if (out->oom)
+			return -ENOMEM;
+		out->len -= chunk;
+		o = (ZSTD_outBuffer){ .dst = out->p + out->len, .size = chunk, .pos = 0 };
+		left = ZSTD_compressStream2(e->cctx, &o, &in, ZSTD_e_flush);
+		out->len += o.pos;
+		if (ZSTD_isError(left)) {
+			/* The stream cannot continue after an error: later flushes fail too. */
+			return -EIO;
+		}
+		if (left == 0)
+			return 0;
+	}
 }
 
 void pms_zstd_enc__free(struct pms_zstd_enc *e)

@@ -355,12 +355,12 @@ static int commit(struct pms_data_writer *w)
 	return err;
 }
 
-/* Split one compressed frame into COMPRESSED records (a record's size is a u16). */
+/* Compress the buffer into COMPRESSED records (a record's size is a u16). */
 static int wrap_compressed(struct pms_data_writer *w, struct pms_bbuf *out)
 {
 	size_t max_payload = PMS_RECORD_MAX_BYTES - sizeof(struct perf_event_header);
 	struct pms_bbuf frame = { 0 };
-	int err = pms_zstd_enc__frame(w->enc, w->buf, w->buf_len, &frame);
+	int err = pms_zstd_enc__flush(w->enc, w->buf, w->buf_len, &frame);
 
 	if (err) {
 		pms_bbuf__release(&frame);
