@@ -19,6 +19,7 @@ libpfm4-dev
 libelf-dev libdw-dev libzstd-dev zlib1g-dev libiberty-dev
 rustc
 qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross cpio
+golang-go chromium nodejs
 "
 
 missing=""
@@ -28,7 +29,22 @@ for p in $PACKAGES; do
 	fi
 done
 
+# npm comes with nodesource's nodejs; Debian's nodejs needs Debian's npm beside it.
+if ! command -v npm >/dev/null 2>&1; then
+	missing="$missing npm"
+fi
+
+# The browser/format checkers from the npm registry (tests/browser/package-lock.json pins them).
+npm_deps() {
+	if [ ! -d tests/browser/node_modules ] ||
+		[ tests/browser/package-lock.json -nt tests/browser/node_modules/.package-lock.json ]; then
+		echo "install-deps: npm ci in tests/browser"
+		(cd tests/browser && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+	fi
+}
+
 if [ -z "$missing" ]; then
+	npm_deps
 	exit 0
 fi
 
@@ -43,3 +59,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
+npm_deps
