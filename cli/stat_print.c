@@ -10,6 +10,7 @@
 #include "cmd.h"
 #include "perf_event/stat_fmt.h"
 #include "stat_print.h"
+#include "util/json.h"
 
 static bool is_human(const struct stat_out *o)
 {
@@ -52,7 +53,7 @@ void stat_warn(struct stat_out *o, const char *fmt, ...)
 	va_end(ap);
 	if (o->warnings.len)
 		strbuf_addch(&o->warnings, ',');
-	pms_json__str(&o->warnings, msg);
+	pms_json__add_str(&o->warnings, msg);
 	if (warnings_to_stderr(o))
 		warning("%s", msg);
 }
@@ -199,7 +200,7 @@ static void add_json_extra(const struct stat_out *o, const struct pms_counters *
 		strbuf_addf(sb, "\"cpu\":%d", cs->cpus[cpu_idx]);
 	} else if (o->cfg->aggr == AGGR_THREAD && thr_idx >= 0) {
 		strbuf_addf(sb, "\"tid\":%d,\"comm\":", (int)cs->threads[thr_idx]);
-		pms_json__str(sb, comm_of(o, (size_t)thr_idx));
+		pms_json__add_str(sb, comm_of(o, (size_t)thr_idx));
 	}
 }
 
@@ -354,39 +355,39 @@ static void print_json_doc(struct stat_out *o, const struct pms_counters *cs, co
 	if (c->argv) {
 		for (int i = 0; i < c->argc; i++)
 			strbuf_addf(&cmd, "%s%s", i ? " " : "", c->argv[i]);
-		pms_json__str(&sb, strbuf_str(&cmd));
+		pms_json__add_str(&sb, strbuf_str(&cmd));
 		strbuf_adds(&sb, ",\"argv\":[");
 		for (int i = 0; i < c->argc; i++) {
 			if (i)
 				strbuf_addch(&sb, ',');
-			pms_json__str(&sb, c->argv[i]);
+			pms_json__add_str(&sb, c->argv[i]);
 		}
 		strbuf_addch(&sb, ']');
 	} else {
 		strbuf_adds(&sb, "null,\"argv\":null");
 	}
 	strbuf_adds(&sb, ",\"target\":");
-	pms_json__str(&sb, target_name(c->target));
+	pms_json__add_str(&sb, target_name(c->target));
 	strbuf_adds(&sb, ",\"target_list\":");
-	pms_json__str(&sb, c->target == ST_COMMAND || c->target == ST_SYSTEM ? NULL : c->target_str);
+	pms_json__add_str(&sb, c->target == ST_COMMAND || c->target == ST_SYSTEM ? NULL : c->target_str);
 	strbuf_adds(&sb, ",\"aggregation\":");
-	pms_json__str(&sb, aggr_name(c->aggr));
+	pms_json__add_str(&sb, aggr_name(c->aggr));
 	strbuf_addf(&sb, ",\"runs\":%d,\"scaled\":%s,\"events\":[", c->runs, c->no_scale ? "false" : "true");
 	emit_rows(o, cs, false, rs ? wall->mean : ri->elapsed_ns, NULL, &sb, rs);
 	strbuf_adds(&sb, "],\"elapsed_ns\":");
-	pms_json__num(&sb, rs ? floor(wall->mean + 0.5) : ri->elapsed_ns);
+	pms_json__add_num(&sb, rs ? floor(wall->mean + 0.5) : ri->elapsed_ns);
 	if (rs) {
 		strbuf_adds(&sb, ",\"elapsed_stddev_pct\":");
-		pms_json__num(&sb, pms_stats__rel_pct(wall));
+		pms_json__add_num(&sb, pms_stats__rel_pct(wall));
 	}
 	strbuf_adds(&sb, ",\"user_ns\":");
 	if (ri->have_rusage && !rs)
-		pms_json__num(&sb, ri->user_ns);
+		pms_json__add_num(&sb, ri->user_ns);
 	else
 		strbuf_adds(&sb, "null");
 	strbuf_adds(&sb, ",\"system_ns\":");
 	if (ri->have_rusage && !rs)
-		pms_json__num(&sb, ri->sys_ns);
+		pms_json__add_num(&sb, ri->sys_ns);
 	else
 		strbuf_adds(&sb, "null");
 	strbuf_adds(&sb, ",\"exit_status\":");
@@ -459,7 +460,7 @@ void stat_print_interval(struct stat_out *o, const struct pms_counters *cs, uint
 
 		strbuf_addf(&sb, "{\"time_s\":%llu.%09llu,\"interval_ns\":", (unsigned long long)(ts_ns / 1000000000ULL),
 			    (unsigned long long)(ts_ns % 1000000000ULL));
-		pms_json__num(&sb, interval_ns);
+		pms_json__add_num(&sb, interval_ns);
 		strbuf_adds(&sb, ",\"events\":[");
 		emit_rows(o, cs, true, interval_ns, NULL, &sb, NULL);
 		strbuf_adds(&sb, "]}");

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "perf_event/stat_fmt.h"
+#include "util/json.h"
 
 #define VALUE_WIDTH 18
 #define UNIT_WIDTH 4
@@ -128,84 +129,48 @@ void pms_stat_row__csv(const struct pms_stat_row *r, const char *sep, struct str
 	}
 }
 
-void pms_json__str(struct strbuf *out, const char *s)
-{
-	if (!s) {
-		strbuf_adds(out, "null");
-		return;
-	}
-	strbuf_addch(out, '"');
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\') {
-			strbuf_addch(out, '\\');
-			strbuf_addch(out, (char)ch);
-		} else if (ch == '\n') {
-			strbuf_adds(out, "\\n");
-		} else if (ch == '\t') {
-			strbuf_adds(out, "\\t");
-		} else if (ch < 0x20) {
-			strbuf_addf(out, "\\u%04x", ch);
-		} else {
-			strbuf_addch(out, (char)ch);
-		}
-	}
-	strbuf_addch(out, '"');
-}
-
-void pms_json__num(struct strbuf *out, double v)
-{
-	if (!isfinite(v))
-		strbuf_adds(out, "null");
-	else if (v == floor(v) && fabs(v) < 9007199254740992.0)
-		strbuf_addf(out, "%.0f", v);
-	else
-		strbuf_addf(out, "%.9g", v);
-}
-
 void pms_stat_row__json(const struct pms_stat_row *r, const char *extra, struct strbuf *out)
 {
 	strbuf_adds(out, "{\"event\":");
-	pms_json__str(out, r->name);
+	pms_json__add_str(out, r->name);
 	strbuf_adds(out, ",\"status\":");
-	pms_json__str(out, r->state == PMS_ROW_COUNTED ? "counted"
+	pms_json__add_str(out, r->state == PMS_ROW_COUNTED ? "counted"
 			   : r->state == PMS_ROW_NOT_COUNTED ? "not counted" : "not supported");
 	strbuf_adds(out, ",\"counter_value\":");
 	if (r->state == PMS_ROW_COUNTED)
-		pms_json__num(out, r->value * r->scale);
+		pms_json__add_num(out, r->value * r->scale);
 	else
 		strbuf_adds(out, "null");
 	strbuf_adds(out, ",\"raw_count\":");
 	if (r->state == PMS_ROW_COUNTED)
-		pms_json__num(out, r->value);
+		pms_json__add_num(out, r->value);
 	else
 		strbuf_adds(out, "null");
 	strbuf_adds(out, ",\"unit\":");
-	pms_json__str(out, r->unit ? r->unit : "");
+	pms_json__add_str(out, r->unit ? r->unit : "");
 	strbuf_addf(out, ",\"time_enabled_ns\":%llu,\"time_running_ns\":%llu,\"percent_running\":",
 		    (unsigned long long)r->ena, (unsigned long long)r->run);
 	if (r->state == PMS_ROW_NOT_SUPPORTED)
 		strbuf_adds(out, "null");
 	else
-		pms_json__num(out, r->ena ? floor(10000.0 * (double)r->run / (double)r->ena + 0.5) / 100.0 : 100.0);
+		pms_json__add_num(out, r->ena ? floor(10000.0 * (double)r->run / (double)r->ena + 0.5) / 100.0 : 100.0);
 	if (r->has_noise) {
 		strbuf_adds(out, ",\"stddev_pct\":");
-		pms_json__num(out, floor(r->noise_pct * 100.0 + 0.5) / 100.0);
+		pms_json__add_num(out, floor(r->noise_pct * 100.0 + 0.5) / 100.0);
 	}
 	strbuf_adds(out, ",\"metric\":");
 	if (r->state == PMS_ROW_COUNTED && r->metric.valid) {
 		strbuf_adds(out, "{\"value\":");
-		pms_json__num(out, r->metric.value);
+		pms_json__add_num(out, r->metric.value);
 		strbuf_adds(out, ",\"unit\":");
-		pms_json__str(out, r->metric.unit);
+		pms_json__add_str(out, r->metric.unit);
 		strbuf_addch(out, '}');
 	} else {
 		strbuf_adds(out, "null");
 	}
 	if (r->state != PMS_ROW_COUNTED && r->reason && *r->reason) {
 		strbuf_adds(out, ",\"reason\":");
-		pms_json__str(out, r->reason);
+		pms_json__add_str(out, r->reason);
 	}
 	if (extra && *extra) {
 		strbuf_addch(out, ',');

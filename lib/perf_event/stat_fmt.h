@@ -48,9 +48,6 @@ void pms_stat_row__csv(const struct pms_stat_row *r, const char *sep, struct str
 /* One JSON object (no newline); `extra` (may be NULL/"") is spliced in as further members ("\"cpu\":0"). */
 void pms_stat_row__json(const struct pms_stat_row *r, const char *extra, struct strbuf *out);
 
-/* JSON helpers shared by the CLI's document writer. */
-void pms_json__str(struct strbuf *out, const char *s);     /* quoted, escaped; NULL -> null */
-void pms_json__num(struct strbuf *out, double v);          /* integral -> no fraction; NaN/inf -> null */
 /* Append one CSV field, quoted when it holds sep, '"' or a newline. */
 void pms_csv__field(struct strbuf *out, const char *s, const char *sep);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "perf_event/stat_fmt.h"
+#include "util/json.h"
 
 static struct pms_stat_row row(const char *name, const char *unit, double scale, double value, uint64_t ena,
 			       uint64_t run)
@@ -193,17 +194,17 @@ Test(stat_json, numbers)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	pms_json__num(&sb, 12);
+	pms_json__add_num(&sb, 12);
 	strbuf_addch(&sb, ' ');
-	pms_json__num(&sb, 0.5);
+	pms_json__add_num(&sb, 0.5);
 	strbuf_addch(&sb, ' ');
-	pms_json__num(&sb, NAN);
+	pms_json__add_num(&sb, NAN);
 	strbuf_addch(&sb, ' ');
-	pms_json__num(&sb, INFINITY);
+	pms_json__add_num(&sb, INFINITY);
 	strbuf_addch(&sb, ' ');
-	pms_json__num(&sb, 1e300);
+	pms_json__add_num(&sb, 1e300);
 	strbuf_addch(&sb, ' ');
-	pms_json__str(&sb, "a\n\x01");
+	pms_json__add_str(&sb, "a\n\x01");
 	cr_assert_str_eq(strbuf_str(&sb), "12 0.5 null null 1e+300 \"a\\n\\u0001\"");
 	strbuf_release(&sb);
 }
