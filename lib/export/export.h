@@ -56,6 +56,8 @@ struct pms_flamegraph_opts {
 					    "(merged)" child; 0 = 1/20000 (keeps 100k-stack pages small) */
 	const struct pms_stacks *base;   /* diff: colour each frame by its share change vs base
 					    (red grew, blue shrank); NULL = plain */
+	const char *preamble_html;       /* trusted HTML put above the graph (report --html: summary
+					    and tables); NULL = none */
 };
 
 /* One self-contained HTML page (inline JS/CSS, no network): zoom, search, tooltips, icicle toggle. */
