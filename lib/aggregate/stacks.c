@@ -1,0 +1,803 @@
+// SPDX-License-Identifier: MIT
+// Call stacks merged into one prefix tree with interned frames: the model every exporter draws from.
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate/stacks.h"
+#include "data/features.h"
+#include "data/reader.h"
+#include "symbol/resolver.h"
+#include "util/strbuf.h"
+
+/*
+ * Open-addressing table of ids (stored +1, 0 = empty slot) with their
+ * hashes, so growing never rehashes keys and a probe compares the full
+ * key only when the hashes agree.
+ */
+struct idtab {
+	uint32_t *hash;
+	uint32_t *id1;
+	size_t cap; /* power of two, or 0 */
+	size_t nr;
+};
+
+static int idtab_grow(struct idtab *t)
+{
+	size_t ncap = t->cap ? t->cap * 2 : 1024;
+	uint32_t *nh = calloc(ncap, sizeof(*nh)), *ni = calloc(ncap, sizeof(*ni));
+
+	if (!nh || !ni) {
+		free(nh);
+		free(ni);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < t->cap; i++) {
+		size_t j;
+
+		if (!t->id1[i])
+			continue;
+		for (j = t->hash[i] & (ncap - 1); ni[j]; j = (j + 1) & (ncap - 1))
+			;
+		nh[j] = t->hash[i];
+		ni[j] = t->id1[i];
+	}
+	free(t->hash);
+	free(t->id1);
+	t->hash = nh;
+	t->id1 = ni;
+	t->cap = ncap;
+	return 0;
+}
+
+/* Room for one more key at a load factor of at most 1/2. */
+static int idtab_reserve(struct idtab *t)
+{
+	if ((t->nr + 1) * 2 > t->cap)
+		return idtab_grow(t);
+	return 0;
+}
+
+static void idtab_release(struct idtab *t)
+{
+	free(t->hash);
+	free(t->id1);
+	memset(t, 0, sizeof(*t));
+}
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static uint32_t hash_str(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h;
+}
+
+/* Strings live in chunks that never move, so interned pointers stay valid. */
+struct chunk {
+	struct chunk *next;
+	size_t used, cap;
+	char data[];
+};
+
+/* Session frame -> frame id cache: a hit skips string hashing entirely. */
+#define MEMO_SIZE 16384
+struct memo {
+	const char *dso, *sym;
+	uint64_t addr;
+	uint32_t id1;
+	uint8_t kind;
+};
+
+struct pms_stacks {
+	struct pms_stacks_opts opts;
+	struct pms_stack_frame *frames;
+	size_t nr_frames, frames_alloc;
+	struct pms_stack_node *nodes;
+	uint32_t *last_child; /* per node: O(1) appends in insertion order */
+	size_t nr_nodes, nodes_alloc;
+	const char **strs;
+	size_t nr_strs, strs_alloc;
+	struct idtab str_tab, frame_tab, child_tab;
+	struct chunk *chunks;
+	struct pms_stacks_meta meta;
+	/* per-session state (reset when the session changes) */
+	const struct pms_session *memo_session;
+	struct memo *memo;
+	bool *attr_seen;
+	size_t nr_attrs_seen;
+	bool period_ns;
+	uint32_t *path;
+	size_t path_alloc;
+};
+
+/* -------------------------------------------------------- strings -- */
+
+static char *chunk_alloc(struct pms_stacks *st, size_t n)
+{
+	struct chunk *c = st->chunks;
+
+	if (!c || c->cap - c->used < n) {
+		size_t cap = n > 65536 ? n : 65536;
+
+		c = malloc(sizeof(*c) + cap);
+		if (!c)
+			return NULL;
+		c->next = st->chunks;
+		c->used = 0;
+		c->cap = cap;
+		st->chunks = c;
+	}
+	c->used += n;
+	return c->data + c->used - n;
+}
+
+/* The interned copy of s (NULL stays NULL); NULL with errno ENOMEM. */
+static const char *intern_str(struct pms_stacks *st, const char *s)
+{
+	uint32_t h;
+	size_t i, len;
+	char *copy;
+
+	if (!s)
+		return NULL;
+	h = hash_str(s);
+	if (idtab_reserve(&st->str_tab))
+		return NULL;
+	for (i = h & (st->str_tab.cap - 1); st->str_tab.id1[i]; i = (i + 1) & (st->str_tab.cap - 1))
+		if (st->str_tab.hash[i] == h && !strcmp(st->strs[st->str_tab.id1[i] - 1], s))
+			return st->strs[st->str_tab.id1[i] - 1];
+	if (st->nr_strs == st->strs_alloc) {
+		size_t na = st->strs_alloc ? st->strs_alloc * 2 : 256;
+		const char **ns = realloc(st->strs, na * sizeof(*ns));
+
+		if (!ns)
+			return NULL;
+		st->strs = ns;
+		st->strs_alloc = na;
+	}
+	len = strlen(s) + 1;
+	copy = chunk_alloc(st, len);
+	if (!copy)
+		return NULL;
+	memcpy(copy, s, len);
+	st->strs[st->nr_strs++] = copy;
+	st->str_tab.hash[i] = h;
+	st->str_tab.id1[i] = (uint32_t)st->nr_strs;
+	st->str_tab.nr++;
+	return copy;
+}
+
+/* --------------------------------------------------------- frames -- */
+
+static uint32_t frame_hash(const struct pms_stack_frame *f)
+{
+	uint64_t h = mix64((uint64_t)(uintptr_t)f->name ^ ((uint64_t)f->kind << 56));
+
+	h = mix64(h ^ (uint64_t)(uintptr_t)f->dso);
+	h = mix64(h ^ (uint64_t)(uintptr_t)f->file ^ ((uint64_t)f->line << 32));
+	h = mix64(h ^ f->pid ^ ((uint64_t)f->tid << 32));
+	return (uint32_t)h;
+}
+
+static bool frame_eq(const struct pms_stack_frame *a, const struct pms_stack_frame *b)
+{
+	/* strings are interned: pointer equality is string equality */
+	return a->name == b->name && a->dso == b->dso && a->file == b->file && a->line == b->line &&
+	       a->kind == b->kind && a->pid == b->pid && a->tid == b->tid;
+}
+
+/* f's strings must already be interned. */
+static int64_t intern_interned(struct pms_stacks *st, const struct pms_stack_frame *f)
+{
+	uint32_t h = frame_hash(f);
+	size_t i;
+
+	if (idtab_reserve(&st->frame_tab))
+		return -ENOMEM;
+	for (i = h & (st->frame_tab.cap - 1); st->frame_tab.id1[i]; i = (i + 1) & (st->frame_tab.cap - 1))
+		if (st->frame_tab.hash[i] == h && frame_eq(&st->frames[st->frame_tab.id1[i] - 1], f))
+			return st->frame_tab.id1[i] - 1;
+	if (st->nr_frames >= UINT32_MAX - 2)
+		return -ENOMEM;
+	if (st->nr_frames == st->frames_alloc) {
+		size_t na = st->frames_alloc ? st->frames_alloc * 2 : 256;
+		struct pms_stack_frame *nf = realloc(st->frames, na * sizeof(*nf));
+
+		if (!nf)
+			return -ENOMEM;
+		st->frames = nf;
+		st->frames_alloc = na;
+	}
+	st->frames[st->nr_frames] = *f;
+	st->frame_tab.hash[i] = h;
+	st->frame_tab.id1[i] = (uint32_t)(st->nr_frames + 1);
+	st->frame_tab.nr++;
+	return (int64_t)st->nr_frames++;
+}
+
+int64_t pms_stacks__intern(struct pms_stacks *st, const struct pms_stack_frame *frame)
+{
+	struct pms_stack_frame f = *frame;
+
+	if ((frame->name && !(f.name = intern_str(st, frame->name))) ||
+	    (frame->dso && !(f.dso = intern_str(st, frame->dso))) ||
+	    (frame->file && !(f.file = intern_str(st, frame->file))))
+		return -ENOMEM;
+	if (!f.name)
+		f.name = intern_str(st, "[unknown]");
+	if (!f.name)
+		return -ENOMEM;
+	return intern_interned(st, &f);
+}
+
+/* ---------------------------------------------------------- nodes -- */
+
+static int64_t new_node(struct pms_stacks *st, uint32_t parent, uint32_t frame)
+{
+	struct pms_stack_node *n;
+
+	if (st->nr_nodes >= UINT32_MAX - 1)
+		return -ENOMEM;
+	if (st->nr_nodes == st->nodes_alloc) {
+		size_t na = st->nodes_alloc ? st->nodes_alloc * 2 : 1024;
+		struct pms_stack_node *nn = realloc(st->nodes, na * sizeof(*nn));
+		uint32_t *nl;
+
+		if (!nn)
+			return -ENOMEM;
+		st->nodes = nn;
+		nl = realloc(st->last_child, na * sizeof(*nl));
+		if (!nl)
+			return -ENOMEM;
+		st->last_child = nl;
+		st->nodes_alloc = na;
+	}
+	n = &st->nodes[st->nr_nodes];
+	memset(n, 0, sizeof(*n));
+	n->frame = frame;
+	n->parent = parent;
+	st->last_child[st->nr_nodes] = 0;
+	if (st->nr_nodes) {
+		n->depth = st->nodes[parent].depth + 1;
+		if (st->last_child[parent])
+			st->nodes[st->last_child[parent]].next_sibling = (uint32_t)st->nr_nodes;
+		else
+			st->nodes[parent].first_child = (uint32_t)st->nr_nodes;
+		st->last_child[parent] = (uint32_t)st->nr_nodes;
+	}
+	return (int64_t)st->nr_nodes++;
+}
+
+static uint32_t child_hash(uint32_t parent, uint32_t frame)
+{
+	return (uint32_t)mix64(((uint64_t)parent << 32) | frame);
+}
+
+/* The child of parent for frame, created when missing. */
+static int64_t child(struct pms_stacks *st, uint32_t parent, uint32_t frame)
+{
+	uint32_t h = child_hash(parent, frame);
+	struct idtab *t = &st->child_tab;
+	int64_t id;
+	size_t i;
+
+	if (idtab_reserve(t))
+		return -ENOMEM;
+	for (i = h & (t->cap - 1); t->id1[i]; i = (i + 1) & (t->cap - 1)) {
+		const struct pms_stack_node *n = &st->nodes[t->id1[i] - 1];
+
+		if (t->hash[i] == h && n->parent == parent && n->frame == frame)
+			return t->id1[i] - 1;
+	}
+	id = new_node(st, parent, frame);
+	if (id < 0)
+		return id;
+	t->hash[i] = h;
+	t->id1[i] = (uint32_t)id + 1;
+	t->nr++;
+	return id;
+}
+
+int pms_stacks__add_path(struct pms_stacks *st, const uint32_t *frame_ids, size_t nr,
+			 uint64_t samples, uint64_t period)
+{
+	uint32_t node = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		int64_t c;
+
+		if (frame_ids[i] >= st->nr_frames)
+			return -EINVAL;
+		c = child(st, node, frame_ids[i]);
+		if (c < 0)
+			return (int)c;
+		node = (uint32_t)c;
+	}
+	st->nodes[node].self_samples += samples;
+	st->nodes[node].self_period += period;
+	/* nodes on one path are distinct, so each total is bumped once */
+	for (;;) {
+		st->nodes[node].total_samples += samples;
+		st->nodes[node].total_period += period;
+		if (!node)
+			break;
+		node = st->nodes[node].parent;
+	}
+	st->meta.samples = st->nodes[0].total_samples;
+	return 0;
+}
+
+/* ------------------------------------------------------ lifecycle -- */
+
+struct pms_stacks *pms_stacks__new(const struct pms_stacks_opts *opts)
+{
+	struct pms_stacks *st;
+
+	if (opts && opts->sz < sizeof(size_t)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return NULL;
+	if (opts) {
+		size_t n = opts->sz < sizeof(st->opts) ? opts->sz : sizeof(st->opts);
+
+		memcpy(&st->opts, opts, n);
+	}
+	st->opts.sz = sizeof(st->opts);
+	if (st->opts.event && !(st->opts.event = intern_str(st, st->opts.event)))
+		goto fail;
+	if (new_node(st, 0, PMS_STACKS_NO_FRAME) < 0)
+		goto fail;
+	return st;
+fail:
+	pms_stacks__free(st);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void pms_stacks__free(struct pms_stacks *st)
+{
+	if (!st)
+		return;
+	while (st->chunks) {
+		struct chunk *c = st->chunks;
+
+		st->chunks = c->next;
+		free(c);
+	}
+	idtab_release(&st->str_tab);
+	idtab_release(&st->frame_tab);
+	idtab_release(&st->child_tab);
+	free(st->strs);
+	free(st->frames);
+	free(st->nodes);
+	free(st->last_child);
+	free(st->memo);
+	free(st->attr_seen);
+	free(st->path);
+	free(st);
+}
+
+/* ------------------------------------------------------- sessions -- */
+
+static int set_event_meta(struct pms_stacks *st, struct pms_data_reader *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool ns = true, any = false;
+
+	for (size_t i = 0; i < st->nr_attrs_seen; i++) {
+		const struct perf_event_attr *a;
+		const char *name;
+
+		if (!st->attr_seen[i])
+			continue;
+		a = pms_data_reader__attr(r, i);
+		name = pms_data_reader__attr_name(r, i);
+		if (any)
+			strbuf_addch(&sb, ',');
+		strbuf_adds(&sb, name ? name : "?");
+		any = true;
+		/* cpu-clock and task-clock periods are nanoseconds of CPU time */
+		if (!a || a->type != PERF_TYPE_SOFTWARE ||
+		    (a->config != PERF_COUNT_SW_CPU_CLOCK && a->config != PERF_COUNT_SW_TASK_CLOCK))
+			ns = false;
+	}
+	if (sb.oom)
+		return -ENOMEM;
+	st->meta.event = any ? intern_str(st, strbuf_str(&sb)) : NULL;
+	strbuf_release(&sb);
+	if (any && !st->meta.event)
+		return -ENOMEM;
+	st->meta.period_unit = intern_str(st, ns ? "nanoseconds" : "events");
+	return st->meta.period_unit ? 0 : -ENOMEM;
+}
+
+/* A new session: frame memo pointers belong to the old one; take its header's words. */
+static int switch_session(struct pms_stacks *st, struct pms_session *s)
+{
+	struct pms_data_reader *r = pms_session__reader(s);
+	const struct pms_data_features *f = pms_data_reader__features(r);
+	size_t nr = pms_data_reader__nr_attrs(r);
+
+	if (!st->memo) {
+		st->memo = calloc(MEMO_SIZE, sizeof(*st->memo));
+		if (!st->memo)
+			return -ENOMEM;
+	} else {
+		memset(st->memo, 0, MEMO_SIZE * sizeof(*st->memo));
+	}
+	free(st->attr_seen);
+	st->attr_seen = calloc(nr ? nr : 1, sizeof(*st->attr_seen));
+	if (!st->attr_seen)
+		return -ENOMEM;
+	st->nr_attrs_seen = nr;
+	st->memo_session = s;
+	if (f && pms_data_features__has(f, PMS_FEAT_HOSTNAME) && f->hostname &&
+	    !(st->meta.hostname = intern_str(st, f->hostname)))
+		return -ENOMEM;
+	if (f && f->nr_cmdline) {
+		struct strbuf sb = STRBUF_INIT;
+
+		for (uint32_t i = 0; i < f->nr_cmdline; i++) {
+			if (i)
+				strbuf_addch(&sb, ' ');
+			strbuf_adds(&sb, f->cmdline[i] ? f->cmdline[i] : "");
+		}
+		st->meta.command = sb.oom ? NULL : intern_str(st, strbuf_str(&sb));
+		strbuf_release(&sb);
+		if (!st->meta.command)
+			return -ENOMEM;
+	}
+	return set_event_meta(st, r);
+}
+
+static int path_room(struct pms_stacks *st, size_t n)
+{
+	if (n <= st->path_alloc)
+		return 0;
+	size_t na = st->path_alloc ? st->path_alloc : 256;
+	uint32_t *np;
+
+	while (na < n)
+		na *= 2;
+	np = realloc(st->path, na * sizeof(*np));
+	if (!np)
+		return -ENOMEM;
+	st->path = np;
+	st->path_alloc = na;
+	return 0;
+}
+
+static int push(struct pms_stacks *st, size_t *nr, int64_t id)
+{
+	if (id < 0)
+		return (int)id;
+	if (path_room(st, *nr + 1))
+		return -ENOMEM;
+	st->path[(*nr)++] = (uint32_t)id;
+	return 0;
+}
+
+static enum pms_stack_kind kind_of(const struct pms_frame *fr)
+{
+	if (fr->res.status != PMS_RES_OK || fr->kind == PMS_FRAME_GUEST)
+		return PMS_STACK_UNKNOWN;
+	switch (fr->kind) {
+	case PMS_FRAME_KERNEL:
+		return PMS_STACK_KERNEL;
+	case PMS_FRAME_JIT:
+		return PMS_STACK_JIT;
+	default:
+		return PMS_STACK_USER;
+	}
+}
+
+/* The source line lookup address: return addresses are looked up at the call (ip - 1). */
+static struct pms_resolved lookup_res(const struct pms_frame *fr)
+{
+	struct pms_resolved res = fr->res;
+
+	if (fr->caller && res.status == PMS_RES_OK && res.addr)
+		res.addr--;
+	return res;
+}
+
+/* Frame ids of one session frame, root first (its inlined calls after it). */
+static int push_frame(struct pms_stacks *st, struct pms_session *s, const struct pms_frame *fr, size_t *nr)
+{
+	enum pms_stack_kind kind = kind_of(fr);
+	bool with_lines = (st->opts.srcline || st->opts.inline_frames) && kind == PMS_STACK_USER && fr->res.elf;
+	struct pms_stack_frame f = { .kind = kind };
+	const struct pms_srcline_frame *sl = NULL;
+	size_t nsl = 0, mi;
+	uint64_t key_addr = 0;
+	struct memo *m;
+	char hex[32];
+	int64_t id;
+
+	if (kind == PMS_STACK_UNKNOWN)
+		key_addr = fr->map_addr;
+	else if (with_lines)
+		key_addr = fr->res.addr | (uint64_t)fr->caller << 63;
+	if (!(with_lines && st->opts.inline_frames)) {
+		mi = (size_t)mix64((uint64_t)(uintptr_t)fr->res.dso ^ ((uint64_t)(uintptr_t)fr->res.sym << 1) ^
+				   key_addr * 31 ^ kind) & (MEMO_SIZE - 1);
+		m = &st->memo[mi];
+		if (m->id1 && m->dso == fr->res.dso && m->sym == fr->res.sym && m->addr == key_addr &&
+		    m->kind == (uint8_t)kind)
+			return push(st, nr, m->id1 - 1);
+	} else {
+		m = NULL;
+	}
+	f.dso = fr->res.dso;
+	if (kind == PMS_STACK_UNKNOWN) {
+		/* never invent a name: no mapping says so, else the address as perf script prints it */
+		if (!fr->res.dso || !strcmp(fr->res.dso, "[unknown]")) {
+			f.name = "[unknown]";
+			f.dso = "[unknown]";
+		} else {
+			snprintf(hex, sizeof(hex), "0x%" PRIx64, fr->map_addr);
+			f.name = hex;
+		}
+	} else {
+		f.name = fr->res.sym ? fr->res.sym : "[unknown]";
+	}
+	if (with_lines) {
+		struct pms_resolved res = lookup_res(fr);
+
+		if (pms_resolver__srcline(pms_session__resolver(s), &res, &sl, &nsl))
+			nsl = 0;
+	}
+	if (nsl && st->opts.srcline) {
+		f.file = sl[nsl - 1].file;
+		f.line = sl[nsl - 1].line;
+	}
+	id = pms_stacks__intern(st, &f);
+	if (m && id >= 0)
+		*m = (struct memo){ .dso = fr->res.dso, .sym = fr->res.sym, .addr = key_addr,
+				    .id1 = (uint32_t)id + 1, .kind = (uint8_t)kind };
+	if (push(st, nr, id))
+		return -ENOMEM;
+	if (!st->opts.inline_frames)
+		return 0;
+	/* sl[nsl-1] is the real function (emitted above); the ones before were inlined into it */
+	for (size_t i = nsl > 0 ? nsl - 1 : 0; i-- > 0;) {
+		struct pms_stack_frame in = { .kind = PMS_STACK_INLINED, .dso = fr->res.dso };
+
+		if (!sl[i].func)
+			continue;
+		in.name = sl[i].func;
+		if (st->opts.srcline) {
+			in.file = sl[i].file;
+			in.line = sl[i].line;
+		}
+		if (push(st, nr, pms_stacks__intern(st, &in)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static bool keep_frame(const struct pms_stacks *st, const struct pms_frame *fr)
+{
+	if (st->opts.kernel_only)
+		return fr->kind == PMS_FRAME_KERNEL;
+	if (st->opts.user_only)
+		return fr->kind != PMS_FRAME_KERNEL;
+	return true;
+}
+
+int pms_stacks__add_sample(struct pms_stacks *st, struct pms_session *s,
+			   const struct pms_session_sample *ss)
+{
+	size_t nr = 0, kept = 0;
+	int err;
+
+	if (st->memo_session != s && (err = switch_session(st, s)))
+		return err;
+	if ((st->opts.event && strcmp(ss->event_name ? ss->event_name : "", st->opts.event)) ||
+	    (st->opts.time_start_ns && ss->time_ns < st->opts.time_start_ns) ||
+	    (st->opts.time_end_ns && ss->time_ns >= st->opts.time_end_ns)) {
+		st->meta.samples_filtered++;
+		return 0;
+	}
+	for (size_t i = 0; i < ss->nr_frames; i++)
+		kept += keep_frame(st, &ss->frames[i]);
+	if (!kept) {
+		st->meta.samples_filtered++;
+		return 0;
+	}
+	if (st->opts.root != PMS_STACKS_ROOT_NONE) {
+		struct pms_stack_frame p = { .name = ss->comm ? ss->comm : "[unknown]", .kind = PMS_STACK_PROCESS };
+
+		if (st->opts.root != PMS_STACKS_ROOT_COMM)
+			p.pid = ss->pid;
+		if ((err = push(st, &nr, pms_stacks__intern(st, &p))))
+			return err;
+		if (st->opts.root == PMS_STACKS_ROOT_TID) {
+			p.kind = PMS_STACK_THREAD;
+			p.tid = ss->tid;
+			if ((err = push(st, &nr, pms_stacks__intern(st, &p))))
+				return err;
+		}
+	}
+	for (size_t i = ss->nr_frames; i-- > 0;)
+		if (keep_frame(st, &ss->frames[i]) && (err = push_frame(st, s, &ss->frames[i], &nr)))
+			return err;
+	if (st->frames[st->path[nr - 1]].kind == PMS_STACK_UNKNOWN)
+		st->meta.unresolved_leaves++;
+	if (ss->attr_idx < st->nr_attrs_seen && !st->attr_seen[ss->attr_idx]) {
+		st->attr_seen[ss->attr_idx] = true;
+		if ((err = set_event_meta(st, pms_session__reader(s))))
+			return err;
+	}
+	if (ss->time_ns) {
+		if (!st->meta.time_first_ns || ss->time_ns < st->meta.time_first_ns)
+			st->meta.time_first_ns = ss->time_ns;
+		if (ss->time_ns > st->meta.time_last_ns)
+			st->meta.time_last_ns = ss->time_ns;
+	}
+	return pms_stacks__add_path(st, st->path, nr, 1, ss->period);
+}
+
+int pms_stacks__add_session(struct pms_stacks *st, struct pms_session *s)
+{
+	const struct pms_session_sample *ss;
+	const struct pms_session_stats *stats;
+	int rc, err;
+
+	if (st->memo_session != s && (err = switch_session(st, s)))
+		return err;
+	while ((rc = pms_session__next(s, &ss)) > 0)
+		if ((err = pms_stacks__add_sample(st, s, ss)))
+			return err;
+	stats = pms_session__stats(s);
+	st->meta.lost = stats->lost_events + stats->lost_samples;
+	return rc < 0 ? rc : 0;
+}
+
+/* ---------------------------------------------------------- order -- */
+
+struct sort_ctx {
+	const struct pms_stacks *st;
+	enum pms_stacks_order order;
+};
+
+static int strcmp0(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static int cmp_nodes(const struct pms_stacks *st, enum pms_stacks_order order, uint32_t a, uint32_t b)
+{
+	const struct pms_stack_node *na = &st->nodes[a], *nb = &st->nodes[b];
+	const struct pms_stack_frame *fa = &st->frames[na->frame], *fb = &st->frames[nb->frame];
+	int c;
+
+	if (order == PMS_STACKS_BY_WEIGHT && na->total_samples != nb->total_samples)
+		return na->total_samples > nb->total_samples ? -1 : 1;
+	if ((c = strcmp0(fa->name, fb->name)))
+		return c;
+	if (fa->pid != fb->pid)
+		return fa->pid < fb->pid ? -1 : 1;
+	if (fa->tid != fb->tid)
+		return fa->tid < fb->tid ? -1 : 1;
+	if ((c = strcmp0(fa->dso, fb->dso)))
+		return c;
+	if ((c = strcmp0(fa->file, fb->file)))
+		return c;
+	if (fa->line != fb->line)
+		return fa->line < fb->line ? -1 : 1;
+	if (fa->kind != fb->kind)
+		return fa->kind < fb->kind ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* Bottom-up merge sort of a sibling list: O(n log n), no allocation. */
+static uint32_t sort_list(const struct pms_stacks *st, enum pms_stacks_order order, uint32_t head, size_t len)
+{
+	struct pms_stack_node *nodes = st->nodes;
+	uint32_t a, b, tail = 0, out = 0;
+	size_t half;
+
+	if (len < 2)
+		return head;
+	half = len / 2;
+	a = head;
+	b = head;
+	for (size_t i = 1; i < half; i++)
+		b = nodes[b].next_sibling;
+	{
+		uint32_t t = nodes[b].next_sibling;
+
+		nodes[b].next_sibling = 0;
+		b = t;
+	}
+	a = sort_list(st, order, a, half);
+	b = sort_list(st, order, b, len - half);
+	while (a && b) {
+		uint32_t take;
+
+		if (cmp_nodes(st, order, a, b) <= 0) {
+			take = a;
+			a = nodes[a].next_sibling;
+		} else {
+			take = b;
+			b = nodes[b].next_sibling;
+		}
+		if (tail)
+			nodes[tail].next_sibling = take;
+		else
+			out = take;
+		tail = take;
+	}
+	nodes[tail].next_sibling = a ? a : b;
+	return out;
+}
+
+void pms_stacks__sort(struct pms_stacks *st, enum pms_stacks_order order)
+{
+	for (size_t n = 0; n < st->nr_nodes; n++) {
+		struct pms_stack_node *p = &st->nodes[n];
+		size_t len = 0;
+		uint32_t c, last = 0;
+
+		for (c = p->first_child; c; c = st->nodes[c].next_sibling)
+			len++;
+		if (len < 2)
+			continue;
+		p->first_child = sort_list(st, order, p->first_child, len);
+		for (c = p->first_child; c; c = st->nodes[c].next_sibling)
+			last = c;
+		st->last_child[n] = last;
+	}
+}
+
+/* -------------------------------------------------------- getters -- */
+
+const struct pms_stack_node *pms_stacks__nodes(const struct pms_stacks *st, size_t *nr)
+{
+	*nr = st->nr_nodes;
+	return st->nodes;
+}
+
+const struct pms_stack_frame *pms_stacks__frames(const struct pms_stacks *st, size_t *nr)
+{
+	*nr = st->nr_frames;
+	return st->frames;
+}
+
+const struct pms_stacks_meta *pms_stacks__meta(const struct pms_stacks *st)
+{
+	return &st->meta;
+}
+
+int pms_stacks__set_meta(struct pms_stacks *st, const struct pms_stacks_meta *meta)
+{
+	struct pms_stacks_meta m = *meta;
+
+	if ((meta->event && !(m.event = intern_str(st, meta->event))) ||
+	    (meta->period_unit && !(m.period_unit = intern_str(st, meta->period_unit))) ||
+	    (meta->command && !(m.command = intern_str(st, meta->command))) ||
+	    (meta->hostname && !(m.hostname = intern_str(st, meta->hostname))))
+		return -ENOMEM;
+	/* the tree's own count wins: it is what the exporters' totals add up to */
+	m.samples = st->nodes[0].total_samples;
+	st->meta = m;
+	return 0;
+}
