@@ -18,8 +18,12 @@
 // is far shorter than any sampling period and neither sampling frequency nor a slow phase of
 // the run can bias one function against another.
 //
-// Usage: pms-shares [--seconds S | --rounds N] [--unit ITERS]
+// Usage: pms-shares [--seconds S | --rounds N] [--unit ITERS] [--shares A,B,C]
 //   default --seconds 2; --rounds gives a fixed amount of work (deterministic instruction count).
+//   --shares sets other units per round for alpha, bravo and charlie (e.g. 30,50,20: reduced by
+//   their common divisor to 3,5,2; at most 100 slots; 0 leaves a function out), interleaved as
+//   evenly as the counts allow, so `pmuscope diff` can be checked on a known change. Without it
+//   the round is exactly the fixed 5/3/2 schedule above.
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,7 +83,64 @@ __attribute__((noinline)) static void charlie(uint64_t unit)
 }
 
 // One round: the slots in an order that spreads each function over the round.
-static const char schedule[ROUND_UNITS] = { 'A', 'B', 'A', 'C', 'A', 'B', 'A', 'C', 'A', 'B' };
+static const char default_schedule[ROUND_UNITS] = { 'A', 'B', 'A', 'C', 'A', 'B', 'A', 'C', 'A', 'B' };
+
+#define MAX_ROUND_UNITS 100
+static char custom_schedule[MAX_ROUND_UNITS];
+static const char *schedule = default_schedule;
+static int round_units = ROUND_UNITS;
+static unsigned units[3] = { ALPHA_UNITS, BRAVO_UNITS, CHARLIE_UNITS };
+
+static unsigned gcd(unsigned a, unsigned b)
+{
+	while (b) {
+		unsigned t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+// "30,50,20" -> units 3,5,2 and a schedule where each function's slots are spread over the round
+// (each slot goes to the function furthest behind its share so far). 0 or -1 if malformed.
+static int set_shares(const char *arg)
+{
+	unsigned long v[3];
+	unsigned g = 0, n = 0;
+	int credit[3] = { 0, 0, 0 };
+	char *end;
+
+	for (int i = 0; i < 3; i++) {
+		v[i] = strtoul(arg, &end, 10);
+		if (end == arg || v[i] > 1000 || (i < 2 ? *end != ',' : *end != 0))
+			return -1;
+		arg = end + 1;
+		g = gcd(g, (unsigned)v[i]);
+	}
+	if (!g)
+		return -1;
+	for (int i = 0; i < 3; i++) {
+		units[i] = (unsigned)v[i] / g;
+		n += units[i];
+	}
+	if (n > MAX_ROUND_UNITS)
+		return -1;
+	for (unsigned s = 0; s < n; s++) {
+		int best = 0;
+
+		for (int i = 0; i < 3; i++)
+			credit[i] += (int)units[i];
+		for (int i = 1; i < 3; i++)
+			if (credit[i] > credit[best])
+				best = i;
+		credit[best] -= (int)n;
+		custom_schedule[s] = "ABC"[best];
+	}
+	schedule = custom_schedule;
+	round_units = (int)n;
+	return 0;
+}
 
 static double now_s(void)
 {
@@ -95,7 +156,7 @@ __attribute__((noinline)) static uint64_t run(double seconds, uint64_t rounds, u
 	uint64_t r;
 
 	for (r = 0; rounds == 0 || r < rounds; r++) {
-		for (int s = 0; s < ROUND_UNITS; s++) {
+		for (int s = 0; s < round_units; s++) {
 			switch (schedule[s]) {
 			case 'A': alpha(unit); break;
 			case 'B': bravo(unit); break;
@@ -111,7 +172,7 @@ __attribute__((noinline)) static uint64_t run(double seconds, uint64_t rounds, u
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: pms-shares [--seconds S | --rounds N] [--unit ITERS]\n");
+	fprintf(stderr, "usage: pms-shares [--seconds S | --rounds N] [--unit ITERS] [--shares A,B,C]\n");
 	return 2;
 }
 
@@ -138,13 +199,16 @@ int main(int argc, char **argv)
 			unit = strtoull(argv[++i], &end, 10);
 			if (*end || unit == 0)
 				return usage();
+		} else if (!strcmp(argv[i], "--shares")) {
+			if (set_shares(argv[++i]))
+				return usage();
 		} else {
 			return usage();
 		}
 	}
 	printf("pms-shares: alpha %d%%, bravo %d%%, charlie->delta %d%% of leaf_work (unit %llu iterations)\n",
-	       ALPHA_UNITS * 100 / ROUND_UNITS, BRAVO_UNITS * 100 / ROUND_UNITS,
-	       CHARLIE_UNITS * 100 / ROUND_UNITS, (unsigned long long)unit);
+	       (int)(units[0] * 100 / (unsigned)round_units), (int)(units[1] * 100 / (unsigned)round_units),
+	       (int)(units[2] * 100 / (unsigned)round_units), (unsigned long long)unit);
 	fflush(stdout);
 	done = run(seconds, rounds, unit);
 	printf("pms-shares: %llu rounds (checksum %llx)\n", (unsigned long long)done,
