@@ -41,14 +41,16 @@ UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
 DEMO_SRCS := $(sort $(wildcard demo/*.c))
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
-LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+# Generated sources: the flame graph page's script and style as C arrays (scripts/embed.sh).
+GEN_SRCS  := $(BUILD)/gen/flamegraph_assets.c
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/flamegraph_assets.o
 CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
 DEMO_BINS := $(DEMO_SRCS:demo/%.c=$(BUILD)/demo/%)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 
 .PHONY: all deps run check lib cli unit-bin demo fuzz-bin clean aarch64 \
-        test-layers test-unit test-cli test-kernel test-fuzz test-san bench
+        test-layers test-unit test-cli test-kernel test-browser test-fuzz test-san bench
 
 all: $(BUILD)/pmuscope $(BUILD)/libpmuscope.a $(BUILD)/libpmuscope.so demo
 
@@ -71,6 +73,15 @@ unit-bin: $(BUILD)/tests/unit-tests
 fuzz-bin: $(FUZZ_BINS)
 
 $(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/gen/flamegraph_assets.c: lib/export/flamegraph.js lib/export/flamegraph.css scripts/embed.sh
+	@mkdir -p $(dir $@)
+	$(Q)sh scripts/embed.sh $@ export/flamegraph_assets.h \
+		pms_flamegraph_js=lib/export/flamegraph.js pms_flamegraph_css=lib/export/flamegraph.css
+
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
@@ -98,9 +109,9 @@ $(BUILD)/demo/%: demo/%.c
 
 # libFuzzer targets: clang, the library compiled with fuzzer instrumentation.
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Ilib
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(GEN_SRCS)
 	@mkdir -p $(dir $@)
-	$(Q)clang $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRCS) $(LDLIBS)
+	$(Q)clang $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRCS) $(GEN_SRCS) $(LDLIBS)
 
 # Static aarch64 CLI for the arm64 real-PMU rig (tests/pmu-vm).
 aarch64:
@@ -115,6 +126,8 @@ test-cli: all
 	$(Q)sh tests/cli/run.sh $(BUILD)
 test-kernel: all
 	$(Q)sh tests/kernel/run.sh $(BUILD)
+test-browser: all
+	$(Q)sh tests/browser/run.sh $(BUILD)
 test-fuzz: fuzz-bin
 	$(Q)sh tests/fuzz/run.sh $(BUILD)
 bench: all

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+// `pmuscope flamegraph`: a perf.data file (ours or perf's) as one self-contained interactive HTML flame graph, or a static SVG.
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "aggregate/session.h"
+#include "aggregate/stacks.h"
+#include "data/reader.h"
+#include "export/export.h"
+#include "util/strbuf.h"
+
+static const char *opt_input, *opt_output, *opt_title, *opt_event, *opt_weight, *opt_root;
+static bool opt_svg, opt_icicle, opt_inline;
+static double opt_min_width = -1;
+
+static const struct pms_cmd *self(void);
+
+static const struct opt opts[] = {
+	OPT_STRING('i', "input", &opt_input, "<file>", "input file (default perf.data, - for stdin)"),
+	OPT_STRING('o', "output", &opt_output, "<file>", "output file (default flame.html, flame.svg with --svg; - for stdout)"),
+	OPT_BOOL(0, "svg", &opt_svg, "write a static SVG instead of the interactive HTML page"),
+	OPT_STRING(0, "title", &opt_title, "<text>", "title (default \"Flame Graph\")"),
+	OPT_BOOL(0, "icicle", &opt_icicle, "root at the top (the page can switch)"),
+	OPT_STRING(0, "weight", &opt_weight, "<w>", "frame widths by samples (default) or period"),
+	OPT_STRING(0, "event", &opt_event, "<name>", "only samples of this event (default: all)"),
+	OPT_STRING(0, "root", &opt_root, "<how>", "bottom frames: comm (default, as stackcollapse-perf), pid, tid or none"),
+	OPT_BOOL(0, "inline", &opt_inline, "expand inlined functions (DWARF) as frames of their own"),
+	OPT_DOUBLE(0, "min-width", &opt_min_width, "<pct>", "merge frames narrower than pct% of the total (default 0.005)"),
+	OPT_END(),
+};
+
+static void reset_opts(void)
+{
+	opt_input = opt_output = opt_title = opt_event = opt_weight = opt_root = NULL;
+	opt_svg = opt_icicle = opt_inline = false;
+	opt_min_width = -1;
+}
+
+static int write_out(const char *path, const struct strbuf *sb)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	int ok;
+
+	if (!f)
+		return -errno;
+	ok = fwrite(sb->buf, 1, sb->len, f) == sb->len;
+	if (f == stdout)
+		ok = !fflush(f) && ok;
+	else
+		ok = !fclose(f) && ok;
+	return ok ? 0 : -(errno ? errno : EIO);
+}
+
+static int run(int argc, char **argv)
+{
+	struct pms_session_opts so = { .sz = sizeof(so), .recover = true, .callchain = true };
+	struct pms_stacks_opts sto = { .sz = sizeof(sto), .root = PMS_STACKS_ROOT_COMM };
+	struct pms_flamegraph_opts fo = { .sz = sizeof(fo) };
+	struct pms_data_error derr;
+	const struct pms_data_error *damage;
+	struct pms_session *s = NULL;
+	struct pms_stacks *st = NULL;
+	struct strbuf out = STRBUF_INIT;
+	const struct pms_stack_node *nodes;
+	const char *path, *dest;
+	size_t nr_nodes = 0;
+	int pos, err, ret = 0;
+
+	pos = opt_parse(self(), &argc, argv, 0);
+	if (pos < argc)
+		usage_error(self(), "unexpected argument '%s' (the input file goes after -i)", argv[pos]);
+	if (opt_weight && strcmp(opt_weight, "samples") && strcmp(opt_weight, "period"))
+		usage_error(self(), "--weight: want samples or period, not '%s'", opt_weight);
+	if (opt_root) {
+		if (!strcmp(opt_root, "none"))
+			sto.root = PMS_STACKS_ROOT_NONE;
+		else if (!strcmp(opt_root, "comm"))
+			sto.root = PMS_STACKS_ROOT_COMM;
+		else if (!strcmp(opt_root, "pid"))
+			sto.root = PMS_STACKS_ROOT_PID;
+		else if (!strcmp(opt_root, "tid"))
+			sto.root = PMS_STACKS_ROOT_TID;
+		else
+			usage_error(self(), "--root: want none, comm, pid or tid, not '%s'", opt_root);
+	}
+	if (opt_min_width != -1 && !(opt_min_width >= 0 && opt_min_width < 100))
+		usage_error(self(), "--min-width: want a percentage in [0, 100)");
+	sto.inline_frames = opt_inline;
+	sto.event = opt_event;
+	fo.title = opt_title;
+	fo.icicle = opt_icicle;
+	fo.weight = opt_weight && !strcmp(opt_weight, "period") ? PMS_WEIGHT_PERIOD : PMS_WEIGHT_SAMPLES;
+	/* 0 asks the library for its default; an explicit 0 means "merge nothing" (one part in 10^12) */
+	fo.min_width_fraction = opt_min_width < 0 ? 0 : opt_min_width == 0 ? 1e-12 : opt_min_width / 100;
+	path = opt_input ? opt_input : "perf.data";
+	dest = opt_output ? opt_output : opt_svg ? "flame.svg" : "flame.html";
+
+	memset(&derr, 0, sizeof(derr));
+	err = pms_session__open(&s, path, &so, &derr);
+	if (err) {
+		if (err == -ENOENT)
+			error("cannot open '%s': no such file (record one with `pmuscope record -g`, or name it with -i)", path);
+		else if (err == -EINVAL)
+			error("'%s' is not a perf.data file%s%s", path, derr.msg[0] ? ": " : "", derr.msg);
+		else
+			error("%s: %s", path, derr.msg[0] ? derr.msg : strerror(-err));
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	st = pms_stacks__new(&sto);
+	if (!st)
+		die("out of memory");
+	err = pms_stacks__add_session(st, s);
+	if (err == -ENOMEM)
+		die("out of memory");
+	damage = pms_data_reader__error(pms_session__reader(s));
+	if (err < 0 || (damage && damage->err)) {
+		/* like report: what came before the damage is still drawn, and the exit status says it is partial */
+		error("%s: %s", path, damage && damage->err ? damage->msg : strerror(-err));
+		ret = EXIT_RUNTIME;
+	}
+	pms_stacks__sort(st, PMS_STACKS_BY_NAME);
+	nodes = pms_stacks__nodes(st, &nr_nodes);
+	if (!nr_nodes || !nodes[0].total_samples) {
+		if (opt_event)
+			error("%s: no samples of event '%s'", path, opt_event);
+		else
+			error("%s: no samples to draw", path);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	err = opt_svg ? pms_flamegraph__svg(st, &fo, &out) : pms_flamegraph__html(st, &fo, &out);
+	if (err == -ENOMEM)
+		die("out of memory");
+	if (err) {
+		error("cannot draw the flame graph: %s", strerror(-err));
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	err = write_out(dest, &out);
+	if (err) {
+		error("cannot write '%s': %s", dest, strerror(-err));
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	{
+		const struct pms_stacks_meta *m = pms_stacks__meta(st);
+
+		fprintf(stderr, "pmuscope: wrote %s (%s, %zu bytes): %" PRIu64 " samples, %zu stack nodes%s\n",
+			strcmp(dest, "-") ? dest : "stdout", opt_svg ? "SVG" : "HTML", out.len, nodes[0].total_samples,
+			nr_nodes - 1, m && m->lost ? ", some samples were lost while recording" : "");
+	}
+out:
+	strbuf_release(&out);
+	pms_stacks__free(st);
+	pms_session__free(s);
+	reset_opts();
+	return ret;
+}
+
+const struct pms_cmd cmd_flamegraph = {
+	.name = "flamegraph",
+	.summary = "draw a perf.data file as an interactive flame graph (HTML) or a static SVG",
+	.usage = "pmuscope flamegraph [-i <file>] [-o <file>] [--svg] [--icicle] [--weight samples|period] [--root comm|pid|tid|none]",
+	.opts = opts,
+	.run = run,
+};
+
+static const struct pms_cmd *self(void)
+{
+	return &cmd_flamegraph;
+}
