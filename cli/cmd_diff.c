@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: MIT
+// `pmuscope diff BASE NEW`: per-function share deltas of two perf.data files (ours or perf's), text, JSON or a differential flame graph.
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "aggregate/session.h"
+#include "aggregate/stacks.h"
+#include "data/reader.h"
+#include "export/diff.h"
+#include "export/export.h"
+#include "util/json.h"
+#include "util/strbuf.h"
+
+/* rows below half a point on both sides and in delta are noise for a comparison (report's graph threshold) */
+#define DEFAULT_PERCENT_LIMIT 0.5
+
+static const char *opt_sort, *opt_event, *opt_flame;
+static bool opt_json, opt_samples;
+static int opt_limit;
+static double opt_percent_limit = DEFAULT_PERCENT_LIMIT;
+
+static const struct pms_cmd *self(void);
+
+static const struct opt opts[] = {
+	OPT_STRING('s', "sort", &opt_sort, "<col>", "total (default: the function anywhere on the stack) or self"),
+	OPT_INT(0, "limit", &opt_limit, "<n>", "print at most n rows"),
+	OPT_DOUBLE(0, "percent-limit", &opt_percent_limit, "<p>",
+		   "hide rows below p% in both files and below p points of delta (default 0.5; 0: all)"),
+	OPT_STRING('e', "event", &opt_event, "<name>", "compare this event (default: each file's first)"),
+	OPT_BOOL(0, "samples", &opt_samples, "weigh by sample counts instead of periods"),
+	OPT_BOOL(0, "json", &opt_json, "JSON output (schema in docs/diff.md)"),
+	OPT_STRING(0, "flamegraph", &opt_flame, "<file.html>",
+		   "also write a differential flame graph of NEW (red grew, blue shrank)"),
+	OPT_END(),
+};
+
+struct side {
+	const char *path;
+	struct pms_session *s;
+	struct pms_stacks *st;
+	const char *event;  /* the event compared (attr name) */
+	bool damaged;
+	char damage[400];
+};
+
+/* Replay path into a stacks tree of one event. 0, or EXIT_RUNTIME after printing why. */
+static int load(struct side *d)
+{
+	struct pms_session_opts so = { .sz = sizeof(so), .recover = true, .callchain = true };
+	struct pms_stacks_opts sto = { .sz = sizeof(sto), .root = PMS_STACKS_ROOT_NONE };
+	struct pms_data_error derr;
+	const struct pms_data_error *dmg;
+	struct pms_data_reader *rd;
+	size_t nr_attrs;
+	int err;
+
+	memset(&derr, 0, sizeof(derr));
+	err = pms_session__open(&d->s, d->path, &so, &derr);
+	if (err) {
+		if (err == -ENOENT)
+			error("cannot open '%s': no such file", d->path);
+		else if (err == -EINVAL)
+			error("'%s' is not a perf.data file%s%s", d->path, derr.msg[0] ? ": " : "", derr.msg);
+		else
+			error("%s: %s", d->path, derr.msg[0] ? derr.msg : strerror(-err));
+		return EXIT_RUNTIME;
+	}
+	rd = pms_session__reader(d->s);
+	nr_attrs = pms_data_reader__nr_attrs(rd);
+	if (opt_event) {
+		size_t i;
+
+		for (i = 0; i < nr_attrs; i++) {
+			const char *n = pms_data_reader__attr_name(rd, i);
+
+			if (n && !strcmp(n, opt_event))
+				break;
+		}
+		if (i == nr_attrs) {
+			error("%s has no event '%s'", d->path, opt_event);
+			return EXIT_RUNTIME;
+		}
+		d->event = opt_event;
+	} else {
+		d->event = nr_attrs ? pms_data_reader__attr_name(rd, 0) : NULL;
+	}
+	sto.event = nr_attrs > 1 ? d->event : NULL;
+	d->st = pms_stacks__new(&sto);
+	if (!d->st)
+		die("out of memory");
+	err = pms_stacks__add_session(d->st, d->s);
+	if (err == -ENOMEM)
+		die("out of memory");
+	dmg = pms_data_reader__error(rd);
+	if (err < 0 || (dmg && dmg->err)) {
+		snprintf(d->damage, sizeof(d->damage), "%s", dmg && dmg->err ? dmg->msg : strerror(-err));
+		d->damaged = true;
+		error("%s: %s (comparing the samples before the damage)", d->path, d->damage);
+	}
+	if (!pms_stacks__meta(d->st)->samples) {
+		error("%s: no samples%s%s%s", d->path, d->event ? " of event '" : "", d->event ? d->event : "",
+		      d->event ? "'" : "");
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+static int write_file(const char *path, const struct strbuf *sb)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	bool bad;
+
+	if (!f)
+		return error("cannot write '%s': %s", path, strerror(errno));
+	bad = fwrite(sb->buf ? sb->buf : "", 1, sb->len, f) != sb->len;
+	if (f == stdout)
+		bad |= fflush(f) != 0;
+	else
+		bad |= fclose(f) != 0;
+	if (bad)
+		return error("cannot write '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+static bool row_shown(const struct pms_diff_row *r, bool by_self)
+{
+	double a = by_self ? r->base.self : r->base.total, b = by_self ? r->new_.self : r->new_.total;
+	double dl = by_self ? r->delta_self : r->delta_total;
+
+	return a >= opt_percent_limit || b >= opt_percent_limit || fabs(dl) >= opt_percent_limit;
+}
+
+static const char *level(enum pms_stack_kind k)
+{
+	return k == PMS_STACK_KERNEL ? "[k]" : "[.]";
+}
+
+static void pct_or_dash(FILE *f, bool present, double v)
+{
+	if (present)
+		fprintf(f, "  %7.2f%%", v);
+	else
+		fprintf(f, "  %8s", "-");
+}
+
+/* "+1.25", "-0.40"; "0.00" without a sign when it rounds to zero */
+static void delta(FILE *f, double v)
+{
+	if (fabs(v) < 0.005)
+		fprintf(f, "  %8s", "0.00");
+	else
+		fprintf(f, "  %+8.2f", v);
+}
+
+static void print_side_line(FILE *f, const char *what, const struct side *d)
+{
+	const struct pms_stacks_meta *m = pms_stacks__meta(d->st);
+
+	fprintf(f, "# %s %s: event '%s', %" PRIu64 " samples", what, d->path, d->event ? d->event : "?", m->samples);
+	if (m->command && *m->command)
+		fprintf(f, ", command: %s", m->command);
+	fputc('\n', f);
+}
+
+static void print_text(FILE *f, const struct pms_diff *df, const struct side *b, const struct side *n)
+{
+	bool by_self = df->sort == PMS_DIFF_BY_SELF;
+	int wdso = 13;
+	size_t shown = 0, hidden = 0;
+
+	for (size_t i = 0; i < df->nr_rows; i++)
+		if ((int)strlen(df->rows[i].dso) > wdso)
+			wdso = (int)strlen(df->rows[i].dso);
+	print_side_line(f, "Base", b);
+	print_side_line(f, "New ", n);
+	fprintf(f, "# Shares are percent of each file's %s; deltas are new - base in points, sorted by |delta %s|.\n#\n",
+		df->weight == PMS_WEIGHT_PERIOD ? "period" : "samples", by_self ? "self" : "total");
+	fprintf(f, "# %-27s  %-28s\n", "    Total (children)", "        Self");
+	fprintf(f, "#     Base       New     Delta      Base       New     Delta  Change  %-*s  Symbol\n", wdso,
+		"Shared Object");
+	fprintf(f, "# ........  ........  ........  ........  ........  ........  ......  %.*s  ......\n#\n", wdso,
+		"........................................................................................");
+	for (size_t i = 0; i < df->nr_rows; i++) {
+		const struct pms_diff_row *r = &df->rows[i];
+
+		if (!row_shown(r, by_self) || (opt_limit > 0 && shown >= (size_t)opt_limit)) {
+			hidden++;
+			continue;
+		}
+		pct_or_dash(f, r->in_base, r->base.total);
+		pct_or_dash(f, r->in_new, r->new_.total);
+		delta(f, r->delta_total);
+		pct_or_dash(f, r->in_base, r->base.self);
+		pct_or_dash(f, r->in_new, r->new_.self);
+		delta(f, r->delta_self);
+		fprintf(f, "  %-6s  %-*s  %s %s\n", pms_diff_row__change(df, r), wdso,
+			*r->dso ? r->dso : "[unknown]", level(r->kind), r->name);
+		shown++;
+	}
+	if (!df->nr_rows)
+		fputs("# no functions\n", f);
+	if (hidden)
+		fprintf(f, "#\n# %zu more rows hidden by --limit or --percent-limit (%.2g%%; 0 shows all)\n", hidden,
+			opt_percent_limit);
+}
+
+static void json_side(struct pms_json *j, const char *key, const struct side *d, uint64_t total, bool weight_period)
+{
+	const struct pms_stacks_meta *m = pms_stacks__meta(d->st);
+
+	pms_json__obj(j, key);
+	pms_json__str(j, "file", d->path);
+	pms_json__str(j, "event", d->event);
+	pms_json__uint(j, "samples", m->samples);
+	pms_json__uint(j, weight_period ? "period" : "weight", total);
+	pms_json__str(j, "command", m->command);
+	pms_json__str(j, "hostname", m->hostname);
+	pms_json__uint(j, "lost", m->lost);
+	pms_json__bool(j, "partial", d->damaged);
+	if (d->damaged)
+		pms_json__str(j, "error", d->damage);
+	else
+		pms_json__null(j, "error");
+	pms_json__end(j);
+}
+
+static void json_share(struct pms_json *j, const char *key, bool present, const struct pms_diff_side *s)
+{
+	if (!present) {
+		pms_json__null(j, key);
+		return;
+	}
+	pms_json__obj(j, key);
+	pms_json__num(j, "total", s->total, 4);
+	pms_json__num(j, "self", s->self, 4);
+	pms_json__uint(j, "total_weight", s->total_w);
+	pms_json__uint(j, "self_weight", s->self_w);
+	pms_json__end(j);
+}
+
+static void print_json(struct strbuf *sb, const struct pms_diff *df, const struct side *b, const struct side *n)
+{
+	bool by_self = df->sort == PMS_DIFF_BY_SELF, wp = df->weight == PMS_WEIGHT_PERIOD;
+	struct pms_json j;
+	size_t shown = 0;
+
+	pms_json__init(&j, sb, true);
+	pms_json__obj(&j, NULL);
+	pms_json__str(&j, "schema", "pmuscope-diff/1");
+	pms_json__str(&j, "weight", wp ? "period" : "samples");
+	pms_json__str(&j, "sort", by_self ? "self" : "total");
+	pms_json__bool(&j, "same_event", b->event && n->event && !strcmp(b->event, n->event));
+	json_side(&j, "base", b, df->base_total, wp);
+	json_side(&j, "new", n, df->new_total, wp);
+	pms_json__arr(&j, "rows");
+	for (size_t i = 0; i < df->nr_rows; i++) {
+		const struct pms_diff_row *r = &df->rows[i];
+
+		if (!row_shown(r, by_self) || (opt_limit > 0 && shown >= (size_t)opt_limit))
+			continue;
+		pms_json__obj(&j, NULL);
+		pms_json__str(&j, "name", r->name);
+		pms_json__str(&j, "dso", r->dso);
+		pms_json__str(&j, "level", level(r->kind));
+		pms_json__str(&j, "change", pms_diff_row__change(df, r));
+		pms_json__num(&j, "delta_total", r->delta_total, 4);
+		pms_json__num(&j, "delta_self", r->delta_self, 4);
+		json_share(&j, "base", r->in_base, &r->base);
+		json_share(&j, "new", r->in_new, &r->new_);
+		pms_json__end(&j);
+		shown++;
+	}
+	pms_json__end(&j);
+	pms_json__end(&j);
+	pms_json__finish(&j);
+}
+
+static int flamegraph(const struct side *b, const struct side *n)
+{
+	struct pms_flamegraph_opts fo = {
+		.sz = sizeof(fo), .title = "Differential Flame Graph", .base = b->st,
+		.weight = opt_samples ? PMS_WEIGHT_SAMPLES : PMS_WEIGHT_PERIOD,
+	};
+	struct strbuf sb = STRBUF_INIT, sub = STRBUF_INIT;
+	int err, ret = 0;
+
+	strbuf_addf(&sub, "%s (drawn) vs %s (base): red grew, blue shrank", n->path, b->path);
+	fo.subtitle = strbuf_str(&sub);
+	pms_stacks__sort(n->st, PMS_STACKS_BY_NAME);
+	pms_stacks__sort(b->st, PMS_STACKS_BY_NAME);
+	err = pms_flamegraph__html(n->st, &fo, &sb);
+	if (err || sb.oom)
+		ret = error("cannot build the flame graph: %s", strerror(err ? -err : ENOMEM));
+	else
+		ret = write_file(opt_flame, &sb);
+	strbuf_release(&sb);
+	strbuf_release(&sub);
+	return ret;
+}
+
+static int run(int argc, char **argv)
+{
+	struct side b = { .path = NULL }, n = { .path = NULL };
+	struct pms_diff_opts dopt = { .sz = sizeof(dopt) };
+	struct pms_diff *df = NULL;
+	int pos, ret = 0, err;
+
+	pos = opt_parse(self(), &argc, argv, 0);
+	if (argc - pos < 2)
+		usage_error(self(), "want two files: the base and the new recording");
+	if (argc - pos > 2)
+		usage_error(self(), "unexpected argument '%s' (want two files)", argv[pos + 2]);
+	if (opt_sort && strcmp(opt_sort, "total") && strcmp(opt_sort, "children") && strcmp(opt_sort, "self"))
+		usage_error(self(), "--sort: want total or self, not '%s'", opt_sort);
+	if (opt_limit < 0)
+		usage_error(self(), "--limit: want a positive number of rows");
+	if (opt_percent_limit < 0 || opt_percent_limit > 100)
+		usage_error(self(), "--percent-limit: want a percentage in [0, 100]");
+	if (opt_flame && opt_json && !strcmp(opt_flame, "-"))
+		usage_error(self(), "--flamegraph - and --json both want stdout");
+	b.path = argv[pos];
+	n.path = argv[pos + 1];
+	dopt.sort = opt_sort && !strcmp(opt_sort, "self") ? PMS_DIFF_BY_SELF : PMS_DIFF_BY_TOTAL;
+	dopt.weight = opt_samples ? PMS_WEIGHT_SAMPLES : PMS_WEIGHT_PERIOD;
+
+	if ((ret = load(&b)) || (ret = load(&n)))
+		goto out;
+	if (b.damaged || n.damaged)
+		ret = EXIT_RUNTIME;
+	if (strcmp(b.event ? b.event : "", n.event ? n.event : ""))
+		note("the files have different events (base '%s', new '%s'): comparing their shares anyway",
+		     b.event ? b.event : "?", n.event ? n.event : "?");
+	err = pms_diff__new(&df, b.st, n.st, &dopt);
+	if (err)
+		die("cannot compare: %s", strerror(-err));
+	if (opt_json) {
+		struct strbuf sb = STRBUF_INIT;
+
+		print_json(&sb, df, &b, &n);
+		if (sb.oom)
+			die("out of memory");
+		if (write_file("-", &sb))
+			ret = EXIT_RUNTIME;
+		strbuf_release(&sb);
+	} else if (!opt_flame || strcmp(opt_flame, "-")) {
+		print_text(stdout, df, &b, &n);
+		if (fflush(stdout))
+			ret = error("cannot write the diff: %s", strerror(errno)) ? EXIT_RUNTIME : 0;
+	}
+	if (opt_flame && flamegraph(&b, &n))
+		ret = EXIT_RUNTIME;
+out:
+	pms_diff__free(df);
+	pms_stacks__free(b.st);
+	pms_stacks__free(n.st);
+	pms_session__free(b.s);
+	pms_session__free(n.s);
+	opt_sort = opt_event = opt_flame = NULL;
+	opt_json = opt_samples = false;
+	opt_limit = 0;
+	opt_percent_limit = DEFAULT_PERCENT_LIMIT;
+	return ret;
+}
+
+const struct pms_cmd cmd_diff = {
+	.name = "diff",
+	.summary = "compare two perf.data files: per-function share deltas, differential flame graph",
+	.usage = "pmuscope diff [--sort total|self] [--limit <n>] [--percent-limit <p>] [--json] [--flamegraph <file.html>] <base.data> <new.data>",
+	.opts = opts,
+	.run = run,
+};
+
+static const struct pms_cmd *self(void)
+{
+	return &cmd_diff;
+}
