@@ -271,6 +271,7 @@ struct rec {
 	struct pms_ring_stats st;
 	struct rec_hits *hits;
 	int write_err;
+	uint64_t pass_records;  /* records copied in the current pass over the rings */
 };
 
 /* Feed the build-id bookkeeping: maps, forks, execs and sampled addresses. */
@@ -316,13 +317,27 @@ static int on_record(const struct perf_event_header *h, void *arg)
 	err = pms_data_writer__write(r->w, h, h->size);
 	if (err && !r->write_err)
 		r->write_err = err;
+	r->pass_records++;
 	return 0;
 }
 
+/*
+ * One pass over every ring, then a FINISHED_ROUND (as perf writes it) when
+ * the pass copied anything: per-CPU rings are not in time order, and the
+ * round marks let readers sort a bounded window instead of the whole file.
+ */
 static void drain_all(struct rec *r)
 {
+	int err;
+
+	r->pass_records = 0;
 	for (size_t i = 0; i < r->nr_rings; i++)
 		pms_ring__drain(&r->rings[i].ring, on_record, r);
+	if (r->pass_records) {
+		err = pms_data_writer__finished_round(r->w);
+		if (err && !r->write_err)
+			r->write_err = err;
+	}
 	if (r->hits)
 		rec_hits__pass_done(r->hits);
 	pms_data_writer__flush(r->w);

@@ -153,6 +153,14 @@ rt_target_tests() {
 		rt_cpus=$(perf script -F cpu -i "$rt_tmp/a.data" 2>/dev/null | sort -u | wc -l)
 		[ "$rt_cpus" -ge 1 ] && pass "record -a: samples carry CPUs ($rt_cpus)" ||
 			fail "record -a: CPU field" "none"
+		# a FINISHED_ROUND after each pass over the per-CPU rings, as perf writes them
+		rt_rounds=$(perf report --stats -i "$rt_tmp/a.data" 2>/dev/null |
+			awk '/FINISHED_ROUND events:/ { print $3; exit }')
+		if [ "${rt_rounds:-0}" -ge 1 ]; then
+			pass "record -a: $rt_rounds FINISHED_ROUND records (readers sort per round)"
+		else
+			fail "record -a: FINISHED_ROUND records" "perf report --stats counts '${rt_rounds:-none}'"
+		fi
 	fi
 }
 
