@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `pmuscope report`: histograms of a perf.data file (ours or perf's) by sort keys, with children, call graphs, filters, perf-style --stdio or --json.
+// `pmuscope report`: histograms of a perf.data file (ours or perf's) by sort keys, with children, call graphs, filters, perf-style --stdio, --json or an --html page.
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -16,13 +16,16 @@
 #include "report_print.h"
 #include "aggregate/hist.h"
 #include "aggregate/session.h"
+#include "aggregate/stacks.h"
 #include "data/reader.h"
 #include "event/attr_print.h"
+#include "export/export.h"
+#include "export/report_html.h"
 #include "ring/record.h"
 #include "symbol/resolver.h"
 #include "util/strbuf.h"
 
-static const char *opt_input, *opt_sort, *opt_time;
+static const char *opt_input, *opt_sort, *opt_time, *opt_html;
 static bool opt_stdio, opt_json, opt_header, opt_header_only, opt_stats;
 static int opt_children = -1; /* -1: on when the file has call chains */
 static enum pms_cg_order opt_order;
@@ -136,6 +139,7 @@ static const struct opt opts[] = {
 	OPT_STRING('i', "input", &opt_input, "<file>", "input file (default perf.data, - for stdin)"),
 	OPT_BOOL(0, "stdio", &opt_stdio, "perf-style text output (the default)"),
 	OPT_BOOL(0, "json", &opt_json, "JSON output (schema in docs/report.md)"),
+	OPT_STRING(0, "html", &opt_html, "<file>", "write one HTML page: summary, top functions, processes, threads, flame graph (- for stdout)"),
 	OPT_STRING('s', "sort", &opt_sort, "<keys>", "comm,pid,tid,dso,sym,srcline,cpu (default comm,dso,sym)"),
 	OPT_CALLBACK_NOARG(0, "children", "inclusive Children column (default with call chains)", set_children),
 	OPT_CALLBACK_NOARG(0, "no-children", "self weights only", set_children),
@@ -583,6 +587,158 @@ static bool file_has_callchains(struct pms_data_reader *rd)
 	return false;
 }
 
+/* ---------------------------------------------------------------- html -- */
+
+/*
+ * What --html needs beside the report's own hist: processes and threads
+ * (two more hists over the same samples and filters) and one stacks tree
+ * per event for the flame graph, fed only the samples the filters keep.
+ */
+struct html_ctx {
+	struct pms_hist *procs, *threads;
+	struct pms_stacks **trees; /* by attr index, created on first sample */
+	size_t nr_trees;
+};
+
+static struct pms_hist *html_hist(const struct pms_hist_opts *base, enum pms_sort_key k1, int k2)
+{
+	struct pms_hist_opts o = *base;
+	struct pms_hist *h;
+
+	o.children = false;
+	o.order = PMS_CG_NONE;
+	o.keys[0] = k1;
+	o.nr_keys = 1;
+	if (k2 >= 0)
+		o.keys[o.nr_keys++] = (enum pms_sort_key)k2;
+	if (pms_hist__new(&h, &o))
+		die("out of memory");
+	return h;
+}
+
+static void html_add(struct html_ctx *c, struct pms_session *s, const struct pms_session_sample *smp, int counted)
+{
+	if (pms_hist__add(c->procs, smp) < 0 || pms_hist__add(c->threads, smp) < 0)
+		die("out of memory");
+	if (counted <= 0)
+		return; /* the flame graph draws the samples the report's rows count */
+	if (smp->attr_idx >= c->nr_trees) {
+		size_t n = smp->attr_idx + 1;
+
+		c->trees = xrealloc(c->trees, n * sizeof(*c->trees));
+		memset(c->trees + c->nr_trees, 0, (n - c->nr_trees) * sizeof(*c->trees));
+		c->nr_trees = n;
+	}
+	if (!c->trees[smp->attr_idx]) {
+		struct pms_stacks_opts so = { .sz = sizeof(so), .root = PMS_STACKS_ROOT_NONE };
+
+		c->trees[smp->attr_idx] = pms_stacks__new(&so);
+		if (!c->trees[smp->attr_idx])
+			die("out of memory");
+	}
+	if (pms_stacks__add_sample(c->trees[smp->attr_idx], s, smp))
+		die("out of memory");
+}
+
+static void html_free(struct html_ctx *c)
+{
+	pms_hist__free(c->procs);
+	pms_hist__free(c->threads);
+	for (size_t i = 0; i < c->nr_trees; i++)
+		pms_stacks__free(c->trees[i]);
+	free(c->trees);
+	memset(c, 0, sizeof(*c));
+}
+
+static int write_html(const char *path, const struct strbuf *sb)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	bool bad;
+
+	if (!f)
+		return error("cannot write '%s': %s", path, strerror(errno));
+	bad = fwrite(sb->buf ? sb->buf : "", 1, sb->len, f) != sb->len;
+	bad |= f == stdout ? fflush(f) != 0 : fclose(f) != 0;
+	if (bad)
+		return error("cannot write '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+/* The page: the report's sections as the flame graph page's preamble. 0 or EXIT_RUNTIME. */
+static int report_html(const char *out, const char *path, struct pms_session *s, const struct pms_hist *h, struct html_ctx *c,
+		       const struct report_view *v, const char *damage)
+{
+	const struct pms_session_stats *st = pms_session__stats(s);
+	const struct pms_data_features *ft = pms_data_reader__features(pms_session__reader(s));
+	struct pms_report_html_summary sum = { .file = path };
+	struct pms_report_html_opts ro = { .sz = sizeof(ro), .summary = &sum };
+	struct pms_flamegraph_opts fo = { .sz = sizeof(fo), .weight = PMS_WEIGHT_PERIOD };
+	struct strbuf cmdline = STRBUF_INIT, events = STRBUF_INIT, note_sb = STRBUF_INIT, pre = STRBUF_INIT;
+	struct strbuf page = STRBUF_INIT, title = STRBUF_INIT;
+	struct pms_stacks *tree = NULL, *empty = NULL;
+	const struct pms_hist_event *ev0 = pms_hist__nr_events(h) ? pms_hist__event(h, 0) : NULL;
+	int err, ret = 0;
+
+	if (pms_data_features__has(ft, PMS_FEAT_CMDLINE))
+		for (uint32_t i = 0; i < ft->nr_cmdline; i++)
+			strbuf_addf(&cmdline, "%s%s", i ? " " : "", ft->cmdline[i]);
+	for (size_t i = 0; i < pms_hist__nr_events(h); i++)
+		strbuf_addf(&events, "%s%s", i ? ", " : "", pms_hist__event(h, i)->name);
+	sum.command = cmdline.len ? cmdline.buf : NULL;
+	sum.hostname = pms_data_features__has(ft, PMS_FEAT_HOSTNAME) ? ft->hostname : NULL;
+	sum.os_release = pms_data_features__has(ft, PMS_FEAT_OSRELEASE) ? ft->osrelease : NULL;
+	sum.perf_version = pms_data_features__has(ft, PMS_FEAT_VERSION) ? ft->version : NULL;
+	sum.events = events.len ? events.buf : NULL;
+	sum.samples = st->samples;
+	sum.lost_samples = st->lost_samples;
+	sum.lost_events = st->lost_events;
+	sum.unresolved = unresolved_total(st);
+	sum.filtered = pms_hist__filtered(h);
+	sum.time_first_ns = st->time_first_ns;
+	sum.time_last_ns = st->time_last_ns;
+	sum.damage = damage;
+	ro.funcs = h;
+	ro.keys = v->keys;
+	ro.nr_keys = v->nr_keys;
+	ro.children = v->children;
+	ro.procs = c->procs;
+	ro.threads = c->threads;
+	ro.percent_limit = v->percent_limit;
+	if (ev0 && ev0->attr_idx < c->nr_trees)
+		tree = c->trees[ev0->attr_idx];
+	if (ev0)
+		strbuf_addf(&note_sb, "The flame graph below draws event '%s'%s, weighted by period%s.", ev0->name,
+			    pms_hist__nr_events(h) > 1 ? " (the first of the file's events)" : "",
+			    sum.filtered ? ", with only the samples the filters keep" : "");
+	ro.flame_note = note_sb.len ? note_sb.buf : NULL;
+	if (!tree) {
+		empty = pms_stacks__new(NULL);
+		if (!empty)
+			die("out of memory");
+		tree = empty;
+	}
+	pms_stacks__sort(tree, PMS_STACKS_BY_NAME);
+	err = pms_report_html__preamble(&ro, &pre);
+	if (err)
+		die("cannot build the page: %s", strerror(-err));
+	strbuf_addf(&title, "pmuscope report: %s", path);
+	fo.title = title.buf;
+	fo.preamble_html = pre.buf;
+	err = pms_flamegraph__html(tree, &fo, &page);
+	if (err || page.oom)
+		ret = error("cannot build the flame graph: %s", strerror(err ? -err : ENOMEM)) ? EXIT_RUNTIME : 0;
+	else if (write_html(out, &page))
+		ret = EXIT_RUNTIME;
+	pms_stacks__free(empty);
+	strbuf_release(&cmdline);
+	strbuf_release(&events);
+	strbuf_release(&note_sb);
+	strbuf_release(&pre);
+	strbuf_release(&page);
+	strbuf_release(&title);
+	return ret;
+}
+
 static int run(int argc, char **argv)
 {
 	enum pms_sort_key keys[PMS_HIST_MAX_KEYS], shown[PMS_HIST_MAX_KEYS];
@@ -598,6 +754,7 @@ static int run(int argc, char **argv)
 	struct pms_hist *h = NULL;
 	const struct pms_session_sample *smp;
 	struct report_view view;
+	struct html_ctx html = { .procs = NULL };
 	const char *path;
 	bool chains;
 	int pos, err, ret = 0;
@@ -608,6 +765,10 @@ static int run(int argc, char **argv)
 		usage_error(self(), "unexpected argument '%s' (the input file goes after -i)", argv[pos]);
 	if (opt_json && opt_stdio)
 		usage_error(self(), "--json and --stdio exclude each other");
+	if (opt_html && (opt_json || opt_stdio || opt_stats || opt_header || opt_header_only))
+		usage_error(self(), "--html writes a page: it excludes --json, --stdio, --stats and --header(-only)");
+	if (opt_html && !*opt_html)
+		usage_error(self(), "--html: want a file name (- for stdout)");
 	if (opt_percent_limit < 0 || opt_percent_limit > 100)
 		usage_error(self(), "--percent-limit: want a percentage in [0, 100]");
 	if (opt_sort && pms_sort_keys__parse(opt_sort, keys, PMS_HIST_MAX_KEYS, &nr_keys, &bad))
@@ -636,7 +797,7 @@ static int run(int argc, char **argv)
 	memset(&derr, 0, sizeof(derr));
 	memset(&cut, 0, sizeof(cut));
 	/* whole chains cost a lookup per frame: skip them when nothing would show them */
-	so.callchain = !(opt_children == 0 && opt_graph_none);
+	so.callchain = !(opt_children == 0 && opt_graph_none) || opt_html;
 	err = open_input(&in, path, &so, &s, &derr);
 	if (err) {
 		if (err == -ENOENT)
@@ -667,10 +828,18 @@ static int run(int argc, char **argv)
 	ho.cg_min_percent = opt_cg_min;
 	if (pms_hist__new(&h, &ho))
 		die("out of memory");
+	if (opt_html) {
+		html.procs = html_hist(&ho, PMS_SORT_PID, -1);
+		html.threads = html_hist(&ho, PMS_SORT_PID, PMS_SORT_TID);
+	}
 
 	while ((err = pms_session__next(s, &smp)) > 0) {
-		if (pms_hist__add(h, smp) < 0)
+		int counted = pms_hist__add(h, smp);
+
+		if (counted < 0)
 			die("out of memory");
+		if (opt_html)
+			html_add(&html, s, smp, counted);
 		input_progress(&in, smp->file_offset);
 	}
 	damage = pms_data_reader__error(rd);
@@ -684,6 +853,8 @@ static int run(int argc, char **argv)
 		ret = EXIT_RUNTIME;
 	}
 	if (pms_hist__finish(h, pms_session__resolver(s)))
+		die("out of memory");
+	if (opt_html && (pms_hist__finish(html.procs, NULL) || pms_hist__finish(html.threads, NULL)))
 		die("out of memory");
 	if (opt_stats) {
 		print_stats(out, pms_session__stats(s), h);
@@ -714,7 +885,18 @@ static int run(int argc, char **argv)
 	view.percent_limit = opt_percent_limit;
 	view.cg_min_percent = opt_cg_min;
 
-	if (opt_json) {
+	if (opt_html) {
+		char dmsg[400];
+
+		dmsg[0] = 0;
+		if (ret)
+			snprintf(dmsg, sizeof(dmsg), "%s (at offset %#" PRIx64 "; samples after it are missing)",
+				 damage && damage->err ? damage->msg : "read error", damage ? damage->offset : 0);
+		view.keys = keys; /* every key: the page has no constant-column rule */
+		view.nr_keys = nr_keys;
+		if (report_html(opt_html, path, s, h, &html, &view, ret ? dmsg : NULL))
+			ret = EXIT_RUNTIME;
+	} else if (opt_json) {
 		struct jw w;
 
 		jw_init(&w, out);
@@ -788,11 +970,12 @@ static int run(int argc, char **argv)
 			warning("%s was rebuilt since recording (build-id differs): %zu samples left unsymbolized", p, n);
 	}
 out:
+	html_free(&html);
 	pms_hist__free(h);
 	pms_session__free(s);
 	close_input(&in);
 	reset_opts();
-	opt_input = opt_sort = opt_time = NULL;
+	opt_input = opt_sort = opt_time = opt_html = NULL;
 	opt_stdio = opt_json = opt_header = opt_header_only = opt_stats = false;
 	opt_children = -1;
 	opt_order_set = opt_graph_none = false;
@@ -807,7 +990,7 @@ out:
 const struct pms_cmd cmd_report = {
 	.name = "report",
 	.summary = "show where samples of a perf.data file went (perf report compatible)",
-	.usage = "pmuscope report [-i <file>] [--stdio | --json] [--sort <keys>] [-g caller|callee|none] [<filters>]",
+	.usage = "pmuscope report [-i <file>] [--stdio | --json | --html <file>] [--sort <keys>] [-g caller|callee|none] [<filters>]",
 	.opts = opts,
 	.run = run,
 };

@@ -68,6 +68,8 @@ static void summary(struct strbuf *out, const struct pms_report_html_summary *s)
 {
 	strbuf_adds(out, "<section id=\"pms-summary\"><h2>Summary</h2>\n<table class=\"pms-kv\">\n");
 	sum_row(out, "file", "File", s->file);
+	if (s->damage)
+		sum_row(out, "damage", "Partial: file damaged", s->damage);
 	sum_row(out, "command", "Command", s->command);
 	sum_row(out, "events", "Events", s->events);
 	sum_num(out, "samples", "Samples", s->samples);
@@ -273,7 +275,7 @@ int pms_report_html__preamble(const struct pms_report_html_opts *o, struct strbu
 	if (!pms_hist__nr_events(o->funcs))
 		strbuf_adds(out, "<p id=\"pms-no-samples\">No samples.</p>\n");
 	if (o->flame_note) {
-		strbuf_adds(out, "<h2 id=\"pms-flame-title\">Flame graph</h2><p class=\"pms-flame-note\">");
+		strbuf_adds(out, "<p id=\"pms-flame-note\">");
 		pms_html__escape(out, o->flame_note);
 		strbuf_adds(out, "</p>\n");
 	}

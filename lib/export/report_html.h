@@ -38,6 +38,7 @@ struct pms_report_html_summary {
 	uint64_t unresolved;       /* samples whose sampled IP has no symbol */
 	uint64_t filtered;         /* samples dropped or hidden by filters */
 	uint64_t time_first_ns, time_last_ns; /* duration = last - first; 0 0 when unknown */
+	const char *damage;        /* the file is damaged: what and where (the page is partial); NULL if whole */
 };
 
 struct pms_report_html_opts {

@@ -153,7 +153,7 @@ Test(report_html, sections_and_numbers)
 	/* processes: pid 10 with 75%, pid 20 with 25%; threads carry the tid */
 	cr_assert_not_null(strstr(procs, "75.00%</td><td class=\"pms-samples\">3</td><td class=\"pms-pid\">10</td><td class=\"pms-comm\">"));
 	cr_assert_not_null(strstr(threads, "<td class=\"pms-pid\">20</td><td class=\"pms-tid\">21</td><td class=\"pms-comm\">worker"));
-	cr_assert_not_null(strstr(html, "id=\"pms-flame-title\""));
+	cr_assert_not_null(strstr(html, "id=\"pms-flame-note\""));
 	free_all(hs, html);
 }
 
