@@ -88,6 +88,8 @@ struct pms_stacks_meta {
 	uint64_t samples_filtered;  /* seen but left out by opts (event, time, -K/-U) */
 	uint64_t lost;              /* LOST + LOST_SAMPLES records' counts */
 	uint64_t unresolved_leaves; /* samples whose leaf is UNKNOWN */
+	uint64_t start_wall_ns;     /* UTC of the first sample when the caller knows it (pprof
+				       time_nanos; perf timestamps are not wall clock), else 0 */
 };
 
 struct pms_stacks;

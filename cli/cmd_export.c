@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: MIT
+// `pmuscope export`: a perf.data file's call stacks as pprof, folded stacks, speedscope, Chrome trace or pmuscope JSON.
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "aggregate/session.h"
+#include "aggregate/stacks.h"
+#include "data/reader.h"
+#include "export/export.h"
+#include "util/strbuf.h"
+
+enum format { FMT_FOLDED, FMT_PPROF, FMT_SPEEDSCOPE, FMT_CHROME, FMT_JSON };
+
+static const struct {
+	const char *name;
+	enum format fmt;
+	enum pms_stacks_root root; /* the default --root */
+	bool binary;
+} formats[] = {
+	/* folded: comm first, as stackcollapse-perf.pl and `perf script report stackcollapse` */
+	{ "folded", FMT_FOLDED, PMS_STACKS_ROOT_COMM, false },
+	/* pprof: pid/tid/comm become sample labels, never frames, so -top lists functions only */
+	{ "pprof", FMT_PPROF, PMS_STACKS_ROOT_TID, true },
+	/* speedscope: one profile per process */
+	{ "speedscope", FMT_SPEEDSCOPE, PMS_STACKS_ROOT_PID, false },
+	/* chrome: one track per thread */
+	{ "chrome", FMT_CHROME, PMS_STACKS_ROOT_TID, false },
+	{ "json", FMT_JSON, PMS_STACKS_ROOT_PID, false },
+};
+
+static const char *opt_input, *opt_output, *opt_format, *opt_weight, *opt_event, *opt_root, *opt_time;
+static bool opt_inline, opt_srcline, opt_recover;
+static int opt_max_stack;
+
+static const struct opt opts[] = {
+	OPT_STRING('i', "input", &opt_input, "<file>", "input file (default perf.data, - for stdin)"),
+	OPT_STRING('o', "output", &opt_output, "<file>", "output file (default stdout; - forces stdout for pprof)"),
+	OPT_STRING('f', "format", &opt_format, "<fmt>", "folded (default), pprof, speedscope, chrome or json"),
+	OPT_STRING(0, "weight", &opt_weight, "<w>", "samples (default: each sample counts 1) or period (summed sample periods, ns for cpu-clock)"),
+	OPT_STRING(0, "event", &opt_event, "<name>", "only samples of this event (default: all)"),
+	OPT_STRING(0, "root", &opt_root, "<r>", "pseudo frames at the root: none, comm, pid or tid (default per format)"),
+	OPT_BOOL(0, "inline", &opt_inline, "expand inlined functions from DWARF as frames of their own"),
+	OPT_BOOL(0, "srcline", &opt_srcline, "file and line of each frame from DWARF"),
+	OPT_STRING(0, "time", &opt_time, "<start,end>", "only samples in [start,end) seconds (perf's clock; either may be empty)"),
+	OPT_INT(0, "max-stack", &opt_max_stack, "<n>", "frames kept per call chain (default 127)"),
+	OPT_BOOL(0, "recover", &opt_recover, "export the samples before damage in a truncated or corrupt file"),
+	OPT_END(),
+};
+
+static const struct pms_cmd *self(void);
+
+/* "12.5" seconds -> ns; digits and one point only. */
+static int parse_secs(const char *s, size_t len, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0;
+	size_t i = 0, nd = 0;
+
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+		if (sec > UINT64_MAX / 10 / 1000000000ULL)
+			return -ERANGE;
+		sec = sec * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (!i && (i >= len || s[i] != '.'))
+		return -EINVAL;
+	if (i < len && s[i] == '.')
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+			if (nd < 9) {
+				frac = frac * 10 + (uint64_t)(s[i] - '0');
+				nd++;
+			}
+	if (i != len)
+		return -EINVAL;
+	for (; nd < 9; nd++)
+		frac *= 10;
+	*ns = sec * 1000000000ULL + frac;
+	return 0;
+}
+
+static int parse_time(const char *arg, uint64_t *start, uint64_t *end)
+{
+	const char *comma = strchr(arg, ',');
+
+	*start = *end = 0;
+	if (!comma)
+		return -EINVAL;
+	if (comma > arg && parse_secs(arg, (size_t)(comma - arg), start))
+		return -EINVAL;
+	if (comma[1] && parse_secs(comma + 1, strlen(comma + 1), end))
+		return -EINVAL;
+	if (*end && *start >= *end)
+		return -EINVAL;
+	return 0;
+}
+
+static int write_all(const char *path, const struct strbuf *sb)
+{
+	FILE *f = stdout;
+	bool to_file = path && strcmp(path, "-");
+	int ret = 0;
+
+	if (to_file && !(f = fopen(path, "wb")))
+		return error("cannot write '%s': %s", path, strerror(errno));
+	if (sb->len && fwrite(sb->buf, 1, sb->len, f) != sb->len)
+		ret = -1;
+	if (to_file ? fclose(f) : fflush(f))
+		ret = -1;
+	if (ret)
+		error("cannot write '%s': %s", to_file ? path : "standard output", strerror(errno));
+	return ret;
+}
+
+static void reset_opts(void)
+{
+	opt_input = opt_output = opt_format = opt_weight = opt_event = opt_root = opt_time = NULL;
+	opt_inline = opt_srcline = opt_recover = false;
+	opt_max_stack = 0;
+}
+
+static int run(int argc, char **argv)
+{
+	struct pms_session_opts so = { .sz = sizeof(so), .callchain = true };
+	struct pms_stacks_opts sto = { .sz = sizeof(sto) };
+	enum pms_export_weight weight = PMS_WEIGHT_SAMPLES;
+	struct pms_data_error derr = { 0 };
+	struct pms_session *s = NULL;
+	struct pms_stacks *st = NULL;
+	struct strbuf out = STRBUF_INIT;
+	const struct pms_data_error *damage;
+	const char *path;
+	size_t fi = 0;
+	int pos, err, ret = 0;
+
+	pos = opt_parse(self(), &argc, argv, 0);
+	if (pos < argc)
+		usage_error(self(), "unexpected argument '%s' (the input file goes after -i)", argv[pos]);
+	if (opt_format) {
+		for (fi = 0; fi < sizeof(formats) / sizeof(formats[0]); fi++)
+			if (!strcmp(opt_format, formats[fi].name))
+				break;
+		if (fi == sizeof(formats) / sizeof(formats[0]))
+			usage_error(self(), "--format: unknown format '%s' (folded, pprof, speedscope, chrome or json)",
+				    opt_format);
+	}
+	if (opt_weight) {
+		if (!strcmp(opt_weight, "samples"))
+			weight = PMS_WEIGHT_SAMPLES;
+		else if (!strcmp(opt_weight, "period"))
+			weight = PMS_WEIGHT_PERIOD;
+		else
+			usage_error(self(), "--weight: want samples or period, not '%s'", opt_weight);
+	}
+	sto.root = formats[fi].root;
+	if (opt_root) {
+		static const char *const roots[] = { "none", "comm", "pid", "tid" };
+		size_t r;
+
+		for (r = 0; r < 4 && strcmp(opt_root, roots[r]); r++)
+			;
+		if (r == 4)
+			usage_error(self(), "--root: want none, comm, pid or tid, not '%s'", opt_root);
+		sto.root = (enum pms_stacks_root)r;
+	}
+	if (opt_time && parse_time(opt_time, &sto.time_start_ns, &sto.time_end_ns))
+		usage_error(self(), "--time: want <start>,<end> in seconds (e.g. 1234.5,1236), either may be empty");
+	if (opt_max_stack < 0)
+		usage_error(self(), "--max-stack must be >= 1, not %d", opt_max_stack);
+	/* a terminal mangles binary output and the user gets nothing back */
+	if (formats[fi].binary && !opt_output && isatty(STDOUT_FILENO))
+		usage_error(self(), "--format=%s is binary (gzip): name a file with -o, or force stdout with -o -",
+			    formats[fi].name);
+	sto.event = opt_event;
+	sto.inline_frames = opt_inline;
+	sto.srcline = opt_srcline;
+	so.recover = opt_recover;
+	so.max_stack = opt_max_stack > 0 ? (size_t)opt_max_stack : 0;
+	path = opt_input ? opt_input : "perf.data";
+
+	err = pms_session__open(&s, path, &so, &derr);
+	if (err) {
+		if (err == -ENOENT)
+			error("cannot open '%s': no such file (record one with `pmuscope record`, or name it with -i)", path);
+		else if (err == -EINVAL)
+			error("'%s' is not a perf.data file%s%s", path, derr.msg[0] ? ": " : "", derr.msg);
+		else
+			error("'%s': %s", path, derr.msg[0] ? derr.msg : strerror(-err));
+		if (err == -EBADMSG && !opt_recover)
+			note("--recover exports the samples before the damage");
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	st = pms_stacks__new(&sto);
+	if (!st)
+		die("out of memory");
+	err = pms_stacks__add_session(st, s);
+	if (err == -ENOMEM)
+		die("out of memory");
+	damage = pms_data_reader__error(pms_session__reader(s));
+	if (err < 0) {
+		error("'%s': %s", path, damage && damage->err ? damage->msg : strerror(-err));
+		note("--recover exports the samples before the damage");
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	if (opt_recover && damage && damage->err)
+		warning("'%s': %s; samples after it are left out", path, damage->msg);
+	if (opt_event && !pms_stacks__meta(st)->samples && pms_stacks__meta(st)->samples_filtered)
+		warning("no samples of event '%s' in '%s' (its events: %s)", opt_event, path,
+			pms_data_reader__attr_name(pms_session__reader(s), 0) ?: "?");
+	if (formats[fi].fmt == FMT_PPROF && strcmp(path, "-")) {
+		const struct pms_stacks_meta *m = pms_stacks__meta(st);
+		struct stat sb;
+
+		/* perf timestamps are not wall clock: the file's mtime (the recording's end) anchors time_nanos */
+		if (!stat(path, &sb) && m->time_last_ns >= m->time_first_ns) {
+			struct pms_stacks_meta nm = *m;
+			uint64_t end = (uint64_t)sb.st_mtim.tv_sec * 1000000000ULL + (uint64_t)sb.st_mtim.tv_nsec;
+			uint64_t span = m->time_last_ns - m->time_first_ns;
+
+			nm.start_wall_ns = end > span ? end - span : 0;
+			if (pms_stacks__set_meta(st, &nm))
+				die("out of memory");
+		}
+	}
+	switch (formats[fi].fmt) {
+	case FMT_FOLDED:
+		pms_stacks__sort(st, PMS_STACKS_BY_NAME);
+		err = pms_export__folded(st, weight, &out);
+		break;
+	case FMT_PPROF:
+		err = pms_export__pprof(st, &out);
+		break;
+	case FMT_SPEEDSCOPE:
+		pms_stacks__sort(st, PMS_STACKS_BY_NAME);
+		err = pms_export__speedscope(st, weight, &out);
+		break;
+	case FMT_CHROME:
+		pms_stacks__sort(st, PMS_STACKS_BY_NAME);
+		err = pms_export__chrome(st, weight, &out);
+		break;
+	case FMT_JSON:
+		err = pms_export__json(st, &out);
+		break;
+	}
+	if (err == -ENOMEM)
+		die("out of memory");
+	if (err) {
+		error("%s export failed: %s", formats[fi].name, strerror(-err));
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	if (write_all(opt_output, &out))
+		ret = EXIT_RUNTIME;
+out:
+	strbuf_release(&out);
+	pms_stacks__free(st);
+	pms_session__free(s);
+	reset_opts();
+	return ret;
+}
+
+const struct pms_cmd cmd_export = {
+	.name = "export",
+	.summary = "write a perf.data file's stacks as pprof, folded, speedscope, Chrome trace or JSON",
+	.usage = "pmuscope export [-i <file>] [-o <file>] [--format folded|pprof|speedscope|chrome|json] [--weight samples|period]",
+	.opts = opts,
+	.run = run,
+};
+
+static const struct pms_cmd *self(void)
+{
+	return &cmd_export;
+}
