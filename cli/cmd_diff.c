@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 // `pmuscope diff BASE NEW`: per-function share deltas of two perf.data files (ours or perf's), text, JSON or a differential flame graph.
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "aggregate/session.h"
@@ -43,20 +46,52 @@ struct side {
 	const char *path;
 	struct pms_session *s;
 	struct pms_stacks *st;
-	const char *event;  /* the event compared (attr name) */
+	const char *event;  /* the event compared (the session's name for it) */
 	bool damaged;
 	char damage[400];
 };
 
-/* Replay path into a stacks tree of one event. 0, or EXIT_RUNTIME after printing why. */
+/*
+ * In recovery mode the reader clamps a data section that runs past the end
+ * of the file (a cut file whose cut fell between records); for a
+ * comparison that is damage, as it is for report.
+ */
+static bool truncated_data(const char *path, char *msg, size_t sz)
+{
+	uint64_t sec[2];
+	struct stat st;
+	int fd;
+	bool cut = false;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	/* perf_file_header: magic, size, attr_size, attrs{offset,size}, data{offset,size} */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && pread(fd, sec, sizeof(sec), 40) == (ssize_t)sizeof(sec) &&
+	    sec[1] && sec[0] + sec[1] > (uint64_t)st.st_size && sec[0] + sec[1] > sec[0]) {
+		cut = true;
+		snprintf(msg, sz, "data section [%#" PRIx64 ", +%#" PRIx64 ") extends past end of file at offset %#" PRIx64
+			 ": file truncated", sec[0], sec[1], (uint64_t)st.st_size);
+	}
+	close(fd);
+	return cut;
+}
+
+/*
+ * Replay path into one stacks tree per event (attr) and keep the one
+ * compared: -e's, else the first event in attr order that has samples
+ * (report's first section). 0, or EXIT_RUNTIME after printing why.
+ */
 static int load(struct side *d)
 {
 	struct pms_session_opts so = { .sz = sizeof(so), .recover = true, .callchain = true };
 	struct pms_stacks_opts sto = { .sz = sizeof(sto), .root = PMS_STACKS_ROOT_NONE };
+	const struct pms_session_sample *smp;
+	struct pms_stacks **trees = NULL;
+	const char **names = NULL;
 	struct pms_data_error derr;
 	const struct pms_data_error *dmg;
-	struct pms_data_reader *rd;
-	size_t nr_attrs;
+	size_t nr_trees = 0, pick;
 	int err;
 
 	memset(&derr, 0, sizeof(derr));
@@ -70,41 +105,54 @@ static int load(struct side *d)
 			error("%s: %s", d->path, derr.msg[0] ? derr.msg : strerror(-err));
 		return EXIT_RUNTIME;
 	}
-	rd = pms_session__reader(d->s);
-	nr_attrs = pms_data_reader__nr_attrs(rd);
-	if (opt_event) {
-		size_t i;
+	while ((err = pms_session__next(d->s, &smp)) > 0) {
+		if (smp->attr_idx >= nr_trees) {
+			size_t n = smp->attr_idx + 1;
 
-		for (i = 0; i < nr_attrs; i++) {
-			const char *n = pms_data_reader__attr_name(rd, i);
-
-			if (n && !strcmp(n, opt_event))
-				break;
+			trees = xrealloc(trees, n * sizeof(*trees));
+			names = xrealloc(names, n * sizeof(*names));
+			memset(trees + nr_trees, 0, (n - nr_trees) * sizeof(*trees));
+			memset(names + nr_trees, 0, (n - nr_trees) * sizeof(*names));
+			nr_trees = n;
 		}
-		if (i == nr_attrs) {
-			error("%s has no event '%s'", d->path, opt_event);
-			return EXIT_RUNTIME;
+		if (!trees[smp->attr_idx]) {
+			if (opt_event && strcmp(smp->event_name ? smp->event_name : "", opt_event)) {
+				names[smp->attr_idx] = ""; /* seen, not compared */
+				continue;
+			}
+			trees[smp->attr_idx] = pms_stacks__new(&sto);
+			if (!trees[smp->attr_idx])
+				die("out of memory");
+			names[smp->attr_idx] = smp->event_name; /* interned: lives as long as the session */
 		}
-		d->event = opt_event;
-	} else {
-		d->event = nr_attrs ? pms_data_reader__attr_name(rd, 0) : NULL;
+		if (pms_stacks__add_sample(trees[smp->attr_idx], d->s, smp))
+			die("out of memory");
 	}
-	sto.event = nr_attrs > 1 ? d->event : NULL;
-	d->st = pms_stacks__new(&sto);
-	if (!d->st)
-		die("out of memory");
-	err = pms_stacks__add_session(d->st, d->s);
-	if (err == -ENOMEM)
-		die("out of memory");
-	dmg = pms_data_reader__error(rd);
+	dmg = pms_data_reader__error(pms_session__reader(d->s));
 	if (err < 0 || (dmg && dmg->err)) {
 		snprintf(d->damage, sizeof(d->damage), "%s", dmg && dmg->err ? dmg->msg : strerror(-err));
 		d->damaged = true;
-		error("%s: %s (comparing the samples before the damage)", d->path, d->damage);
+	} else if (strcmp(d->path, "-") && truncated_data(d->path, d->damage, sizeof(d->damage))) {
+		d->damaged = true;
 	}
-	if (!pms_stacks__meta(d->st)->samples) {
-		error("%s: no samples%s%s%s", d->path, d->event ? " of event '" : "", d->event ? d->event : "",
-		      d->event ? "'" : "");
+	if (d->damaged)
+		error("%s: %s (comparing the samples before the damage)", d->path, d->damage);
+	for (pick = 0; pick < nr_trees && !trees[pick]; pick++)
+		;
+	if (pick < nr_trees) {
+		d->st = trees[pick];
+		d->event = names[pick];
+		trees[pick] = NULL;
+	}
+	for (size_t i = 0; i < nr_trees; i++)
+		pms_stacks__free(trees[i]);
+	free(trees);
+	free(names);
+	if (!d->st) {
+		if (opt_event)
+			error("%s: no samples of event '%s'", d->path, opt_event);
+		else
+			error("%s: no samples", d->path);
 		return EXIT_RUNTIME;
 	}
 	return 0;
@@ -220,7 +268,8 @@ static void json_side(struct pms_json *j, const char *key, const struct side *d,
 	pms_json__uint(j, weight_period ? "period" : "weight", total);
 	pms_json__str(j, "command", m->command);
 	pms_json__str(j, "hostname", m->hostname);
-	pms_json__uint(j, "lost", m->lost);
+	pms_json__uint(j, "lost_samples", pms_session__stats(d->s)->lost_samples);
+	pms_json__uint(j, "lost_events", pms_session__stats(d->s)->lost_events);
 	pms_json__bool(j, "partial", d->damaged);
 	if (d->damaged)
 		pms_json__str(j, "error", d->damage);
