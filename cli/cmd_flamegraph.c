@@ -13,7 +13,7 @@
 #include "export/export.h"
 #include "util/strbuf.h"
 
-static const char *opt_input, *opt_output, *opt_title, *opt_event, *opt_weight, *opt_root;
+static const char *opt_input, *opt_output, *opt_title, *opt_event, *opt_weight, *opt_root, *opt_base;
 static bool opt_svg, opt_icicle, opt_inline;
 static double opt_min_width = -1;
 
@@ -29,13 +29,14 @@ static const struct opt opts[] = {
 	OPT_STRING(0, "event", &opt_event, "<name>", "only samples of this event (default: all)"),
 	OPT_STRING(0, "root", &opt_root, "<how>", "bottom frames: comm (default, as stackcollapse-perf), pid, tid or none"),
 	OPT_BOOL(0, "inline", &opt_inline, "expand inlined functions (DWARF) as frames of their own"),
+	OPT_STRING(0, "base", &opt_base, "<file>", "differential: colour frames by their share change since this older perf.data (red grew, blue shrank)"),
 	OPT_DOUBLE(0, "min-width", &opt_min_width, "<pct>", "merge frames narrower than pct% of the total (default 0.005)"),
 	OPT_END(),
 };
 
 static void reset_opts(void)
 {
-	opt_input = opt_output = opt_title = opt_event = opt_weight = opt_root = NULL;
+	opt_input = opt_output = opt_title = opt_event = opt_weight = opt_root = opt_base = NULL;
 	opt_svg = opt_icicle = opt_inline = false;
 	opt_min_width = -1;
 }
@@ -55,20 +56,59 @@ static int write_out(const char *path, const struct strbuf *sb)
 	return ok ? 0 : -(errno ? errno : EIO);
 }
 
-static int run(int argc, char **argv)
+/*
+ * The file's samples as a stacks tree in *out (NULL when the file cannot be
+ * read at all). Damage after some samples is reported and keeps the tree,
+ * as report does: returns EXIT_RUNTIME then, else 0.
+ */
+static int load(const char *path, const struct pms_stacks_opts *sto, struct pms_stacks **out)
 {
 	struct pms_session_opts so = { .sz = sizeof(so), .recover = true, .callchain = true };
-	struct pms_stacks_opts sto = { .sz = sizeof(sto), .root = PMS_STACKS_ROOT_COMM };
-	struct pms_flamegraph_opts fo = { .sz = sizeof(fo) };
 	struct pms_data_error derr;
 	const struct pms_data_error *damage;
 	struct pms_session *s = NULL;
-	struct pms_stacks *st = NULL;
+	struct pms_stacks *st;
+	int err, ret = 0;
+
+	*out = NULL;
+	memset(&derr, 0, sizeof(derr));
+	err = pms_session__open(&s, path, &so, &derr);
+	if (err) {
+		if (err == -ENOENT)
+			error("cannot open '%s': no such file (record one with `pmuscope record -g`, or name it with -i)", path);
+		else if (err == -EINVAL)
+			error("'%s' is not a perf.data file%s%s", path, derr.msg[0] ? ": " : "", derr.msg);
+		else
+			error("%s: %s", path, derr.msg[0] ? derr.msg : strerror(-err));
+		return EXIT_RUNTIME;
+	}
+	st = pms_stacks__new(sto);
+	if (!st)
+		die("out of memory");
+	err = pms_stacks__add_session(st, s);
+	if (err == -ENOMEM)
+		die("out of memory");
+	damage = pms_data_reader__error(pms_session__reader(s));
+	if (err < 0 || (damage && damage->err)) {
+		/* like report: what came before the damage is still drawn, and the exit status says it is partial */
+		error("%s: %s", path, damage && damage->err ? damage->msg : strerror(-err));
+		ret = EXIT_RUNTIME;
+	}
+	pms_session__free(s);
+	*out = st;
+	return ret;
+}
+
+static int run(int argc, char **argv)
+{
+	struct pms_stacks_opts sto = { .sz = sizeof(sto), .root = PMS_STACKS_ROOT_COMM };
+	struct pms_flamegraph_opts fo = { .sz = sizeof(fo) };
+	struct pms_stacks *st = NULL, *base = NULL;
 	struct strbuf out = STRBUF_INIT;
 	const struct pms_stack_node *nodes;
 	const char *path, *dest;
 	size_t nr_nodes = 0;
-	int pos, err, ret = 0;
+	int pos, err, ret;
 
 	pos = opt_parse(self(), &argc, argv, 0);
 	if (pos < argc)
@@ -99,29 +139,19 @@ static int run(int argc, char **argv)
 	path = opt_input ? opt_input : "perf.data";
 	dest = opt_output ? opt_output : opt_svg ? "flame.svg" : "flame.html";
 
-	memset(&derr, 0, sizeof(derr));
-	err = pms_session__open(&s, path, &so, &derr);
-	if (err) {
-		if (err == -ENOENT)
-			error("cannot open '%s': no such file (record one with `pmuscope record -g`, or name it with -i)", path);
-		else if (err == -EINVAL)
-			error("'%s' is not a perf.data file%s%s", path, derr.msg[0] ? ": " : "", derr.msg);
-		else
-			error("%s: %s", path, derr.msg[0] ? derr.msg : strerror(-err));
-		ret = EXIT_RUNTIME;
-		goto out;
-	}
-	st = pms_stacks__new(&sto);
+	ret = load(path, &sto, &st);
 	if (!st)
-		die("out of memory");
-	err = pms_stacks__add_session(st, s);
-	if (err == -ENOMEM)
-		die("out of memory");
-	damage = pms_data_reader__error(pms_session__reader(s));
-	if (err < 0 || (damage && damage->err)) {
-		/* like report: what came before the damage is still drawn, and the exit status says it is partial */
-		error("%s: %s", path, damage && damage->err ? damage->msg : strerror(-err));
-		ret = EXIT_RUNTIME;
+		goto out;
+	if (opt_base) {
+		int r = load(opt_base, &sto, &base);
+
+		if (!base) {
+			ret = r;
+			goto out;
+		}
+		ret = ret ? ret : r;
+		pms_stacks__sort(base, PMS_STACKS_BY_NAME);
+		fo.base = base;
 	}
 	pms_stacks__sort(st, PMS_STACKS_BY_NAME);
 	nodes = pms_stacks__nodes(st, &nr_nodes);
@@ -157,7 +187,7 @@ static int run(int argc, char **argv)
 out:
 	strbuf_release(&out);
 	pms_stacks__free(st);
-	pms_session__free(s);
+	pms_stacks__free(base);
 	reset_opts();
 	return ret;
 }

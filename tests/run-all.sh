@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Runs every test suite of `make check` and prints one closing line with the
 # totals. Exits non-zero if any suite failed. Suites: layer rule, unit
-# (Criterion), CLI golden tests, kernel tests (real perf_event_open), fuzzers
+# (Criterion), CLI golden tests, kernel tests (real perf_event_open), browser
+# (Chromium + playwright-core: flame graph, HTML report, speedscope), fuzzers
 # (bounded time), the arm64 real-PMU rig under QEMU (tests/pmu-vm), then unit + CLI again under ASan+UBSan (build-san/).
 set -u
 cd "$(dirname "$0")/.."
@@ -41,6 +42,7 @@ run_suite layers sh scripts/check-layers.sh
 run_suite unit sh tests/unit/run.sh build
 run_suite cli sh tests/cli/run.sh build
 run_suite kernel sh tests/kernel/run.sh build
+run_suite browser sh tests/browser/run.sh build
 run_suite pmu-vm sh tests/pmu-vm/run.sh
 run_suite fuzz sh tests/fuzz/run.sh build
 run_suite unit-san sh tests/unit/run.sh build-san

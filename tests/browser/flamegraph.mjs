@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: MIT
+// Clicks a pmuscope flame graph page in Chromium and prints PASS/FAIL lines (tests/browser/test_flamegraph.sh reads them).
+// Usage: node flamegraph.mjs <mode> <page.html> <screenshot.png> [key=value...]
+//   shares: the pms-shares page; report=<file of "percent symbol" lines: pmuscope report --children --sort sym>
+//   any:    any recording: hottest frame width (against report= when given), zoom, reset, search, icicle
+//   diff:   a differential page (opts.base): red and blue fills, base/new/delta in tooltips; keys grew=, shrank= (frame names)
+//   load:   prints "load <ms> nodes <n>" per run, median of runs= (bench/flamegraph.sh)
+import { readFileSync } from 'node:fs';
+import { launch, openPage, check, failures } from './lib.mjs';
+
+const [mode, file, shot, ...rest] = process.argv.slice(2);
+const kv = Object.fromEntries(rest.map((a) => a.split(/=(.*)/s).slice(0, 2)));
+const name = (s) => `fg-${kv.label || mode}-${s}`;
+// children share per symbol from pmuscope report: the independent number a width must match
+const report = new Map();
+if (kv.report)
+	for (const line of readFileSync(kv.report, 'utf8').split('\n')) {
+		const m = /^\s*([\d.]+)%?\s+(.+)$/.exec(line);
+		if (m && !report.has(m[2])) report.set(m[2], Number(m[1]));
+	}
+const reportMax = Math.max(0, ...report.values());
+
+async function hottestChecks(page) {
+	const hot = await page.evaluate(() => window.pmsFlame.hottest());
+	const h = await page.evaluate((n) => window.pmsFlame.node(n), hot);
+	if (report.size) {
+		check(name('hottest-is-report-top'), near(report.get(h.name) ?? -1, reportMax, 0.005),
+			`page's hottest ${h.name} (${pct(h.share)}%); report: ${h.name} ${report.get(h.name)}%, top row ${reportMax}%`);
+		await widthMatches(page, hot, report.get(h.name) ?? -1, 'hottest');
+	} else {
+		await widthMatches(page, hot, 100 * h.share, 'hottest');
+	}
+	return hot;
+}
+
+async function ready(page) {
+	await page.waitForSelector('#pms-flame[data-state="ready"]', { timeout: 30000 });
+}
+
+// The drawn box of a node, from the page's hook.
+async function box(page, id) {
+	return page.evaluate((n) => window.pmsFlame.frames().find((f) => f.id === n) || null, id);
+}
+async function canvasRect(page) { return page.evaluate(() => window.pmsFlame.canvas()); }
+async function clickNode(page, id) {
+	const b = await box(page, id), c = await canvasRect(page);
+	await page.mouse.click(c.left + b.x + b.w / 2, c.top + b.y + b.h / 2);
+}
+async function hoverNode(page, id) {
+	const b = await box(page, id), c = await canvasRect(page);
+	await page.mouse.move(c.left + b.x + Math.min(b.w / 2, 40), c.top + b.y + b.h / 2);
+}
+const near = (a, b, tol) => Math.abs(a - b) <= tol;
+const pct = (x) => (100 * x).toFixed(2);
+
+async function common(page, errors, external) {
+	const st = await page.evaluate(() => ({ total: window.pmsFlame.total, n: window.pmsFlame.nodeCount }));
+	check(name('ready'), st.total > 0 && st.n > 1, `${st.n} nodes, total ${st.total}`);
+	check(name('offline'), external.length === 0, external.join(' '));
+	return st;
+}
+
+// Width of node id / full width, compared with share (percent).
+async function widthMatches(page, id, share, label, tol = 0.5) {
+	const b = await box(page, id), c = await canvasRect(page);
+	const w = b ? 100 * b.w / c.width : -1;
+	return check(name(`width-${label}`), b && near(w, share, tol), `${b ? b.name : '?'} drawn ${w.toFixed(2)}% of the width, share ${share}% (tolerance ${tol})`);
+}
+
+async function zoomChecks(page, id, label) {
+	const before = await page.evaluate(() => window.pmsFlame.frames());
+	const kids = before.filter((f) => f.parent === id && f.w > 20);
+	await clickNode(page, id);
+	const c = await canvasRect(page);
+	const z = await page.evaluate(() => window.pmsFlame.zoomed);
+	const b = await box(page, id);
+	check(name(`zoom-${label}`), z === id && b && near(b.x, 0, 1) && near(b.w, c.width, 1.5),
+		`zoomed=${z} box x=${b && b.x.toFixed(1)} w=${b && b.w.toFixed(1)} of ${c.width}`);
+	let scaled = kids.length > 0;
+	const detail = [];
+	for (const k of kids) {
+		const kb = await box(page, k.id);
+		const want = c.width * k.value / b.value;
+		if (!kb || !near(kb.w, want, 1.5)) scaled = false;
+		detail.push(`${k.name} ${kb ? kb.w.toFixed(1) : '?'}px (want ${want.toFixed(1)})`);
+	}
+	check(name(`zoom-children-${label}`), scaled, detail.join(', ') || 'no children drawn');
+	const crumbs = await page.textContent('#pms-crumbs');
+	check(name(`breadcrumb-${label}`), crumbs.includes(b.name), crumbs);
+	await page.click('#pms-reset');
+	const after = await box(page, id);
+	const orig = before.find((f) => f.id === id);
+	check(name(`reset-${label}`), (await page.evaluate(() => window.pmsFlame.zoomed)) === 0 && after && near(after.w, orig.w, 0.5),
+		`width back to ${after && after.w.toFixed(1)} (was ${orig.w.toFixed(1)})`);
+}
+
+async function icicleChecks(page) {
+	const ic0 = await page.evaluate(() => window.pmsFlame.icicle);
+	const f0 = await page.evaluate(() => window.pmsFlame.frames());
+	const root = f0.find((f) => f.id === 0), deep = f0.reduce((a, f) => (f.depth > a.depth ? f : a), f0[0]);
+	await page.click('#pms-flip');
+	const ic1 = await page.evaluate(() => window.pmsFlame.icicle);
+	const f1 = await page.evaluate(() => window.pmsFlame.frames());
+	const root1 = f1.find((f) => f.id === 0), deep1 = f1.find((f) => f.id === deep.id);
+	// flame: the root is the bottom row; icicle: the top row
+	const okRows = (ic, r, d) => (ic ? r.y === 0 && d.y > r.y : r.y > d.y && d.y >= 0);
+	check(name('icicle'), ic1 === !ic0 && okRows(ic0, root, deep) && deep1 && okRows(ic1, root1, deep1),
+		`${ic0 ? 'icicle' : 'flame'}: root y=${root.y} deepest y=${deep.y}; toggled to ${ic1 ? 'icicle' : 'flame'}: root y=${root1.y} deepest y=${deep1 && deep1.y}`);
+	await page.click('#pms-flip');
+}
+
+async function searchChecks(page, re, want, tol) {
+	await page.keyboard.press('Control+f');
+	const focused = await page.evaluate(() => document.activeElement && document.activeElement.id);
+	check(name('ctrl-f'), focused === 'pms-search', `focus on ${focused}`);
+	await page.keyboard.type(re);
+	const txt = await page.textContent('#pms-matched');
+	const m = /Matched: ([\d.]+)%/.exec(txt);
+	const got = m ? parseFloat(m[1]) : -1;
+	const hook = await page.evaluate(() => window.pmsFlame.search);
+	const lit = await page.evaluate(() => window.pmsFlame.frames().filter((f) => f.fill === 'rgb(230,0,230)').length);
+	check(name('search'), m && (want === null || near(got, want, tol)) && hook && near(hook.percent, got, 0.06) && lit > 0,
+		`'${re}': "${txt}"${want === null ? '' : ` want ${want}±${tol}`}, ${lit} boxes highlighted`);
+	await page.keyboard.press('Escape');
+	check(name('search-clear'), (await page.textContent('#pms-matched')) === '' &&
+		(await page.evaluate(() => window.pmsFlame.search)) === null, 'Escape clears the search');
+	return got;
+}
+
+async function main() {
+	const { context, external, close } = await launch();
+	try {
+		if (mode === 'load') {
+			const times = [];
+			let n = 0;
+			for (let r = 0; r < Number(kv.runs || 3); r++) {
+				const page = await context.newPage();
+				const t0 = Date.now();
+				await page.goto('file://' + file, { waitUntil: 'load' });
+				await ready(page);
+				times.push(Date.now() - t0);
+				n = await page.evaluate(() => window.pmsFlame.nodeCount);
+				await page.close();
+			}
+			times.sort((a, b) => a - b);
+			console.log(`load ${times[times.length >> 1]} nodes ${n} runs ${times.join(',')}`);
+			return;
+		}
+		const { page, errors } = await openPage(context, file);
+		await ready(page);
+		await common(page, errors, external);
+		if (mode === 'shares') {
+			const ids = {};
+			for (const fn of ['alpha', 'bravo', 'charlie', 'leaf_work'])
+				ids[fn] = await page.evaluate((s) => window.pmsFlame.find(s) // the widest of its nodes (a cut chain gives strays)
+					.reduce((a, n) => (a < 0 || window.pmsFlame.node(n).value > window.pmsFlame.node(a).value ? n : a), -1), fn);
+			await hottestChecks(page);
+			for (const fn of ['alpha', 'bravo', 'charlie'])
+				await widthMatches(page, ids[fn], report.get(fn) ?? -1, fn);
+			await hoverNode(page, ids.alpha);
+			const tip = await page.evaluate(() => window.pmsFlame.tooltip());
+			const a = await page.evaluate((n) => window.pmsFlame.node(n), ids.alpha);
+			check(name('tooltip'), tip && tip.includes('alpha') && tip.includes(`${a.samples.toLocaleString('en-US')} samples`) &&
+				tip.includes(`${pct(a.share)}% of all`) && (await page.isVisible('#pms-tip')), String(tip).replace(/\n/g, ' | '));
+			await zoomChecks(page, ids.alpha, 'alpha');
+			await searchChecks(page, '^(alpha|bravo)', report.get('alpha') + report.get('bravo'), 0.1);
+			const s80 = await page.evaluate(() => window.pmsFlame.searchFor('^(alpha|bravo)$'));
+			check(name('search-80'), near(s80.percent, 80, 3), `${s80.percent.toFixed(2)}% (want 80±3)`);
+			// recursion must not double count: leaf_work|alpha counts alpha's samples once
+			const once = await page.evaluate(() => window.pmsFlame.searchFor('^(alpha|leaf_work)$'));
+			const lw = await page.evaluate((n) => window.pmsFlame.node(n).share, ids.leaf_work);
+			check(name('search-once'), once.percent <= 100.0001 && once.percent >= 100 * lw - 0.01,
+				`alpha|leaf_work matched ${once.percent.toFixed(2)}% (<= 100, >= leaf_work's ${pct(lw)}% under alpha)`);
+			await page.evaluate(() => window.pmsFlame.searchFor(''));
+			await icicleChecks(page);
+		} else if (mode === 'any') {
+			await hottestChecks(page);
+			// zoom into something with children that is not the full width
+			const cand = await page.evaluate(() => {
+				const fs = window.pmsFlame.frames();
+				const has = new Set(fs.map((f) => f.parent));
+				const c = fs.filter((f) => f.id > 0 && has.has(f.id) && f.w > 60 && f.share < 0.9).sort((a, b) => b.w - a.w);
+				return c.length ? c[0].id : -1;
+			});
+			if (cand > 0) await zoomChecks(page, cand, 'frame');
+			else check(name('zoom'), false, 'no frame with children narrower than 90%');
+			await searchChecks(page, kv.search || 'main', kv.searchshare ? Number(kv.searchshare) : null, 1);
+			await icicleChecks(page);
+		} else if (mode === 'diff') {
+			const fs = await page.evaluate(() => window.pmsFlame.frames());
+			const red = fs.filter((f) => /^rgb\(255,(\d+),\1\)$/.test(f.fill) && f.fill !== 'rgb(255,255,255)');
+			const blue = fs.filter((f) => /^rgb\((\d+),\1,255\)$/.test(f.fill) && f.fill !== 'rgb(255,255,255)');
+			const widest = (n) => fs.filter((f) => f.name === n).sort((a, b) => b.w - a.w)[0]; // strays from cut chains are narrow
+			const g = widest(kv.grew), s = widest(kv.shrank);
+			check(name('red-blue'), red.length > 0 && blue.length > 0 && g && red.includes(g) && s && blue.includes(s),
+				`${red.length} red (${red.map((f) => f.name).slice(0, 4).join(',')}), ${blue.length} blue (${blue.map((f) => f.name).slice(0, 4).join(',')})`);
+			check(name('delta-values'), g && g.delta > 0 && s && s.delta < 0, `${kv.grew} ${g && pct(g.delta)} points, ${kv.shrank} ${s && pct(s.delta)} points`);
+			await hoverNode(page, g.id);
+			const tip = await page.evaluate(() => window.pmsFlame.tooltip());
+			check(name('tooltip'), tip && /base [\d.]+% → new [\d.]+% \(\+[\d.]+ points\)/.test(tip), String(tip).replace(/\n/g, ' | '));
+			const legend = await page.textContent('#pms-legend');
+			check(name('legend'), legend.includes('grew') && legend.includes('shrank'), legend);
+		}
+		await page.mouse.move(1, 1);
+		if (shot) await page.screenshot({ path: shot, fullPage: true });
+		check(name('no-console-errors'), errors.length === 0, errors.join(' | ').slice(0, 300));
+	} catch (e) {
+		check(name('run'), false, String(e && e.stack || e).slice(0, 500));
+	} finally {
+		await close();
+	}
+}
+await main();
+process.exit(failures() ? 1 : 0);
