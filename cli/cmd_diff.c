@@ -228,7 +228,7 @@ static void print_text(FILE *f, const struct pms_diff *df, const struct side *b,
 	print_side_line(f, "New ", n);
 	fprintf(f, "# Shares are percent of each file's %s; deltas are new - base in points, sorted by |delta %s|.\n#\n",
 		df->weight == PMS_WEIGHT_PERIOD ? "period" : "samples", by_self ? "self" : "total");
-	fprintf(f, "# %-27s  %-28s\n", "    Total (children)", "        Self");
+	fputs("#       Total (children)                    Self\n", f);
 	fprintf(f, "#     Base       New     Delta      Base       New     Delta  Change  %-*s  Symbol\n", wdso,
 		"Shared Object");
 	fprintf(f, "# ........  ........  ........  ........  ........  ........  ......  %.*s  ......\n#\n", wdso,
