@@ -345,8 +345,9 @@ static int flamegraph(const struct side *b, const struct side *n)
 	err = pms_flamegraph__html(n->st, &fo, &sb);
 	if (err || sb.oom)
 		ret = error("cannot build the flame graph: %s", strerror(err ? -err : ENOMEM));
-	else
-		ret = write_file(opt_flame, &sb);
+	else if (!(ret = write_file(opt_flame, &sb)) && strcmp(opt_flame, "-"))
+		note("wrote %s (HTML, %zu bytes): differential flame graph of %s against %s", opt_flame, sb.len, n->path,
+		     b->path);
 	strbuf_release(&sb);
 	strbuf_release(&sub);
 	return ret;

@@ -729,6 +729,8 @@ static int report_html(const char *out, const char *path, struct pms_session *s,
 		ret = error("cannot build the flame graph: %s", strerror(err ? -err : ENOMEM)) ? EXIT_RUNTIME : 0;
 	else if (write_html(out, &page))
 		ret = EXIT_RUNTIME;
+	else if (strcmp(out, "-"))
+		note("wrote %s (HTML, %zu bytes): %" PRIu64 " samples", out, page.len, st->samples);
 	pms_stacks__free(empty);
 	strbuf_release(&cmdline);
 	strbuf_release(&events);
