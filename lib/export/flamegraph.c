@@ -428,10 +428,50 @@ static void fg_json(const struct fg *g, const struct pms_stacks *st, const struc
 	for (size_t i = 0; i < g->nr_frames; i++)
 		pms_json__str(&j, NULL, g->frames[i].name);
 	pms_json__end(&j);
-	pms_json__arr(&j, "dso");
-	for (size_t i = 0; i < g->nr_frames; i++)
-		pms_json__str(&j, NULL, g->frames[i].dso);
-	pms_json__end(&j);
+	/* a dso path repeats for every frame in it: a table of them, one index per frame (-1: none) */
+	{
+		int64_t *idx = calloc(g->nr_frames ? g->nr_frames : 1, sizeof(*idx));
+		size_t size = 64, nr_dsos = 0;
+		const char **slots;
+
+		while (size < g->nr_frames * 2)
+			size *= 2;
+		slots = calloc(size, sizeof(*slots) + sizeof(uint32_t));
+		if (!idx || !slots) {
+			out->oom = true;
+			free(idx);
+			free(slots);
+			return;
+		}
+		{
+			uint32_t *num = (uint32_t *)(slots + size);
+
+			pms_json__arr(&j, "dsos");
+			for (size_t i = 0; i < g->nr_frames; i++) {
+				const char *d = g->frames[i].dso;
+				size_t h;
+
+				idx[i] = -1;
+				if (!d)
+					continue;
+				for (h = (size_t)name_hash(0, d) & (size - 1); slots[h] && strcmp(slots[h], d); h = (h + 1) & (size - 1))
+					;
+				if (!slots[h]) {
+					slots[h] = d;
+					num[h] = (uint32_t)nr_dsos++;
+					pms_json__str(&j, NULL, d);
+				}
+				idx[i] = num[h];
+			}
+			pms_json__end(&j);
+		}
+		pms_json__arr(&j, "dso");
+		for (size_t i = 0; i < g->nr_frames; i++)
+			pms_json__int(&j, NULL, idx[i]);
+		pms_json__end(&j);
+		free(idx);
+		free(slots);
+	}
 	pms_json__arr(&j, "kind");
 	for (size_t i = 0; i < g->nr_frames; i++)
 		pms_json__uint(&j, NULL, g->frames[i].kind);

@@ -8,6 +8,7 @@
 	var F = D.frames, KINDS = D.kinds;
 	var byPeriod = D.weight === 'period';
 	var fi = new Uint32Array(D.nodes.f);
+	function dso(f) { var k = F.dso[f]; return k >= 0 ? F.dsos[k] : null; }
 	var samples = new Float64Array(D.nodes.s), period = new Float64Array(D.nodes.P);
 	var val = byPeriod ? period : samples;
 	var parent = new Uint32Array(N), depth = new Uint32Array(N), end = new Uint32Array(N);
@@ -145,7 +146,7 @@
 	function fmt(v) { return Math.round(v).toLocaleString('en-US'); }
 	function label(n) {
 		var f = fi[n], unit = D.periodUnit === 'nanoseconds' ? ' ns' : '';
-		var lines = [F.name[f] + (F.dso[f] ? '  [' + F.dso[f] + ']' : '') + '  (' + KINDS[F.kind[f]] + ')',
+		var lines = [F.name[f] + (dso(f) ? '  [' + dso(f) + ']' : '') + '  (' + KINDS[F.kind[f]] + ')',
 			fmt(samples[n]) + ' samples, period ' + fmt(period[n]) + unit,
 			pct(val[n], total) + ' of all' + (zoomed && n !== zoomed && isAncestor(zoomed, n) ? ', ' + pct(val[n], val[zoomed]) + ' of the zoomed frame' : '') +
 				(n > 0 ? ', ' + pct(val[n], val[parent[n]]) + ' of its parent' : '')];
@@ -273,7 +274,7 @@
 
 	function info(n) {
 		var f = fi[n];
-		return { id: n, name: F.name[f], dso: F.dso[f], kind: KINDS[F.kind[f]], depth: depth[n], parent: n ? parent[n] : -1,
+		return { id: n, name: F.name[f], dso: dso(f), kind: KINDS[F.kind[f]], depth: depth[n], parent: n ? parent[n] : -1,
 			samples: samples[n], period: period[n], value: val[n], share: total ? val[n] / total : 0,
 			baseShare: delta && n ? (total ? val[n] / total : 0) - delta[n] : null, delta: delta ? delta[n] : null };
 	}
