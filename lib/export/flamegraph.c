@@ -42,6 +42,7 @@ struct fg_node {
 struct fg_frame {
 	const char *name, *dso;
 	uint32_t kind;
+	bool owned; /* name allocated here ("comm [pid]") */
 };
 
 struct fg {
@@ -67,6 +68,9 @@ static uint64_t fg_weight(const struct fg_node *n, bool period)
 
 static void fg_free(struct fg *g)
 {
+	for (size_t i = 0; i < g->nr_frames; i++)
+		if (g->frames[i].owned)
+			free((char *)g->frames[i].name);
 	free(g->nodes);
 	free(g->frames);
 	free(g->frame_map);
@@ -96,6 +100,19 @@ static uint32_t fg_frame(struct fg *g, const struct pms_stack_frame *frames, uin
 
 		f->name = frames[id].name ? frames[id].name : "[unknown]";
 		f->dso = frames[id].dso;
+		/* --root pid/tid: one comm can be several processes; say which (as "comm [pid]") */
+		if ((frames[id].kind == PMS_STACK_PROCESS && frames[id].pid) ||
+		    (frames[id].kind == PMS_STACK_THREAD && frames[id].tid)) {
+			size_t len = strlen(f->name) + 16;
+			char *name = malloc(len);
+
+			if (!name)
+				return FG_NONE;
+			snprintf(name, len, "%s [%u]", f->name,
+				 frames[id].kind == PMS_STACK_PROCESS ? frames[id].pid : frames[id].tid);
+			f->name = name;
+			f->owned = true;
+		}
 		f->kind = (uint32_t)frames[id].kind;
 		if (f->kind > PMS_STACK_THREAD)
 			f->kind = PMS_STACK_UNKNOWN;
@@ -174,6 +191,8 @@ static int fg_build(struct fg *g, const struct pms_stacks *st, const struct pms_
 		n->samples = nodes[t.src].total_samples;
 		n->period = nodes[t.src].total_period;
 		n->frame = t.src == 0 || nodes[t.src].frame >= nr_frames ? 0 : fg_frame(g, frames, nodes[t.src].frame);
+		if (n->frame == FG_NONE)
+			goto out;
 		/* children go on the stack last-first so they come out in tree order, merged last */
 		merged.parent = self;
 		first = nr_todo;
