@@ -185,8 +185,6 @@ static int run(int argc, char **argv)
 	if (err) {
 		if (err == -ENOENT)
 			error("cannot open '%s': no such file (record one with `pmuscope record`, or name it with -i)", path);
-		else if (err == -EINVAL)
-			error("'%s' is not a perf.data file%s%s", path, derr.msg[0] ? ": " : "", derr.msg);
 		else
 			error("'%s': %s", path, derr.msg[0] ? derr.msg : strerror(-err));
 		if (err == -EBADMSG && !opt_recover)
@@ -209,9 +207,18 @@ static int run(int argc, char **argv)
 	}
 	if (opt_recover && damage && damage->err)
 		warning("'%s': %s; samples after it are left out", path, damage->msg);
-	if (opt_event && !pms_stacks__meta(st)->samples && pms_stacks__meta(st)->samples_filtered)
-		warning("no samples of event '%s' in '%s' (its events: %s)", opt_event, path,
-			pms_data_reader__attr_name(pms_session__reader(s), 0) ?: "?");
+	if (opt_event && !pms_stacks__meta(st)->samples && pms_stacks__meta(st)->samples_filtered) {
+		struct pms_data_reader *rd = pms_session__reader(s);
+		struct strbuf names = STRBUF_INIT;
+
+		for (size_t i = 0; i < pms_data_reader__nr_attrs(rd); i++) {
+			const char *nm = pms_data_reader__attr_name(rd, i);
+
+			strbuf_addf(&names, "%s%s", i ? ", " : "", nm ? nm : "?");
+		}
+		warning("no samples of event '%s' in '%s' (its events: %s)", opt_event, path, strbuf_str(&names));
+		strbuf_release(&names);
+	}
 	if (formats[fi].fmt == FMT_PPROF && strcmp(path, "-")) {
 		const struct pms_stacks_meta *m = pms_stacks__meta(st);
 		struct stat sb;
