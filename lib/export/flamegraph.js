@@ -253,7 +253,7 @@
 		if (n !== hover) { hover = n; draw(); }
 		showTip(n, ev);
 	});
-	canvas.addEventListener('mouseleave', function () { hover = -1; tip.hidden = true; draw(); });
+	canvas.addEventListener('mouseleave', function () { hover = -1; showTip(-1); draw(); });
 	canvas.addEventListener('click', function (ev) {
 		var p = pos(ev), n = hit(p[0], p[1]);
 		if (n >= 0) zoom(n);
