@@ -361,7 +361,7 @@ static int run(int argc, char **argv)
 	int pos, ret = 0, err;
 
 	pos = opt_parse(self(), &argc, argv, 0);
-	if (argc - pos < 2)
+	if (argc - pos == 1)
 		usage_error(self(), "want two files: the base and the new recording");
 	if (argc - pos > 2)
 		usage_error(self(), "unexpected argument '%s' (want two files)", argv[pos + 2]);
@@ -373,8 +373,9 @@ static int run(int argc, char **argv)
 		usage_error(self(), "--percent-limit: want a percentage in [0, 100]");
 	if (opt_flame && opt_json && !strcmp(opt_flame, "-"))
 		usage_error(self(), "--flamegraph - and --json both want stdout");
-	b.path = argv[pos];
-	n.path = argv[pos + 1];
+	/* as perf diff: no files compare perf.data.old (where perf record moves the previous perf.data) with perf.data */
+	b.path = argc - pos ? argv[pos] : "perf.data.old";
+	n.path = argc - pos ? argv[pos + 1] : "perf.data";
 	dopt.sort = opt_sort && !strcmp(opt_sort, "self") ? PMS_DIFF_BY_SELF : PMS_DIFF_BY_TOTAL;
 	dopt.weight = opt_samples ? PMS_WEIGHT_SAMPLES : PMS_WEIGHT_PERIOD;
 
@@ -420,7 +421,7 @@ out:
 const struct pms_cmd cmd_diff = {
 	.name = "diff",
 	.summary = "compare two perf.data files: per-function share deltas, differential flame graph",
-	.usage = "pmuscope diff [--sort total|self] [--limit <n>] [--percent-limit <p>] [--json] [--flamegraph <file.html>] <base.data> <new.data>",
+	.usage = "pmuscope diff [--sort total|self] [--limit <n>] [--percent-limit <p>] [--json] [--flamegraph <file.html>] [<base.data> <new.data>]",
 	.opts = opts,
 	.run = run,
 };

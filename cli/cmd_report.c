@@ -892,7 +892,7 @@ static int run(int argc, char **argv)
 
 		dmsg[0] = 0;
 		if (ret)
-			snprintf(dmsg, sizeof(dmsg), "%s (at offset %#" PRIx64 "; samples after it are missing)",
+			snprintf(dmsg, sizeof(dmsg), "%s; samples after offset %#" PRIx64 " are missing",
 				 damage && damage->err ? damage->msg : "read error", damage ? damage->offset : 0);
 		view.keys = keys; /* every key: the page has no constant-column rule */
 		view.nr_keys = nr_keys;

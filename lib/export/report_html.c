@@ -250,6 +250,37 @@ static const char style[] =
 	".pms-more{color:#666;margin:0 0 8px}\n"
 	"</style>\n";
 
+/*
+ * Click a column title to sort its table (again: the other way). Numbers
+ * sort by data-value or their text, the rest as text. Self-contained: it
+ * touches only .pms-report tables, so the flame graph's script is unaware.
+ */
+static const char sort_script[] =
+	"<script>\n"
+	"(function () {\n"
+	"  function key(td) {\n"
+	"    var v = td.dataset.value !== undefined ? td.dataset.value : td.textContent.replace(/%$/, '');\n"
+	"    return v !== '' && isFinite(v) ? Number(v) : td.textContent.toLowerCase();\n"
+	"  }\n"
+	"  document.querySelectorAll('.pms-report table.pms-table thead th').forEach(function (th, i, all) {\n"
+	"    th.title = 'sort';\n"
+	"    th.style.cursor = 'pointer';\n"
+	"    th.addEventListener('click', function () {\n"
+	"      var tb = th.closest('table').tBodies[0], col = th.cellIndex, down = th.dataset.sort !== 'down';\n"
+	"      var rows = Array.prototype.slice.call(tb.rows);\n"
+	"      rows.sort(function (a, b) {\n"
+	"        var x = key(a.cells[col]), y = key(b.cells[col]);\n"
+	"        var c = typeof x === typeof y ? (x < y ? -1 : x > y ? 1 : 0) : (typeof x === 'number' ? -1 : 1);\n"
+	"        return down ? -c : c;\n"
+	"      });\n"
+	"      rows.forEach(function (r) { tb.appendChild(r); });\n"
+	"      th.parentNode.querySelectorAll('th').forEach(function (o) { delete o.dataset.sort; });\n"
+	"      th.dataset.sort = down ? 'down' : 'up';\n"
+	"    });\n"
+	"  });\n"
+	"})();\n"
+	"</script>\n";
+
 int pms_report_html__preamble(const struct pms_report_html_opts *o, struct strbuf *out)
 {
 	size_t limit;
@@ -279,6 +310,7 @@ int pms_report_html__preamble(const struct pms_report_html_opts *o, struct strbu
 		pms_html__escape(out, o->flame_note);
 		strbuf_adds(out, "</p>\n");
 	}
+	strbuf_adds(out, sort_script);
 	strbuf_adds(out, "</div>\n");
 	return out->oom ? -ENOMEM : 0;
 }

@@ -13,7 +13,8 @@
  *    each event's kept period with 2 decimals; counts as integers. Elements
  *    carry stable ids and data- attributes (documented in docs/report.md)
  *    so tests read values without parsing the text.
- *  - No script: plain tables (the page's own script is the flame graph's).
+ *  - One small script of ours: click a column title to sort its table
+ *    (the page's main script is the flame graph's); it reads no data.
  */
 #ifndef PMS_EXPORT_REPORT_HTML_H
 #define PMS_EXPORT_REPORT_HTML_H

@@ -47,6 +47,14 @@ try {
 	check(name('breakdown'), tables.procs >= 1 && tables.threads >= tables.procs,
 		`${tables.procs} process rows, ${tables.threads} thread rows`);
 
+	// clicking a column title sorts its table: Self descending puts the hottest self row first
+	await page.locator('table.pms-top thead th', { hasText: /^Self$/ }).first().click();
+	const sorted = await page.evaluate(() => {
+		const v = [...document.querySelectorAll('table.pms-top tbody tr td.pms-self')].map((td) => Number(td.dataset.value));
+		return { first: v[0], max: Math.max(...v), ordered: v.every((x, i) => i === 0 || v[i - 1] >= x) };
+	});
+	check(name('sort-self'), sorted.ordered && sorted.first === sorted.max, `first ${sorted.first}, max ${sorted.max}`);
+
 	// the flame graph below: drawn, weighing the event's whole period (no filters here)
 	const fg = await page.evaluate(() => ({
 		total: window.pmsFlame.total, nodes: window.pmsFlame.nodeCount, drawn: window.pmsFlame.frames().length,

@@ -1,5 +1,7 @@
-# diff's usage errors exit 129; missing, non-perf.data and damaged files, and an absent event, exit 1
+# diff's usage errors exit 129; missing (no files: perf.data.old and perf.data, as perf diff), non-perf.data
+# and damaged files, and an absent event, exit 1
 cp "$TOP/tests/cli/cases/script_flat.data" flat.data
+"$PMUSCOPE" diff; echo "exit=$?"
 "$PMUSCOPE" diff flat.data; echo "exit=$?"
 "$PMUSCOPE" diff flat.data flat.data extra.data; echo "exit=$?"
 "$PMUSCOPE" diff --sort children2 flat.data flat.data; echo "exit=$?"

@@ -1,10 +1,10 @@
 # report --html on the call-chain fixture: the sections above the flame graph (summary, top
-# functions with the report's keys, processes, threads; style block left out), with filters and
+# functions with the report's keys, processes, threads; style and sorter script left out), with filters and
 # keys, written to stdout with -, and --html's usage errors
 mkdir proc && cp "$FIXTURES/symbol/kallsyms.txt" proc/kallsyms
 export PMS_PROCFS_ROOT="$PWD/proc" PMS_JITMAP_DIR="$FIXTURES/symbol"
 cp "$TOP/tests/cli/cases/script_chain.data" chain.data
-sections() { sed -n '/<div id="pms-preamble">/,/<div id="pms-flame"/p' "$1" | sed '/<style>/,/<\/style>/d'; }
+sections() { sed -n '/<div id="pms-preamble">/,/<div id="pms-flame"/p' "$1" | sed '/<style>/,/<\/style>/d; /<script>/,/<\/script>/d'; }
 "$PMUSCOPE" report -i chain.data --html out.html 2>err; echo "exit=$?"
 sed -E 's/[0-9]+ bytes/N bytes/' err # the page's size follows the flame graph's code
 sections out.html
