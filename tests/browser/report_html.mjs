@@ -1,8 +1,40 @@
 // SPDX-License-Identifier: MIT
 // Opens a `pmuscope report --html` page in Chromium and checks it against `pmuscope report --json` of the same file; prints PASS/FAIL lines.
 // Usage: node report_html.mjs <page.html> <report.json> <screenshot.png> <label>
+//        node report_html.mjs --diff <diff-page.html> <diff.json> <screenshot.png> <label> <fn>...
+//          (a `pmuscope diff --flamegraph` page: each fn's frame delta = diff --json's delta_total, +-0.5)
 import { readFileSync } from 'node:fs';
 import { launch, openPage, check, failures } from './lib.mjs';
+
+if (process.argv[2] === '--diff') {
+	const [file, jsonFile, shot, label, ...fns] = process.argv.slice(3);
+	const rows = JSON.parse(readFileSync(jsonFile, 'utf8')).rows;
+	const { context, external, close } = await launch({ width: 1280, height: 700 });
+	try {
+		const { page, errors } = await openPage(context, file);
+		await page.waitForSelector('#pms-flame[data-state="ready"]', { timeout: 30000 });
+		for (const fn of fns) {
+			const row = rows.find((r) => r.name === fn);
+			// alpha and bravo have one node each in pms-shares (a stray from a cut chain can add a
+			// sliver), so the widest node's delta is the function's
+			const node = await page.evaluate((n) => {
+				const ids = window.pmsFlame.find(n).map((k) => window.pmsFlame.node(k)).sort((a, b) => b.value - a.value);
+				return ids[0] || null;
+			}, fn);
+			const d = node && node.delta !== null ? 100 * node.delta : NaN;
+			check(`rh-${label}-${fn}-delta`, row && Math.abs(d - row.delta_total) < 0.5,
+				`page ${d.toFixed(4)} points, diff --json ${row && row.delta_total}`);
+		}
+		check(`rh-${label}-console`, errors.length === 0, errors.join(' | '));
+		check(`rh-${label}-offline`, external.length === 0, external.join(' '));
+		await page.screenshot({ path: shot, fullPage: true });
+	} catch (e) {
+		check(`rh-${label}-run`, false, String(e && e.stack || e).slice(0, 400));
+	} finally {
+		await close();
+	}
+	process.exit(failures() ? 1 : 0);
+}
 
 const [file, jsonFile, shot, label] = process.argv.slice(2);
 const rep = JSON.parse(readFileSync(jsonFile, 'utf8'));
