@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Flame graph benchmark (issue 5). 1) Generation time on a >= 1M-sample perf.data (perf's own
 # file, recorded as bench/report.sh records its big file: perf record -e cpu-clock -c 20000 -g of
-# two pms-shares) for `pmuscope flamegraph` (HTML and --svg) against perf's route to the same
+# two pms-shares, here with a fixed amount of work rather than a fixed time) for `pmuscope flamegraph` (HTML and --svg) against perf's route to the same
 # picture, `perf script | <fold stacks in awk>` (stackcollapse-perf's job; flamegraph.pl itself is
 # not packaged in Debian, so perf's route is timed up to the folded file and is a lower bound),
 # same file, same run, best of R. 2) A synthetic tree of 100k distinct stacks (bench/fg_gen.c
@@ -47,27 +47,22 @@ EOF
 if ! command -v perf >/dev/null 2>&1; then
 	echo "flamegraph-big: SKIP: perf not installed"
 else
+	# rec FILE ROUNDS: two pms-shares doing a fixed amount of work each: cpu-clock samples count
+	# CPU time, so the sample count does not depend on how busy the shared machine is.
 	rec() {
 		perf record -q -e cpu-clock -c 20000 -g -o "$1" -- \
-			sh -c "'$demo' --seconds $2 >/dev/null & '$demo' --seconds $2 >/dev/null & wait" \
+			sh -c "'$demo' --rounds $2 >/dev/null & '$demo' --rounds $2 >/dev/null & wait" \
 			>/dev/null 2>"$1.err" || { echo "flamegraph: FAIL: perf record: $(tail -n 1 "$1.err")"; exit 1; }
 	}
 	samples_in() { perf report -i "$1" --stats 2>/dev/null | awk '/SAMPLE events:/ { print $3; exit }'; }
-	rec "$tmp/cal.data" 0.5
-	rate=$(($(samples_in "$tmp/cal.data") * 2))
-	[ "$rate" -gt 0 ] || { echo "flamegraph: FAIL: no samples in a 0.5 s recording"; exit 1; }
-	secs=$(awk -v r="$rate" -v w="$want" 'BEGIN { s = w * 1.35 / r; if (s > 60) s = 60; printf "%.1f", s }')
-	echo "flamegraph: recording ${secs}s of 2 x pms-shares for >= $want samples ($rate samples/s)..."
-	rec "$tmp/big.data" "$secs"
+	rec "$tmp/cal.data" 10000
+	cal=$(samples_in "$tmp/cal.data")
+	[ "${cal:-0}" -gt 0 ] || { echo "flamegraph: FAIL: no samples in the calibration recording"; exit 1; }
+	rounds=$(awk -v c="$cal" -v w="$want" 'BEGIN { printf "%d", 10000 * w * 1.06 / c }')
+	echo "flamegraph: recording 2 x pms-shares --rounds $rounds for >= $want samples ($cal samples per 2 x 10000 rounds)..."
+	rec "$tmp/big.data" "$rounds"
 	n=$(samples_in "$tmp/big.data")
-	if [ "${n:-0}" -lt "$want" ]; then
-		# the machine got busier than the calibration saw: once more, longer by the shortfall
-		secs=$(awk -v s="$secs" -v n="${n:-1}" -v w="$want" 'BEGIN { s = s * w * 1.15 / (n > 0 ? n : 1); if (s > 90) s = 90; printf "%.1f", s }')
-		echo "flamegraph: only $n samples; recording ${secs}s instead..."
-		rec "$tmp/big.data" "$secs"
-		n=$(samples_in "$tmp/big.data")
-	fi
-	[ "${n:-0}" -ge "$want" ] || echo "flamegraph: note: only $n samples (< $want): the machine got busier"
+	[ "${n:-0}" -ge "$want" ] || echo "flamegraph: note: only $n samples (< $want)"
 	cat "$tmp/big.data" >/dev/null
 	ours=$(best "$pms" flamegraph -i "$tmp/big.data" -o "$tmp/big.html")
 	ours_svg=$(best "$pms" flamegraph -i "$tmp/big.data" --svg -o "$tmp/big.svg")
