@@ -30,6 +30,10 @@ struct pms_cmd {
 #include "commands.def"
 #undef CMD
 
+/* The whole command line as main() got it (record's HEADER_CMDLINE, as perf's). */
+extern int pms_cli_argc;
+extern char **pms_cli_argv;
+
 /* Every command, in commands.def order; NULL-terminated. */
 extern const struct pms_cmd *const pms_commands[];
 

@@ -387,6 +387,25 @@ static bool task_alive(pid_t pid, pid_t tid)
 	return !(paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'));
 }
 
+/*
+ * HEADER_CMDLINE as perf writes it: the tool's own path (not what was typed),
+ * then every word of the command line, so `report --header` shows how the
+ * file was made.
+ */
+static void record_cmdline(struct rec *r)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char **words = xcalloc((size_t)pms_cli_argc + 1, sizeof(*words));
+
+	exe[n > 0 ? n : 0] = 0;
+	words[0] = n > 0 ? exe : pms_cli_argv[0];
+	for (int i = 1; i < pms_cli_argc; i++)
+		words[i] = pms_cli_argv[i];
+	pms_data_features__from_host(pms_data_writer__features(r->w), pms_cli_argc, words);
+	free(words);
+}
+
 /* "12,34": positive ids, comma-separated, none empty; a usage error names what (-p/-t) was bad. */
 static void parse_id_list(const char *s, const char *what, pid_t **ids, size_t *nr)
 {
@@ -775,7 +794,7 @@ out_open:
 	if (ret)
 		goto out;
 
-	pms_data_features__from_host(pms_data_writer__features(r.w), argc, argv);
+	record_cmdline(&r);
 	out.w = r.w;
 	out.hits = r.hits;
 	rec_synth__kernel(&out);

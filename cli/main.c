@@ -163,10 +163,16 @@ const struct pms_cmd cmd_help = {
 	.run = run_help,
 };
 
+int pms_cli_argc;
+char **pms_cli_argv;
+
 int main(int argc, char **argv)
 {
 	const struct pms_cmd *c;
 	int i = 1;
+
+	pms_cli_argc = argc;
+	pms_cli_argv = argv;
 
 	pms_set_print(lib_print);
 	for (; i < argc && argv[i][0] == '-'; i++) {

@@ -337,6 +337,13 @@ rt_inherit_tests() {
 	else
 		fail "record: the workload's signal dispositions" "under record: '$rt_sig'; bare: '$rt_bare'"
 	fi
+	# HEADER_CMDLINE as perf writes it: the tool's real path, then the words as typed
+	rt_cmd=$(perf report --header-only -i "$rt_tmp/sig.data" 2>/dev/null | sed -n 's/^# cmdline : //p')
+	case $rt_cmd in
+	"$(readlink -f "$PMUSCOPE") record -o $rt_tmp/sig.data "*grep*)
+		pass "record: cmdline header '$rt_cmd'" ;;
+	*) fail "record: cmdline header" "got '$rt_cmd'" ;;
+	esac
 }
 
 # rt_buildid_check NAME FILE: perf buildid-list FILE names exactly the objects
