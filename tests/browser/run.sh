@@ -7,7 +7,7 @@
 # missing browser or npm tree is a printed SKIP with the reason.
 set -u
 build=${1:-build}
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 top=$(pwd)
 . tests/lib/suite.sh
 suite_begin browser
