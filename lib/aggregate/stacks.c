@@ -122,6 +122,12 @@ struct pms_stacks {
 	bool period_ns;
 	uint32_t *path;
 	size_t path_alloc;
+	/* the last sample's root pseudo frames: consecutive samples mostly share them */
+	const char *root_comm;
+	uint32_t root_pid, root_tid, root_ids[2];
+	/* dso -> build-id hex, both interned (pointer-compared) */
+	const char **bid_dso, **bid_hex;
+	size_t nr_bids, bids_alloc;
 };
 
 /* -------------------------------------------------------- strings -- */
@@ -391,6 +397,8 @@ void pms_stacks__free(struct pms_stacks *st)
 	free(st->memo);
 	free(st->attr_seen);
 	free(st->path);
+	free(st->bid_dso);
+	free(st->bid_hex);
 	free(st);
 }
 
@@ -448,9 +456,22 @@ static int switch_session(struct pms_stacks *st, struct pms_session *s)
 		return -ENOMEM;
 	st->nr_attrs_seen = nr;
 	st->memo_session = s;
+	st->root_comm = NULL;
 	if (f && pms_data_features__has(f, PMS_FEAT_HOSTNAME) && f->hostname &&
 	    !(st->meta.hostname = intern_str(st, f->hostname)))
 		return -ENOMEM;
+	for (size_t i = 0; f && i < f->nr_build_ids; i++) {
+		const struct pms_data_build_id *b = &f->build_ids[i];
+		char hex[2 * PMS_BUILD_ID_MAX + 1];
+		int err;
+
+		if (!b->filename || !b->size || b->size > PMS_BUILD_ID_MAX)
+			continue;
+		for (size_t k = 0; k < b->size; k++)
+			snprintf(hex + 2 * k, 3, "%02x", b->id[k]);
+		if ((err = pms_stacks__set_build_id(st, b->filename, hex)))
+			return err;
+	}
 	if (f && f->nr_cmdline) {
 		struct strbuf sb = STRBUF_INIT;
 
@@ -623,18 +644,34 @@ int pms_stacks__add_sample(struct pms_stacks *st, struct pms_session *s,
 		return 0;
 	}
 	if (st->opts.root != PMS_STACKS_ROOT_NONE) {
-		struct pms_stack_frame p = { .name = ss->comm ? ss->comm : "[unknown]", .kind = PMS_STACK_PROCESS };
+		/* session comms are interned: the pointer tells the name */
+		if (!st->root_comm || st->root_comm != ss->comm || st->root_pid != ss->pid ||
+		    st->root_tid != ss->tid) {
+			struct pms_stack_frame p = { .name = ss->comm ? ss->comm : "[unknown]",
+						     .kind = PMS_STACK_PROCESS };
+			int64_t id;
 
-		if (st->opts.root != PMS_STACKS_ROOT_COMM)
-			p.pid = ss->pid;
-		if ((err = push(st, &nr, pms_stacks__intern(st, &p))))
-			return err;
-		if (st->opts.root == PMS_STACKS_ROOT_TID) {
-			p.kind = PMS_STACK_THREAD;
-			p.tid = ss->tid;
-			if ((err = push(st, &nr, pms_stacks__intern(st, &p))))
-				return err;
+			st->root_comm = NULL;
+			if (st->opts.root != PMS_STACKS_ROOT_COMM)
+				p.pid = ss->pid;
+			if ((id = pms_stacks__intern(st, &p)) < 0)
+				return (int)id;
+			st->root_ids[0] = (uint32_t)id;
+			if (st->opts.root == PMS_STACKS_ROOT_TID) {
+				p.kind = PMS_STACK_THREAD;
+				p.tid = ss->tid;
+				if ((id = pms_stacks__intern(st, &p)) < 0)
+					return (int)id;
+				st->root_ids[1] = (uint32_t)id;
+			}
+			st->root_comm = ss->comm;
+			st->root_pid = ss->pid;
+			st->root_tid = ss->tid;
 		}
+		if ((err = push(st, &nr, st->root_ids[0])))
+			return err;
+		if (st->opts.root == PMS_STACKS_ROOT_TID && (err = push(st, &nr, st->root_ids[1])))
+			return err;
 	}
 	for (size_t i = ss->nr_frames; i-- > 0;)
 		if (keep_frame(st, &ss->frames[i]) && (err = push_frame(st, s, &ss->frames[i], &nr)))
@@ -799,5 +836,45 @@ int pms_stacks__set_meta(struct pms_stacks *st, const struct pms_stacks_meta *me
 	/* the tree's own count wins: it is what the exporters' totals add up to */
 	m.samples = st->nodes[0].total_samples;
 	st->meta = m;
+	return 0;
+}
+
+const char *pms_stacks__build_id(const struct pms_stacks *st, const char *dso)
+{
+	if (!dso)
+		return NULL;
+	for (size_t i = st->nr_bids; i-- > 0;)
+		if (st->bid_dso[i] == dso || !strcmp(st->bid_dso[i], dso))
+			return st->bid_hex[i];
+	return NULL;
+}
+
+int pms_stacks__set_build_id(struct pms_stacks *st, const char *dso, const char *build_id_hex)
+{
+	const char *d = intern_str(st, dso), *h = intern_str(st, build_id_hex);
+
+	if (!d || !h)
+		return -ENOMEM;
+	for (size_t i = 0; i < st->nr_bids; i++)
+		if (st->bid_dso[i] == d) {
+			st->bid_hex[i] = h;
+			return 0;
+		}
+	if (st->nr_bids == st->bids_alloc) {
+		size_t na = st->bids_alloc ? st->bids_alloc * 2 : 16;
+		const char **nd = realloc(st->bid_dso, na * sizeof(*nd)), **nh;
+
+		if (!nd)
+			return -ENOMEM;
+		st->bid_dso = nd;
+		nh = realloc(st->bid_hex, na * sizeof(*nh));
+		if (!nh)
+			return -ENOMEM;
+		st->bid_hex = nh;
+		st->bids_alloc = na;
+	}
+	st->bid_dso[st->nr_bids] = d;
+	st->bid_hex[st->nr_bids] = h;
+	st->nr_bids++;
 	return 0;
 }

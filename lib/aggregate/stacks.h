@@ -127,4 +127,12 @@ const struct pms_stacks_meta *pms_stacks__meta(const struct pms_stacks *st);
 /* Meta for trees filled by path (profile): strings are copied. */
 int pms_stacks__set_meta(struct pms_stacks *st, const struct pms_stacks_meta *meta);
 
+/*
+ * The build-id of object dso (a frame's dso) as the recording's
+ * HEADER_BUILD_ID had it, in lowercase hex; NULL when not recorded.
+ */
+const char *pms_stacks__build_id(const struct pms_stacks *st, const char *dso);
+/* Record one (for trees filled by path); both strings are copied. 0 or -ENOMEM. */
+int pms_stacks__set_build_id(struct pms_stacks *st, const char *dso, const char *build_id_hex);
+
 #endif

@@ -19,7 +19,7 @@ enum {
 	VALUETYPE_TYPE = 1, VALUETYPE_UNIT = 2,
 	SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2, SAMPLE_LABEL = 3,
 	LABEL_KEY = 1, LABEL_STR = 2, LABEL_NUM = 3,
-	MAPPING_ID = 1, MAPPING_FILENAME = 5, MAPPING_HAS_FUNCTIONS = 7,
+	MAPPING_ID = 1, MAPPING_FILENAME = 5, MAPPING_BUILD_ID = 6, MAPPING_HAS_FUNCTIONS = 7,
 	LOCATION_ID = 1, LOCATION_MAPPING_ID = 2, LOCATION_LINE = 4,
 	LINE_FUNCTION_ID = 1, LINE_LINE = 2,
 	FUNCTION_ID = 1, FUNCTION_NAME = 2, FUNCTION_SYSTEM_NAME = 3, FUNCTION_FILENAME = 4,
@@ -272,6 +272,34 @@ static uint32_t location_id(struct enc *e, uint32_t frame)
 	return e->loc_of_frame[frame];
 }
 
+static const char *main_object(const struct pms_stack_node *n, const struct pms_stack_frame *f)
+{
+	const char *dsos[128], *best = NULL;
+	size_t nr = 0, best_count = 0;
+
+	for (uint32_t node = n[0].first_child; node && nr < 128;) {
+		uint32_t heavy = node;
+
+		for (uint32_t c = n[node].next_sibling; c; c = n[c].next_sibling)
+			if (n[c].total_samples > n[heavy].total_samples)
+				heavy = c;
+		if (f[n[heavy].frame].kind == PMS_STACK_USER)
+			dsos[nr++] = f[n[heavy].frame].dso;
+		node = n[heavy].first_child;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		size_t count = 0;
+
+		for (size_t k = 0; k < nr; k++)
+			count += dsos[k] == dsos[i];
+		if (count > best_count) {
+			best = dsos[i];
+			best_count = count;
+		}
+	}
+	return best;
+}
+
 static void value_type(struct enc *e, struct strbuf *b, unsigned field, struct strbuf *sub,
 		       const char *type, const char *unit)
 {
@@ -328,6 +356,12 @@ int pms_export__pprof(const struct pms_stacks *st, struct strbuf *out)
 	/* samples/count first (pprof's convention), then the event's own weight */
 	value_type(&e, &pb, PROFILE_SAMPLE_TYPE, &sub, "samples", "count");
 	value_type(&e, &pb, PROFILE_SAMPLE_TYPE, &sub, event, unit);
+
+	/*
+	 * Readers take mapping[0] for the main binary (go tool pprof's "File:"):
+	 * give id 1 to the object with most frames on the heaviest path.
+	 */
+	mapping_id(&e, main_object(n, e.frames));
 
 	/* one Sample per tree node with self weight: locations leaf first, pseudo frames as labels */
 	for (size_t i = 1; i < nn && !e.err; i++) {
@@ -391,6 +425,7 @@ int pms_export__pprof(const struct pms_stacks *st, struct strbuf *out)
 	for (size_t m = 0; m < e.nr_maps; m++) {
 		pb_uint(&sub, MAPPING_ID, m + 1);
 		pb_uint(&sub, MAPPING_FILENAME, e.map_dso[m]);
+		pb_uint(&sub, MAPPING_BUILD_ID, str_idx(&e, pms_stacks__build_id(st, e.strs[e.map_dso[m]])));
 		pb_uint(&sub, MAPPING_HAS_FUNCTIONS, 1);
 		pb_msg(&pb, PROFILE_MAPPING, &sub);
 	}

@@ -170,6 +170,7 @@ struct profile {
 	uint64_t loc_map[MAXN];    /* location index -> mapping id */
 	uint64_t fn_name[MAXN];    /* function index -> name string index */
 	uint64_t map_file[MAXN];
+	uint64_t map_bid[MAXN];
 	uint64_t sample_locs[MAXN][8];
 	size_t sample_nr_locs[MAXN];
 	uint64_t sample_vals[MAXN][2];
@@ -236,6 +237,8 @@ static void decode(const struct strbuf *gz, struct profile *pr)
 					pr->ids[t][i] = v2;
 				else if (t == 0 && f == 5)
 					pr->map_file[i] = v2;
+				else if (t == 0 && f == 6)
+					pr->map_bid[i] = v2;
 				else if (t == 1 && f == 2)
 					pr->loc_map[i] = v2;
 				else if (t == 1 && f == 4)
@@ -290,8 +293,15 @@ Test(export, pprof_decodes_with_dense_ids)
 	struct profile pr;
 	uint64_t samples = 0, period = 0;
 
+	cr_assert_eq(pms_stacks__set_build_id(st, "/bin/app", "deadbeef"), 0);
+	cr_assert_str_eq(pms_stacks__build_id(st, "/bin/app"), "deadbeef");
+	cr_assert_null(pms_stacks__build_id(st, "/lib/libc.so.6"));
 	cr_assert_eq(pms_export__pprof(st, &sb), 0);
 	decode(&sb, &pr);
+	/* mapping[0] is the main binary (most frames on the heaviest path), with its build-id */
+	cr_assert_str_eq(pr.strs[pr.map_file[0]], "/bin/app");
+	cr_assert_str_eq(pr.strs[pr.map_bid[0]], "deadbeef");
+	cr_assert_eq(pr.map_bid[1], 0);
 	/* Parca's rules: string_table[0] == "", ids 1..N in table order */
 	cr_assert_geq(pr.nr_strs, 1);
 	cr_assert_str_eq(pr.strs[0], "");
