@@ -54,7 +54,7 @@
 	var ROW = 17, FONT = '12px system-ui, "DejaVu Sans", Verdana, sans-serif';
 	var icicle = !!D.icicle, zoomed = 0, hover = -1;
 	var matched = null, searchInfo = null;
-	var drawn = { id: [], x: [], w: [], row: [] }, W = 0;
+	var drawn = { id: [], x: [], w: [], row: [] }, W = 0, charW = 7;
 
 	function fnv(s) {
 		var h = 2166136261;
@@ -107,6 +107,7 @@
 		ctx.clearRect(0, 0, W, H);
 		ctx.font = FONT;
 		ctx.textBaseline = 'middle';
+		charW = ctx.measureText('abcdefghijklmnopqrstuvwxyz_ABCDEF').width / 33 || 7; // how many characters fit a box
 		drawn = { id: [], x: [], w: [], row: [] };
 		if (!N || !total) return;
 		var zx = x0[zoomed], zw = val[zoomed] || 1, scale = W / zw;
@@ -127,8 +128,8 @@
 		ctx.fillRect(x, y, Math.max(w - (w > 2 ? 0.5 : 0), 0.4), ROW - 1);
 		if (n === hover) { ctx.strokeStyle = '#000'; ctx.lineWidth = 1; ctx.strokeRect(x + 0.5, y + 0.5, w - 1.5, ROW - 2); }
 		if (w > 28) {
-			var name = F.name[fi[n]], max = (w - 6) / 7;
-			if (name.length > max) name = name.slice(0, Math.max(0, Math.floor(max) - 2)) + '..';
+			var name = F.name[fi[n]], max = (w - 6) / charW;
+			if (name.length > max && ctx.measureText(name).width > w - 6) name = name.slice(0, Math.max(0, Math.floor(max) - 2)) + '..';
 			if (name.length > 2) { ctx.fillStyle = '#000'; ctx.fillText(name, x + 3, y + ROW / 2); }
 		}
 		ctx.globalAlpha = 1;
