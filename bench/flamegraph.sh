@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Flame graph benchmark (issue 5). 1) Generation time on a >= 1M-sample perf.data (perf's own
-# file, recorded as bench/report.sh records its big file: perf record -e cpu-clock -c 20000 -g of
-# two pms-shares, here with a fixed amount of work rather than a fixed time) for `pmuscope flamegraph` (HTML and --svg) against perf's route to the same
-# picture, `perf script | <fold stacks in awk>` (stackcollapse-perf's job; flamegraph.pl itself is
-# not packaged in Debian, so perf's route is timed up to the folded file and is a lower bound),
+# file of the report benchmark's workload from bench/lib/big_perf_data.sh; $PMS_BENCH_BIG reuses
+# one) for `pmuscope flamegraph` (HTML and --svg) against perf's route to the same picture,
+# `perf script | <fold stacks in awk>` (stackcollapse-perf's job; flamegraph.pl itself is not
+# packaged in Debian, so perf's route is timed up to the folded file and is a lower bound),
 # same file, same run, best of R. 2) A synthetic tree of 100k distinct stacks (bench/fg_gen.c
 # through pms_stacks__add_path): page size in bytes and load time in Chromium (playwright,
 # navigation to #pms-flame[data-state=ready], median of 5), with the default merging of narrow
@@ -20,6 +20,8 @@ demo=$build/demo/pms-shares
 [ -x "$pms" ] || { echo "flamegraph: FAIL: $pms not built"; exit 1; }
 [ -x "$demo" ] || { echo "flamegraph: FAIL: $demo not built"; exit 1; }
 [ -x /usr/bin/time ] || { echo "flamegraph: FAIL: /usr/bin/time missing (Debian package time)"; exit 1; }
+# shellcheck disable=SC1091 # bench/lib/big_perf_data.sh, from the repository root
+. bench/lib/big_perf_data.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
@@ -47,22 +49,9 @@ EOF
 if ! command -v perf >/dev/null 2>&1; then
 	echo "flamegraph-big: SKIP: perf not installed"
 else
-	# rec FILE ROUNDS: two pms-shares doing a fixed amount of work each: cpu-clock samples count
-	# CPU time, so the sample count does not depend on how busy the shared machine is.
-	rec() {
-		perf record -q -e cpu-clock -c 20000 -g -o "$1" -- \
-			sh -c "'$demo' --rounds $2 >/dev/null & '$demo' --rounds $2 >/dev/null & wait" \
-			>/dev/null 2>"$1.err" || { echo "flamegraph: FAIL: perf record: $(tail -n 1 "$1.err")"; exit 1; }
-	}
-	samples_in() { perf report -i "$1" --stats 2>/dev/null | awk '/SAMPLE events:/ { print $3; exit }'; }
-	rec "$tmp/cal.data" 10000
-	cal=$(samples_in "$tmp/cal.data")
-	[ "${cal:-0}" -gt 0 ] || { echo "flamegraph: FAIL: no samples in the calibration recording"; exit 1; }
-	rounds=$(awk -v c="$cal" -v w="$want" 'BEGIN { printf "%d", 10000 * w * 1.06 / c }')
-	echo "flamegraph: recording 2 x pms-shares --rounds $rounds for >= $want samples ($cal samples per 2 x 10000 rounds)..."
-	rec "$tmp/big.data" "$rounds"
-	n=$(samples_in "$tmp/big.data")
-	[ "${n:-0}" -ge "$want" ] || echo "flamegraph: note: only $n samples (< $want)"
+	big_perf_data "$tmp/big.data" "$want" "$demo" | sed 's/^/flamegraph: /'
+	[ -s "$tmp/big.data" ] || { echo "flamegraph: FAIL: no big perf.data"; exit 1; }
+	n=$(big_samples_in "$tmp/big.data")
 	cat "$tmp/big.data" >/dev/null
 	ours=$(best "$pms" flamegraph -i "$tmp/big.data" -o "$tmp/big.html")
 	ours_svg=$(best "$pms" flamegraph -i "$tmp/big.data" --svg -o "$tmp/big.svg")
