@@ -9,7 +9,8 @@
 #  - folded: counts sum to the sample count; the heaviest stacks equal an awk stackcollapse
 #    (comm root, sample counts: `perf script report stackcollapse`'s convention) of
 #    `perf script` on the same file;
-#  - Chrome trace: valid JSON (jq) with pid and tid on every event.
+#  - Chrome trace: valid JSON (jq) with pid and tid on every event;
+#  - --srcline frames carry the source file and lines of the workload.
 # Sourced by tests/kernel/run.sh; every function and variable is ex_-prefixed.
 
 ex_demo=$BUILD_DIR/demo/pms-shares
@@ -140,6 +141,15 @@ ex_check_file() {
 		pass "export-folded-stacks-$ex_l: top 3 stacks as perf script's"
 	else
 		fail "export-folded-stacks-$ex_l" "$ex_bad"
+	fi
+
+	# --srcline: leaf_work's frames carry demo/pms-shares.c and its lines (DWARF)
+	ex_lines=$("$PMUSCOPE" export -i "$ex_f" --format json --srcline 2>/dev/null |
+		grep -o '{"name":"leaf_work","kind":"user","dso":"[^"]*","file":"[^"]*pms-shares.c","line":[1-9][0-9]*}' | wc -l)
+	if [ "$ex_lines" -gt 0 ]; then
+		pass "export-srcline-$ex_l: leaf_work on $ex_lines lines of pms-shares.c"
+	else
+		fail "export-srcline-$ex_l" "no leaf_work frame with a pms-shares.c line in --format json --srcline"
 	fi
 
 	# Chrome trace: pid and tid everywhere
