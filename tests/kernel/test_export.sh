@@ -10,7 +10,9 @@
 #    (comm root, sample counts: `perf script report stackcollapse`'s convention) of
 #    `perf script` on the same file;
 #  - Chrome trace: valid JSON (jq) with pid and tid on every event;
-#  - --srcline frames carry the source file and lines of the workload.
+#  - --srcline frames carry the source file and lines of the workload;
+#  - --inline turns a -O2 workload's inlined calls into frames, where perf script prints
+#    "(inlined)" lines.
 # Sourced by tests/kernel/run.sh; every function and variable is ex_-prefixed.
 
 ex_demo=$BUILD_DIR/demo/pms-shares
@@ -180,6 +182,36 @@ else
 		ex_check_file "$ex_tmp/perf.data" perf
 	else
 		fail "export-record-perf" "perf record -g: $(head -c 300 "$ex_tmp/rec.err")"
+	fi
+fi
+# --inline: a -O2 workload whose outer() has middle() and inner() inlined, recorded with
+# --call-graph dwarf; perf script shows them as "(inlined)" lines, export as frames of their own
+if ! command -v gcc >/dev/null 2>&1; then
+	skip "export-inline" "gcc is not installed"
+else
+	cat >"$ex_tmp/inl.c" <<'CSRC'
+static volatile unsigned long sink;
+static inline __attribute__((always_inline)) unsigned long inner(unsigned long x)
+{ for (int i = 0; i < 1000; i++) x = x * 31 + i; return x; }
+static inline __attribute__((always_inline)) unsigned long middle(unsigned long x)
+{ return inner(x) ^ inner(x + 1); }
+__attribute__((noinline)) unsigned long outer(unsigned long x) { return middle(x) + 1; }
+int main(void) { for (unsigned long i = 0; i < 1500000; i++) sink += outer(i); return 0; }
+CSRC
+	if gcc -O2 -g -o "$ex_tmp/inl" "$ex_tmp/inl.c" &&
+		"$PMUSCOPE" record --call-graph dwarf -F 1000 -o "$ex_tmp/inl.data" -- "$ex_tmp/inl" >/dev/null 2>&1; then
+		ex_ours=$("$PMUSCOPE" export -i "$ex_tmp/inl.data" --inline | awk '/;outer;middle;inner( |;)/ { s += $NF } END { print s + 0 }')
+		ex_plain=$("$PMUSCOPE" export -i "$ex_tmp/inl.data" | awk '/;outer;(middle|inner)/ { s += $NF } END { print s + 0 }')
+		ex_perf=$(perf script -i "$ex_tmp/inl.data" -F ip,sym 2>/dev/null | grep -c ' inner (inlined)$')
+		# the same samples as perf's (within 1%: both unwind the same copies of the stack)
+		if [ "$ex_ours" -gt 0 ] && [ "$ex_plain" = 0 ] && [ "$ex_perf" -gt 0 ] &&
+			awk -v a="$ex_ours" -v b="$ex_perf" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d * 100 <= b) }'; then
+			pass "export-inline: $ex_ours samples in outer;middle;inner (perf script: $ex_perf inlined inner lines; none without --inline)"
+		else
+			fail "export-inline" "outer;middle;inner: $ex_ours samples with --inline, $ex_plain without; perf script inlined inner lines: $ex_perf"
+		fi
+	else
+		fail "export-inline" "could not build or record the inline workload"
 	fi
 fi
 rm -rf "$ex_tmp"
