@@ -704,7 +704,7 @@ int pms_stacks__add_session(struct pms_stacks *st, struct pms_session *s)
 		if ((err = pms_stacks__add_sample(st, s, ss)))
 			return err;
 	stats = pms_session__stats(s);
-	st->meta.lost = stats->lost_events + stats->lost_samples;
+	st->meta.lost += stats->lost_events + stats->lost_samples; /* sessions add up */
 	return rc < 0 ? rc : 0;
 }
 
