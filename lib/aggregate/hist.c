@@ -6,20 +6,12 @@
 #include <string.h>
 
 #include "aggregate/hist.h"
+#include "util/array.h"
+#include "util/hash.h"
 
 /* ------------------------------------------------------------- hashing -- */
 
-static inline uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
-/* Cheap combining step (one multiply); mix64() once at the end spreads the bits. */
+/* Cheap combining step (one multiply); pms_hash__mix64() once at the end spreads the bits. */
 static inline uint64_t hash_step(uint64_t h, uint64_t v)
 {
 	h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
@@ -97,24 +89,6 @@ static void htab_release(struct htab *t)
 {
 	free(t->slots);
 	memset(t, 0, sizeof(*t));
-}
-
-static int grow(void **p, size_t *alloc, size_t need, size_t size)
-{
-	void *n;
-	size_t a;
-
-	if (need <= *alloc)
-		return 0;
-	a = *alloc ? *alloc : 64;
-	while (a < need)
-		a *= 2;
-	n = realloc(*p, a * size);
-	if (!n)
-		return -ENOMEM;
-	*p = n;
-	*alloc = a;
-	return 0;
 }
 
 /* ------------------------------------------------------------- tables -- */
@@ -453,7 +427,7 @@ static bool frame_eq(const void *ctx, uint32_t idx)
 
 static uint32_t frame_hash(const struct frame_key *k)
 {
-	return (uint32_t)mix64(hash_step(hash_step(hash_step((uintptr_t)k->dso, (uintptr_t)k->sym), k->addr),
+	return (uint32_t)pms_hash__mix64(hash_step(hash_step(hash_step((uintptr_t)k->dso, (uintptr_t)k->sym), k->addr),
 				   k->kind + k->by_addr * 16));
 }
 
@@ -470,7 +444,7 @@ static int intern_frame(struct pms_hist *h, const struct pms_frame *fr, bool by_
 
 	if (!h->memo)
 		return intern_frame_slow(h, fr, by_addr, caller_frame, id);
-	m = &h->memo[(mix64(fr->ip) ^ mode) & (FMEMO_SIZE - 1)];
+	m = &h->memo[(pms_hash__mix64(fr->ip) ^ mode) & (FMEMO_SIZE - 1)];
 	if (m->id && m->ip == fr->ip && m->dso == fr->res.dso && m->sym == fr->res.sym &&
 	    m->kind == (uint8_t)fr->kind && m->mode == mode) {
 		*id = m->id - 1;
@@ -513,7 +487,7 @@ static int intern_frame_slow(struct pms_hist *h, const struct pms_frame *fr, boo
 		return 0;
 	}
 	if (h->nr_frames >= UINT32_MAX - 1 ||
-	    grow((void **)&h->frames, &h->frames_alloc, h->nr_frames + 1, sizeof(*h->frames)))
+	    pms_array__reserve(&h->frames, &h->frames_alloc, h->nr_frames + 1, sizeof(*h->frames)))
 		return -ENOMEM;
 	f = &h->frames[h->nr_frames];
 	memset(f, 0, sizeof(*f));
@@ -606,14 +580,14 @@ int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 	}
 	if (!h->whole_chain || !s->has_callchain)
 		nr = 1;
-	if (nr > h->tmp_alloc && grow((void **)&h->tmp, &h->tmp_alloc, nr, sizeof(*h->tmp)))
+	if (nr > h->tmp_alloc && pms_array__reserve(&h->tmp, &h->tmp_alloc, nr, sizeof(*h->tmp)))
 		return -ENOMEM;
 	for (size_t i = 0; i < nr; i++) {
 		if (intern_frame(h, &s->frames[i], h->by_addr, i > 0, &h->tmp[i]))
 			return -ENOMEM;
 		hv = hash_step(hv, h->tmp[i]);
 	}
-	hv = mix64(hv);
+	hv = pms_hash__mix64(hv);
 
 	/* chain */
 	ctx[0] = h;
@@ -624,8 +598,8 @@ int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 	if (*slot) {
 		chain = slot_idx(*slot);
 	} else {
-		if (grow((void **)&h->seq, &h->seq_alloc, h->nr_seq + nr, sizeof(*h->seq)) ||
-		    grow((void **)&h->chains, &h->chains_alloc, h->nr_chains + 1, sizeof(*h->chains)))
+		if (pms_array__reserve(&h->seq, &h->seq_alloc, h->nr_seq + nr, sizeof(*h->seq)) ||
+		    pms_array__reserve(&h->chains, &h->chains_alloc, h->nr_chains + 1, sizeof(*h->chains)))
 			return -ENOMEM;
 		memcpy(&h->seq[h->nr_seq], h->tmp, nr * sizeof(*h->tmp));
 		h->chains[h->nr_chains] = (struct chain_rec){
@@ -647,7 +621,7 @@ int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 	/* pid/tid keys print "pid:comm": keep the comm of the thread with them */
 	if (!k.comm && (h->key[PMS_SORT_PID] || h->key[PMS_SORT_TID]))
 		k.comm = s->comm;
-	hv = mix64(hash_step(hash_step(hash_step(hash_step(hash_step(k.event, chain), (uintptr_t)k.comm), k.pid), k.tid), k.cpu));
+	hv = pms_hash__mix64(hash_step(hash_step(hash_step(hash_step(hash_step(k.event, chain), (uintptr_t)k.comm), k.pid), k.tid), k.cpu));
 	k.hash = (uint32_t)hv;
 	ctx[1] = &k;
 	if (htab_reserve(&h->class_tab))
@@ -659,7 +633,7 @@ int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 		c->period += s->period;
 		c->samples++;
 	} else {
-		if (grow((void **)&h->classes, &h->classes_alloc, h->nr_classes + 1, sizeof(*h->classes)))
+		if (pms_array__reserve(&h->classes, &h->classes_alloc, h->nr_classes + 1, sizeof(*h->classes)))
 			return -ENOMEM;
 		k.period = s->period;
 		k.samples = 1;
@@ -689,13 +663,13 @@ static const char *intern_str(struct pms_hist *h, const char *s)
 
 	for (const char *p = s; *p; p++)
 		hv = hv * 131 + (unsigned char)*p;
-	hv = mix64(hv);
+	hv = pms_hash__mix64(hv);
 	if (htab_reserve(&h->str_tab))
 		return NULL;
 	slot = htab_probe(&h->str_tab, (uint32_t)hv, str_eq, ctx);
 	if (*slot)
 		return h->strs[slot_idx(*slot)];
-	if (grow((void **)&h->strs, &h->strs_alloc, h->nr_strs + 1, sizeof(*h->strs)))
+	if (pms_array__reserve(&h->strs, &h->strs_alloc, h->nr_strs + 1, sizeof(*h->strs)))
 		return NULL;
 	copy = strdup(s);
 	if (!copy)
@@ -749,7 +723,7 @@ static int canon_str(struct pms_hist *h, const char **sp, bool by_base)
 		return 0;
 	for (const char *p = by_base ? base_name(s) : s; *p; p++)
 		hv = hv * 131 + (unsigned char)*p;
-	hv = mix64(hv);
+	hv = pms_hash__mix64(hv);
 	if (htab_reserve(t))
 		return -ENOMEM;
 	slot = htab_probe(t, (uint32_t)hv, by_base ? canon_b_eq : canon_eq, ctx);
@@ -757,7 +731,7 @@ static int canon_str(struct pms_hist *h, const char **sp, bool by_base)
 		*sp = (*arr)[slot_idx(*slot)];
 		return 0;
 	}
-	if (grow((void **)arr, alloc, *nr + 1, sizeof(**arr)))
+	if (pms_array__reserve(arr, alloc, *nr + 1, sizeof(**arr)))
 		return -ENOMEM;
 	(*arr)[*nr] = s;
 	slot_set(t, slot, (uint32_t)hv, (uint32_t)(*nr)++);
@@ -866,7 +840,7 @@ static int find_entry(struct pms_hist *h, const struct entry_key *key, uint32_t 
 
 	entry_fields(h, key, &k);
 	hv = hash_step(hash_step(hash_step(hash_step(k.priv_event, (uintptr_t)k.comm), k.pid), k.tid), k.cpu);
-	hv = mix64(hash_step(hash_step(hash_step(hash_step(hv, (uintptr_t)k.dso), (uintptr_t)k.sym), k.addr),
+	hv = pms_hash__mix64(hash_step(hash_step(hash_step(hash_step(hv, (uintptr_t)k.dso), (uintptr_t)k.sym), k.addr),
 			     (uintptr_t)k.srcline + k.kind));
 	if (htab_reserve(&h->entry_tab))
 		return -ENOMEM;
@@ -875,7 +849,7 @@ static int find_entry(struct pms_hist *h, const struct entry_key *key, uint32_t 
 		*idx = slot_idx(*slot);
 		return 0;
 	}
-	if (grow((void **)&h->entries, &h->entries_alloc, h->nr_entries + 1, sizeof(*h->entries)))
+	if (pms_array__reserve(&h->entries, &h->entries_alloc, h->nr_entries + 1, sizeof(*h->entries)))
 		return -ENOMEM;
 	h->entries[h->nr_entries] = k;
 	*idx = (uint32_t)h->nr_entries;

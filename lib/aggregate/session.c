@@ -14,6 +14,7 @@
 #include "symbol/maps.h"
 #include "symbol/resolver.h"
 #include "symbol/unwind.h"
+#include "util/hash.h"
 
 #ifndef PERF_RECORD_FINISHED_ROUND
 #define PERF_RECORD_FINISHED_ROUND 68
@@ -74,15 +75,6 @@ static uint64_t hash_u64(uint64_t x)
 	x *= 0xff51afd7ed558ccdULL;
 	x ^= x >> 33;
 	return x;
-}
-
-static uint64_t hash_str(const char *s, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
-	return h;
 }
 
 /* int64 key -> pointer; key INT64_MIN marks an empty slot. */
@@ -164,7 +156,7 @@ struct strtab {
 
 static const char *intern_n(struct strtab *t, struct arena *a, const char *s, size_t len)
 {
-	uint64_t h = hash_str(s, len);
+	uint64_t h = pms_hash__bytes(PMS_HASH_SEED, s, len);
 	size_t i;
 	char *copy;
 
@@ -184,7 +176,7 @@ static const char *intern_n(struct strtab *t, struct arena *a, const char *s, si
 
 			if (!e)
 				continue;
-			for (i = hash_str(e, strlen(e)) & (ncap - 1); n[i]; i = (i + 1) & (ncap - 1))
+			for (i = pms_hash__bytes(PMS_HASH_SEED, e, strlen(e)) & (ncap - 1); n[i]; i = (i + 1) & (ncap - 1))
 				;
 			n[i] = e;
 		}

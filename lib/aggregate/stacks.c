@@ -10,6 +10,7 @@
 #include "data/features.h"
 #include "data/reader.h"
 #include "symbol/resolver.h"
+#include "util/hash.h"
 #include "util/strbuf.h"
 
 /*
@@ -65,25 +66,6 @@ static void idtab_release(struct idtab *t)
 	free(t->hash);
 	free(t->id1);
 	memset(t, 0, sizeof(*t));
-}
-
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
-static uint32_t hash_str(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 16777619u;
-	return h;
 }
 
 /* Strings live in chunks that never move, so interned pointers stay valid. */
@@ -160,7 +142,7 @@ static const char *intern_str(struct pms_stacks *st, const char *s)
 
 	if (!s)
 		return NULL;
-	h = hash_str(s);
+	h = (uint32_t)pms_hash__str(PMS_HASH_SEED, s);
 	if (idtab_reserve(&st->str_tab))
 		return NULL;
 	for (i = h & (st->str_tab.cap - 1); st->str_tab.id1[i]; i = (i + 1) & (st->str_tab.cap - 1))
@@ -191,11 +173,11 @@ static const char *intern_str(struct pms_stacks *st, const char *s)
 
 static uint32_t frame_hash(const struct pms_stack_frame *f)
 {
-	uint64_t h = mix64((uint64_t)(uintptr_t)f->name ^ ((uint64_t)f->kind << 56));
+	uint64_t h = pms_hash__mix64((uint64_t)(uintptr_t)f->name ^ ((uint64_t)f->kind << 56));
 
-	h = mix64(h ^ (uint64_t)(uintptr_t)f->dso);
-	h = mix64(h ^ (uint64_t)(uintptr_t)f->file ^ ((uint64_t)f->line << 32));
-	h = mix64(h ^ f->pid ^ ((uint64_t)f->tid << 32));
+	h = pms_hash__mix64(h ^ (uint64_t)(uintptr_t)f->dso);
+	h = pms_hash__mix64(h ^ (uint64_t)(uintptr_t)f->file ^ ((uint64_t)f->line << 32));
+	h = pms_hash__mix64(h ^ f->pid ^ ((uint64_t)f->tid << 32));
 	return (uint32_t)h;
 }
 
@@ -290,7 +272,7 @@ static int64_t new_node(struct pms_stacks *st, uint32_t parent, uint32_t frame)
 
 static uint32_t child_hash(uint32_t parent, uint32_t frame)
 {
-	return (uint32_t)mix64(((uint64_t)parent << 32) | frame);
+	return (uint32_t)pms_hash__mix64(((uint64_t)parent << 32) | frame);
 }
 
 /* The child of parent for frame, created when missing. */
@@ -557,7 +539,7 @@ static int push_frame(struct pms_stacks *st, struct pms_session *s, const struct
 	else if (with_lines)
 		key_addr = fr->res.addr | (uint64_t)fr->caller << 63;
 	if (!(with_lines && st->opts.inline_frames)) {
-		mi = (size_t)mix64((uint64_t)(uintptr_t)fr->res.dso ^ ((uint64_t)(uintptr_t)fr->res.sym << 1) ^
+		mi = (size_t)pms_hash__mix64((uint64_t)(uintptr_t)fr->res.dso ^ ((uint64_t)(uintptr_t)fr->res.sym << 1) ^
 				   key_addr * 31 ^ kind) & (MEMO_SIZE - 1);
 		m = &st->memo[mi];
 		if (m->id1 && m->dso == fr->res.dso && m->sym == fr->res.sym && m->addr == key_addr &&

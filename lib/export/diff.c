@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "export/diff.h"
+#include "util/hash.h"
 
 #define NO_ROW UINT32_MAX
 
@@ -28,13 +29,10 @@ static const char *base_name(const char *dso)
 
 static uint64_t hash_key(const char *name, const char *dso)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	/* a separator byte: ("ab","c") != ("a","bc") */
+	uint64_t h = pms_hash__bytes(pms_hash__str(PMS_HASH_SEED, name), "\xff", 1);
 
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-		h = (h ^ *p) * 0x100000001b3ULL;
-	h = (h ^ 0xff) * 0x100000001b3ULL; /* separator: ("ab","c") != ("a","bc") */
-	for (const unsigned char *p = (const unsigned char *)dso; *p; p++)
-		h = (h ^ *p) * 0x100000001b3ULL;
+	h = pms_hash__str(h, dso);
 	return h ^ (h >> 29);
 }
 

@@ -6,6 +6,8 @@
 
 #include "export/export.h"
 #include "export/gz.h"
+#include "util/array.h"
+#include "util/hash.h"
 
 /*
  * Field numbers of google/pprof proto/profile.proto (perftools.profiles).
@@ -71,16 +73,6 @@ static void pb_msg(struct strbuf *b, unsigned field, struct strbuf *sub)
 
 /* ------------------------------------------------------------ maps -- */
 
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
 /* u64 key -> u32 value (nonzero), open addressing. */
 struct u64map {
 	uint64_t *keys;
@@ -104,7 +96,7 @@ static int u64map_grow(struct u64map *m)
 
 		if (!m->vals[i])
 			continue;
-		for (j = mix64(m->keys[i]) & (ncap - 1); nv[j]; j = (j + 1) & (ncap - 1))
+		for (j = pms_hash__mix64(m->keys[i]) & (ncap - 1); nv[j]; j = (j + 1) & (ncap - 1))
 			;
 		nk[j] = m->keys[i];
 		nv[j] = m->vals[i];
@@ -124,7 +116,7 @@ static int u64map_find(struct u64map *m, uint64_t key, size_t *slot)
 
 	if ((m->nr + 1) * 2 > m->cap && u64map_grow(m))
 		return -ENOMEM;
-	for (i = mix64(key) & (m->cap - 1); m->vals[i]; i = (i + 1) & (m->cap - 1))
+	for (i = pms_hash__mix64(key) & (m->cap - 1); m->vals[i]; i = (i + 1) & (m->cap - 1))
 		if (m->keys[i] == key)
 			break;
 	*slot = i;
@@ -156,33 +148,6 @@ struct enc {
 	int err;
 };
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 14695981039346656037ULL;
-
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 1099511628211ULL;
-	return h;
-}
-
-static int grow(void *pp, size_t *alloc, size_t need, size_t size)
-{
-	void **p = pp;
-	size_t na = *alloc ? *alloc : 64;
-	void *np;
-
-	if (need <= *alloc)
-		return 0;
-	while (na < need)
-		na *= 2;
-	np = realloc(*p, na * size);
-	if (!np)
-		return -ENOMEM;
-	*p = np;
-	*alloc = na;
-	return 0;
-}
-
 /* Index of s in the string table, added if new. */
 static uint32_t str_idx(struct enc *e, const char *s)
 {
@@ -194,14 +159,14 @@ static uint32_t str_idx(struct enc *e, const char *s)
 		return 0;
 	if (e->err)
 		return 0;
-	h = hash_str(s) | 1; /* keys are never 0 so an all-zero table reads empty */
+	h = pms_hash__str(PMS_HASH_SEED, s) | 1; /* keys are never 0 so an all-zero table reads empty */
 	if (u64map_find(&e->str_map, h, &slot))
 		goto oom;
 	for (i = e->str_map.vals[slot]; i; i = e->str_next[i - 1])
 		if (!strcmp(e->strs[i - 1], s))
 			return i - 1;
 	before = e->strs_alloc;
-	if (grow(&e->strs, &e->strs_alloc, e->nr_strs + 1, sizeof(*e->strs)))
+	if (pms_array__reserve(&e->strs, &e->strs_alloc, e->nr_strs + 1, sizeof(*e->strs)))
 		goto oom;
 	if (before != e->strs_alloc) {
 		uint32_t *nn = realloc(e->str_next, e->strs_alloc * sizeof(*nn));
@@ -229,7 +194,7 @@ static uint32_t function_id(struct enc *e, const struct pms_stack_frame *f)
 	size_t slot;
 
 	if (e->err || u64map_find(&e->fn_map, key, &slot) ||
-	    (!e->fn_map.vals[slot] && grow(&e->fn_key, &e->fns_alloc, e->nr_fns + 1, sizeof(*e->fn_key)))) {
+	    (!e->fn_map.vals[slot] && pms_array__reserve(&e->fn_key, &e->fns_alloc, e->nr_fns + 1, sizeof(*e->fn_key)))) {
 		e->err = -ENOMEM;
 		return 0;
 	}
@@ -250,7 +215,7 @@ static uint32_t mapping_id(struct enc *e, const char *dso)
 	if (!idx || e->err)
 		return 0;
 	if (u64map_find(&e->map_map, idx, &slot) ||
-	    (!e->map_map.vals[slot] && grow(&e->map_dso, &e->maps_alloc, e->nr_maps + 1, sizeof(*e->map_dso)))) {
+	    (!e->map_map.vals[slot] && pms_array__reserve(&e->map_dso, &e->maps_alloc, e->nr_maps + 1, sizeof(*e->map_dso)))) {
 		e->err = -ENOMEM;
 		return 0;
 	}

@@ -11,6 +11,7 @@
 #include "symbol/kallsyms.h"
 #include "symbol/maps.h"
 #include "symbol/resolver.h"
+#include "util/hash.h"
 
 struct dso_entry {
 	char *path;
@@ -158,18 +159,9 @@ static bool entry_matches(const struct dso_entry *e, const struct pms_map_ref *m
 	       !memcmp(e->build_id, m->build_id, m->build_id_size);
 }
 
-static size_t path_hash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
-	return (size_t)h;
-}
-
 static int index_insert(size_t *index, size_t cap, const char *path, size_t idx)
 {
-	size_t i = path_hash(path) & (cap - 1);
+	size_t i = (size_t)pms_hash__str(PMS_HASH_SEED, path) & (cap - 1);
 
 	while (index[i])
 		i = (i + 1) & (cap - 1);
@@ -202,7 +194,7 @@ static struct dso_entry *get_dso(struct pms_resolver *r, const struct pms_map_re
 	if (r->last < r->nr_dsos && entry_matches(&r->dsos[r->last], m))
 		return &r->dsos[r->last];
 	if (r->index_cap) {
-		for (size_t i = path_hash(m->path) & (r->index_cap - 1); r->index[i];
+		for (size_t i = (size_t)pms_hash__str(PMS_HASH_SEED, m->path) & (r->index_cap - 1); r->index[i];
 		     i = (i + 1) & (r->index_cap - 1))
 			if (entry_matches(&r->dsos[r->index[i] - 1], m)) {
 				r->last = r->index[i] - 1;
