@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "time_range.h"
 #include "aggregate/session.h"
 #include "aggregate/stacks.h"
 #include "data/reader.h"
@@ -54,49 +55,6 @@ static const struct opt opts[] = {
 };
 
 static const struct pms_cmd *self(void);
-
-/* "12.5" seconds -> ns; digits and one point only. */
-static int parse_secs(const char *s, size_t len, uint64_t *ns)
-{
-	uint64_t sec = 0, frac = 0;
-	size_t i = 0, nd = 0;
-
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-		if (sec > UINT64_MAX / 10 / 1000000000ULL)
-			return -ERANGE;
-		sec = sec * 10 + (uint64_t)(s[i] - '0');
-	}
-	if (!i && (i >= len || s[i] != '.'))
-		return -EINVAL;
-	if (i < len && s[i] == '.')
-		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-			if (nd < 9) {
-				frac = frac * 10 + (uint64_t)(s[i] - '0');
-				nd++;
-			}
-	if (i != len)
-		return -EINVAL;
-	for (; nd < 9; nd++)
-		frac *= 10;
-	*ns = sec * 1000000000ULL + frac;
-	return 0;
-}
-
-static int parse_time(const char *arg, uint64_t *start, uint64_t *end)
-{
-	const char *comma = strchr(arg, ',');
-
-	*start = *end = 0;
-	if (!comma)
-		return -EINVAL;
-	if (comma > arg && parse_secs(arg, (size_t)(comma - arg), start))
-		return -EINVAL;
-	if (comma[1] && parse_secs(comma + 1, strlen(comma + 1), end))
-		return -EINVAL;
-	if (*end && *start >= *end)
-		return -EINVAL;
-	return 0;
-}
 
 static int write_all(const char *path, const struct strbuf *sb)
 {
@@ -166,7 +124,7 @@ static int run(int argc, char **argv)
 			usage_error(self(), "--root: want none, comm, pid or tid, not '%s'", opt_root);
 		sto.root = (enum pms_stacks_root)r;
 	}
-	if (opt_time && parse_time(opt_time, &sto.time_start_ns, &sto.time_end_ns))
+	if (opt_time && parse_time_range(opt_time, &sto.time_start_ns, &sto.time_end_ns))
 		usage_error(self(), "--time: want <start>,<end> in seconds (e.g. 1234.5,1236), either may be empty");
 	if (opt_max_stack < 0)
 		usage_error(self(), "--max-stack must be >= 1, not %d", opt_max_stack);

@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "list_util.h"
 #include "report_print.h"
+#include "time_range.h"
 #include "aggregate/hist.h"
 #include "aggregate/session.h"
 #include "aggregate/stacks.h"
@@ -178,52 +179,6 @@ static void reset_opts(void)
 	l_comms = l_dsos = l_syms = NULL;
 	l_pids = l_tids = l_cpus = NULL;
 	n_comms = n_dsos = n_syms = n_pids = n_tids = n_cpus = 0;
-}
-
-/* "12.5" -> 12500000000 ns; digits only, at most 9 decimals. */
-static int parse_seconds(const char *s, size_t len, uint64_t *ns)
-{
-	uint64_t sec = 0, frac = 0;
-	size_t i = 0, nd = 0;
-
-	if (!len)
-		return -EINVAL;
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-		if (sec > UINT64_MAX / 10 / 1000000000ULL)
-			return -ERANGE;
-		sec = sec * 10 + (uint64_t)(s[i] - '0');
-	}
-	if (i < len && s[i] == '.') {
-		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-			if (nd < 9) {
-				frac = frac * 10 + (uint64_t)(s[i] - '0');
-				nd++;
-			}
-	}
-	if (i != len)
-		return -EINVAL;
-	for (; nd < 9; nd++)
-		frac *= 10;
-	*ns = sec * 1000000000ULL + frac;
-	return 0;
-}
-
-static int parse_time(const char *arg, uint64_t *start, uint64_t *end)
-{
-	const char *comma = strchr(arg, ',');
-	size_t l1;
-
-	*start = *end = 0;
-	if (!comma)
-		return -EINVAL;
-	l1 = (size_t)(comma - arg);
-	if (l1 && parse_seconds(arg, l1, start))
-		return -EINVAL;
-	if (comma[1] && parse_seconds(comma + 1, strlen(comma + 1), end))
-		return -EINVAL;
-	if (*end && *start > *end)
-		return -EINVAL;
-	return 0;
 }
 
 /* ------------------------------------------------------------- header -- */
@@ -777,7 +732,7 @@ static int run(int argc, char **argv)
 		usage_error(self(), "--sort: unknown key at '%s' (keys: comm, pid, tid, dso, sym, srcline, cpu)",
 			    opt_sort + bad);
 	memset(&filter, 0, sizeof(filter));
-	if (opt_time && parse_time(opt_time, &filter.time_start_ns, &filter.time_end_ns))
+	if (opt_time && parse_time_range(opt_time, &filter.time_start_ns, &filter.time_end_ns))
 		usage_error(self(), "--time: want <start>,<end> in seconds (e.g. 1234.5,1236), either may be empty");
 	filter.comms = (const char *const *)l_comms;
 	filter.nr_comms = n_comms;

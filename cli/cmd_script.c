@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "time_range.h"
 #include "aggregate/session.h"
 #include "event/attr_print.h"
 #include "data/reader.h"
@@ -117,26 +118,6 @@ static int parse_ids(const char *what, const char *list, long **out, size_t *nr)
 	return 0;
 }
 
-/* "12.5" seconds -> ns; empty -> keep *ns. */
-static int parse_secs(const char *s, size_t len, uint64_t *ns)
-{
-	char buf[64], *end;
-	double v;
-
-	if (!len)
-		return 0;
-	if (len >= sizeof(buf))
-		return -1;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	errno = 0;
-	v = strtod(buf, &end);
-	if (errno || *end || v < 0)
-		return -1;
-	*ns = (uint64_t)(v * 1e9 + 0.5);
-	return 0;
-}
-
 static int parse_filters(struct filters *flt)
 {
 	memset(flt, 0, sizeof(*flt));
@@ -161,10 +142,7 @@ static int parse_filters(struct filters *flt)
 		flt->have_cpus = true;
 	}
 	if (opt_time) {
-		const char *comma = strchr(opt_time, ',');
-
-		if (!comma || parse_secs(opt_time, (size_t)(comma - opt_time), &flt->t0) ||
-		    parse_secs(comma + 1, strlen(comma + 1), &flt->t1)) {
+		if (parse_time_range(opt_time, &flt->t0, &flt->t1)) {
 			error("--time: '%s' is not <start>,<end> in seconds (e.g. 1234.5,1236)", opt_time);
 			return -1;
 		}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --time <start>,<end> as perf's report and script take it: seconds of the
+ * sample clock, up to 9 decimals, either side may be empty (open), parsed
+ * exactly (no floating point: 1234.000000001 stays one nanosecond apart).
+ */
+#ifndef PMS_CLI_TIME_RANGE_H
+#define PMS_CLI_TIME_RANGE_H
+
+#include <stdint.h>
+
+/* 0 with [*start_ns, *end_ns] (0 = open side), or -EINVAL / -ERANGE. */
+int parse_time_range(const char *arg, uint64_t *start_ns, uint64_t *end_ns);
+
+#endif
