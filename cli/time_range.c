@@ -16,14 +16,18 @@ static int parse_seconds(const char *s, size_t len, uint64_t *ns)
 			return -ERANGE;
 		sec = sec * 10 + (uint64_t)(s[i] - '0');
 	}
-	if (!i && (i >= len || s[i] != '.'))
-		return -EINVAL;
 	if (i < len && s[i] == '.') {
+		size_t int_digits = i;
+
 		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++)
 			if (nd < 9) {
 				frac = frac * 10 + (uint64_t)(s[i] - '0');
 				nd++;
 			}
+		if (!int_digits && i == int_digits + 1)
+			return -EINVAL; /* "." alone */
+	} else if (!i) {
+		return -EINVAL;
 	}
 	if (i != len)
 		return -EINVAL;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/cpulist.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
@@ -197,4 +198,25 @@ Test(util_sysfs, roots_follow_environment)
 	unsetenv("PMS_SYSFS_ROOT");
 	cr_assert_eq(pms_sysfs__path(buf, sizeof(buf), "x"), 0);
 	cr_assert_str_eq(buf, "/sys/x");
+}
+
+Test(util_array, reserve_doubles_and_keeps_data)
+{
+	int *a = NULL;
+	size_t alloc = 0;
+
+	cr_assert_eq(pms_array__reserve(&a, &alloc, 1, sizeof(*a)), 0);
+	cr_assert_eq(alloc, 64);
+	for (int i = 0; i < 64; i++)
+		a[i] = i;
+	cr_assert_eq(pms_array__reserve(&a, &alloc, 65, sizeof(*a)), 0);
+	cr_assert_eq(alloc, 128);
+	cr_assert_eq(a[63], 63);
+	cr_assert_eq(pms_array__reserve(&a, &alloc, 100, sizeof(*a)), 0);
+	cr_assert_eq(alloc, 128);
+	/* a size that cannot be allocated fails and leaves the array as it was */
+	cr_assert_eq(pms_array__reserve(&a, &alloc, SIZE_MAX / 2, sizeof(*a)), -ENOMEM);
+	cr_assert_eq(alloc, 128);
+	cr_assert_eq(a[0], 0);
+	free(a);
 }

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of cli/time_range: --time <start>,<end> in exact nanoseconds.
+#include <criterion/criterion.h>
+#include <errno.h>
+
+#include "../../cli/time_range.c"
+
+Test(time_range, both_sides_exact)
+{
+	uint64_t a, b;
+
+	cr_assert_eq(parse_time_range("1234.5,1236", &a, &b), 0);
+	cr_assert_eq(a, 1234500000000ULL);
+	cr_assert_eq(b, 1236000000000ULL);
+	cr_assert_eq(parse_time_range("1.000000001,1.000000002", &a, &b), 0);
+	cr_assert_eq(b - a, 1);
+	/* past 9 decimals the digits are dropped, not rounded */
+	cr_assert_eq(parse_time_range(".1234567899,", &a, &b), 0);
+	cr_assert_eq(a, 123456789ULL);
+	cr_assert_eq(b, 0);
+}
+
+Test(time_range, open_sides_and_equal_ends)
+{
+	uint64_t a = 7, b = 7;
+
+	cr_assert_eq(parse_time_range(",", &a, &b), 0);
+	cr_assert_eq(a, 0);
+	cr_assert_eq(b, 0);
+	cr_assert_eq(parse_time_range(",5", &a, &b), 0);
+	cr_assert_eq(b, 5000000000ULL);
+	cr_assert_eq(parse_time_range("5,5", &a, &b), 0);
+}
+
+Test(time_range, rejects)
+{
+	uint64_t a, b;
+
+	cr_assert_eq(parse_time_range("5", &a, &b), -EINVAL);
+	cr_assert_eq(parse_time_range("2,1", &a, &b), -EINVAL);
+	cr_assert_eq(parse_time_range("abc,1", &a, &b), -EINVAL);
+	cr_assert_eq(parse_time_range("1e3,", &a, &b), -EINVAL);
+	cr_assert_eq(parse_time_range("-1,", &a, &b), -EINVAL);
+	cr_assert_eq(parse_time_range(".,", &a, &b), -EINVAL);
+	cr_assert_eq(parse_time_range("99999999999999999999,", &a, &b), -ERANGE);
+}
