@@ -28,11 +28,18 @@ LDFLAGS    += -fsanitize=address,undefined
 endif
 
 LIB_SRCS  := $(sort $(wildcard lib/*/*.c))
+# BPF programs (bpf/*.bpf.c): clang -target bpf, CO-RE against a vmlinux.h
+# dumped from this kernel's BTF, embedded by `bpftool gen skeleton` in a
+# header that lib/bpf/profile.c includes (so its object waits for it). Only
+# host builds link libbpf.
+BPF_SRCS  := $(sort $(wildcard bpf/*.bpf.c))
+BPF_SKELS := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/bpf/%.skel.h)
+BPF_ARCH  := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 ifeq ($(HOST_LIBS),1)
-LDLIBS    := -ldw -lelf -lzstd -lz -liberty $(LDLIBS)
+LDLIBS    := -lbpf -ldw -lelf -lzstd -lz -liberty $(LDLIBS)
 else
 HOST_LIB_SRCS := lib/symbol/dso.c lib/symbol/srcline.c lib/symbol/unwind.c \
-                 lib/symbol/demangle.c lib/symbol/resolver.c
+                 lib/symbol/demangle.c lib/symbol/resolver.c lib/bpf/profile.c
 LIB_SRCS  := $(filter-out $(HOST_LIB_SRCS) %_zstd.c %_gz.c,$(LIB_SRCS))
 ALL_CFLAGS += -DPMS_NO_HOST_LIBS
 endif
@@ -81,6 +88,20 @@ $(BUILD)/gen/flamegraph_assets.c: lib/export/flamegraph.js lib/export/flamegraph
 	$(Q)sh scripts/embed.sh $@ export/flamegraph_assets.h \
 		pms_flamegraph_js=lib/export/flamegraph.js pms_flamegraph_css=lib/export/flamegraph.css
 
+$(BUILD)/bpf/vmlinux.h:
+	@mkdir -p $(dir $@)
+	$(Q)bpftool btf dump file /sys/kernel/btf/vmlinux format c >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(BUILD)/bpf/vmlinux.h lib/bpf/profile_abi.h
+	$(Q)clang -O2 -g -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -Werror \
+		-I$(BUILD)/bpf -Ilib/bpf -c $< -o $@
+
+$(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	$(Q)bpftool gen skeleton $< name $*_bpf >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/lib/bpf/profile.o: $(BUILD)/bpf/profile.skel.h
+$(BUILD)/obj/lib/bpf/%.o: ALL_CFLAGS += -I$(BUILD)/bpf
+
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
@@ -108,8 +129,8 @@ $(BUILD)/demo/%: demo/%.c
 	$(Q)$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -fno-inline $(CFLAGS_WARN) $(LDFLAGS) -o $@ $< -lpthread -lm
 
 # libFuzzer targets: clang, the library compiled with fuzzer instrumentation.
-FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Ilib
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(GEN_SRCS)
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Ilib -I$(BUILD)/bpf
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(GEN_SRCS) $(BPF_SKELS)
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRCS) $(GEN_SRCS) $(LDLIBS)
 

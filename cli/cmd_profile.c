@@ -1,0 +1,771 @@
+// SPDX-License-Identifier: MIT
+// `pmuscope profile`: sample stacks in the kernel with BPF (counted per thread and stack there), snapshot each new process's mappings while it lives, then print a report table, folded stacks, a flame graph or pprof, with every lost or truncated stack accounted for.
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "report_print.h"
+#include "stop_signals.h"
+#include "aggregate/stacks.h"
+#include "bpf/profile.h"
+#include "export/export.h"
+#include "util/cpulist.h"
+#include "util/strbuf.h"
+#ifndef PMS_NO_HOST_LIBS
+#include "symbol/dso.h"
+#include "symbol/maps.h"
+#include "symbol/resolver.h"
+#endif
+
+static int opt_freq;
+static bool opt_all, opt_user, opt_kernel, opt_idle, opt_folded;
+static const char *opt_pid, *opt_tid, *opt_cpu, *opt_output, *opt_format;
+static double opt_duration, opt_interval;
+static int opt_top;
+static uint64_t opt_map_entries;
+
+static const struct opt opts[] = {
+	OPT_INT('F', "freq", &opt_freq, "<hz>", "samples per second per CPU (default 99)"),
+	OPT_BOOL('a', "all-cpus", &opt_all, "every process on every CPU (the default)"),
+	OPT_STRING('p', "pid", &opt_pid, "<pids>", "only these processes (comma-separated), until they all exit"),
+	OPT_STRING('t', "tid", &opt_tid, "<tids>", "only these threads (comma-separated)"),
+	OPT_STRING('C', "cpu", &opt_cpu, "<cpus>", "only these CPUs (e.g. 0,2-3)"),
+	OPT_DOUBLE(0, "duration", &opt_duration, "<s>", "stop after this many seconds (default: at Ctrl-C)"),
+	OPT_DOUBLE(0, "interval", &opt_interval, "<s>", "print and clear the counts every s seconds"),
+	OPT_BOOL('U', "user", &opt_user, "user stacks only"),
+	OPT_BOOL('K', "kernel", &opt_kernel, "kernel stacks only"),
+	OPT_BOOL(0, "include-idle", &opt_idle, "keep samples of the idle task"),
+	OPT_BOOL(0, "folded", &opt_folded, "print folded stacks (comm;outer;...;leaf count) instead of the table"),
+	OPT_STRING('o', "output", &opt_output, "<file>", "write the profile to a file (format from --format)"),
+	OPT_STRING('f', "format", &opt_format, "<fmt>", "for -o: folded (default), pprof or flamegraph (HTML)"),
+	OPT_INT(0, "top", &opt_top, "<n>", "rows of the table (default 30)"),
+	OPT_U64(0, "map-entries", &opt_map_entries, "<n>", "counts map size (default: from -F x CPUs x duration)"),
+	OPT_END(),
+};
+
+static const struct pms_cmd *self(void);
+
+static void reset_opts(void)
+{
+	opt_freq = 0;
+	opt_all = opt_user = opt_kernel = opt_idle = opt_folded = false;
+	opt_pid = opt_tid = opt_cpu = opt_output = opt_format = NULL;
+	opt_duration = opt_interval = 0;
+	opt_top = 0;
+	opt_map_entries = 0;
+}
+
+#ifdef PMS_NO_HOST_LIBS
+static int run(int argc, char **argv)
+{
+	opt_parse(self(), &argc, argv, 0);
+	reset_opts();
+	return error("profile is not available in this build (it needs libbpf; built with HOST_LIBS=0)"), EXIT_RUNTIME;
+}
+#else
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_stop(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig, (void)si, (void)uc;
+	stop_flag = 1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ------------------------------------------------ address spaces -- */
+
+/* One image of a process: its mappings as read when it was first sampled. */
+struct aspace {
+	uint32_t tgid, exec_id;
+	bool used;
+	struct pms_maps *maps;      /* NULL: could not be read (the process had exited) */
+	uint8_t (*build_ids)[PMS_BUILD_ID_MAX];
+	size_t *build_id_sizes;
+};
+
+struct bid_cache {
+	char *path;
+	uint8_t id[PMS_BUILD_ID_MAX];
+	size_t size;
+};
+
+/* frame cache key: (address space index + 1, or 0 for the kernel, ip) -> frame id */
+struct fslot {
+	uint64_t as, ip;
+	uint32_t frame;
+	bool used;
+};
+
+struct sym {
+	struct aspace *as;
+	size_t as_cap, nr_as;
+	struct bid_cache *bids;
+	size_t nr_bids;
+	struct fslot *fc;
+	size_t fc_cap, nr_fc;
+	struct pms_resolver *res;
+	uint64_t snapshots, missed, late;
+};
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static struct aspace *as_slot(struct sym *sy, uint32_t tgid, uint32_t exec_id)
+{
+	size_t i = mix64(((uint64_t)tgid << 32) | exec_id) & (sy->as_cap - 1);
+
+	while (sy->as[i].used && (sy->as[i].tgid != tgid || sy->as[i].exec_id != exec_id))
+		i = (i + 1) & (sy->as_cap - 1);
+	return &sy->as[i];
+}
+
+static void as_grow(struct sym *sy)
+{
+	struct aspace *old = sy->as;
+	size_t cap = sy->as_cap;
+
+	sy->as_cap = cap ? cap * 2 : 256;
+	sy->as = xcalloc(sy->as_cap, sizeof(*sy->as));
+	for (size_t i = 0; i < cap; i++)
+		if (old[i].used)
+			*as_slot(sy, old[i].tgid, old[i].exec_id) = old[i];
+	free(old);
+}
+
+static const struct bid_cache *build_id_of(struct sym *sy, const char *path)
+{
+	struct bid_cache *b;
+	int n;
+
+	for (size_t i = 0; i < sy->nr_bids; i++)
+		if (!strcmp(sy->bids[i].path, path))
+			return &sy->bids[i];
+	sy->bids = xrealloc(sy->bids, (sy->nr_bids + 1) * sizeof(*sy->bids));
+	b = &sy->bids[sy->nr_bids++];
+	b->path = xstrdup(path);
+	n = pms_build_id__read(path, b->id, sizeof(b->id));
+	b->size = n > 0 ? (size_t)n : 0;
+	return b;
+}
+
+/* Read /proc/PID/maps and the build-ids of its executable mappings now, before the process can exit. */
+static struct aspace *snapshot(struct sym *sy, uint32_t tgid, uint32_t exec_id)
+{
+	struct aspace *a;
+
+	if ((sy->nr_as + 1) * 2 > sy->as_cap)
+		as_grow(sy);
+	a = as_slot(sy, tgid, exec_id);
+	if (a->used)
+		return a;
+	sy->nr_as++;
+	a->used = true;
+	a->tgid = tgid;
+	a->exec_id = exec_id;
+	if (pms_maps__read_pid((pid_t)tgid, &a->maps)) {
+		a->maps = NULL;
+		return a;
+	}
+	a->build_ids = xcalloc(a->maps->nr ? a->maps->nr : 1, sizeof(*a->build_ids));
+	a->build_id_sizes = xcalloc(a->maps->nr ? a->maps->nr : 1, sizeof(*a->build_id_sizes));
+	for (size_t i = 0; i < a->maps->nr; i++) {
+		const struct pms_map *m = &a->maps->maps[i];
+		const struct bid_cache *b;
+
+		if (!pms_map__is_exec(m) || m->anon || m->special || m->path[0] != '/')
+			continue;
+		b = build_id_of(sy, m->path);
+		memcpy(a->build_ids[i], b->id, b->size);
+		a->build_id_sizes[i] = b->size;
+	}
+	return a;
+}
+
+static int on_task(void *ctx, const struct pf_task_event *ev)
+{
+	struct sym *sy = ctx;
+	struct aspace *a = snapshot(sy, ev->tgid, ev->exec_id);
+
+	if (a->maps)
+		sy->snapshots++;
+	else
+		sy->missed++;
+	return 0;
+}
+
+static void sym_release(struct sym *sy)
+{
+	for (size_t i = 0; i < sy->as_cap; i++) {
+		pms_maps__free(sy->as[i].maps);
+		free(sy->as[i].build_ids);
+		free(sy->as[i].build_id_sizes);
+	}
+	free(sy->as);
+	for (size_t i = 0; i < sy->nr_bids; i++)
+		free(sy->bids[i].path);
+	free(sy->bids);
+	free(sy->fc);
+	pms_resolver__free(sy->res);
+}
+
+static struct fslot *fc_slot(struct sym *sy, uint64_t as, uint64_t ip)
+{
+	size_t i = mix64(ip ^ (as * 0x9e3779b97f4a7c15ULL)) & (sy->fc_cap - 1);
+
+	while (sy->fc[i].used && (sy->fc[i].as != as || sy->fc[i].ip != ip))
+		i = (i + 1) & (sy->fc_cap - 1);
+	return &sy->fc[i];
+}
+
+static struct fslot *fc_get(struct sym *sy, uint64_t as, uint64_t ip)
+{
+	if ((sy->nr_fc + 1) * 2 > sy->fc_cap) {
+		struct fslot *old = sy->fc;
+		size_t cap = sy->fc_cap;
+
+		sy->fc_cap = cap ? cap * 2 : 4096;
+		sy->fc = xcalloc(sy->fc_cap, sizeof(*sy->fc));
+		for (size_t i = 0; i < cap; i++)
+			if (old[i].used)
+				*fc_slot(sy, old[i].as, old[i].ip) = old[i];
+		free(old);
+	}
+	return fc_slot(sy, as, ip);
+}
+
+static uint32_t intern(struct pms_stacks *st, const struct pms_stack_frame *f)
+{
+	int64_t id = pms_stacks__intern(st, f);
+
+	if (id < 0)
+		die("out of memory");
+	return (uint32_t)id;
+}
+
+/* The frame of a return address (not the leaf: ip - 1 is inside the call, not after it). */
+static uint32_t user_frame(struct sym *sy, struct pms_stacks *st, struct aspace *a, size_t as_idx,
+			   uint64_t ip, bool leaf)
+{
+	struct fslot *slot = fc_get(sy, as_idx + 1, ip);
+	struct pms_stack_frame f = { .kind = PMS_STACK_UNKNOWN, .name = "[unknown]" };
+	const struct pms_map *m;
+	char hex[32];
+
+	if (slot->used)
+		return slot->frame;
+	m = a && a->maps ? pms_maps__find(a->maps, leaf ? ip : ip - 1) : NULL;
+	if (m) {
+		size_t mi = (size_t)(m - a->maps->maps);
+		struct pms_map_ref ref = {
+			.path = m->path, .start = m->start, .pgoff = m->pgoff, .pid = (pid_t)a->tgid,
+			.build_id = a->build_id_sizes[mi] ? a->build_ids[mi] : NULL,
+			.build_id_size = a->build_id_sizes[mi],
+		};
+		struct pms_resolved r;
+
+		if (pms_resolver__user(sy->res, &ref, leaf ? ip : ip - 1, &r))
+			die("out of memory");
+		f.dso = r.dso;
+		if (r.status == PMS_RES_OK) {
+			f.name = r.sym;
+			f.kind = r.dso && !strcmp(r.dso, "[jit]") ? PMS_STACK_JIT : PMS_STACK_USER;
+		} else {
+			snprintf(hex, sizeof(hex), "0x%" PRIx64, ip);
+			f.name = hex;
+		}
+		if (a->build_id_sizes[mi] && m->path[0] == '/') {
+			char bh[2 * PMS_BUILD_ID_MAX + 1];
+
+			pms_build_id__to_hex(a->build_ids[mi], a->build_id_sizes[mi], bh, sizeof(bh));
+			if (!pms_stacks__build_id(st, m->path) && pms_stacks__set_build_id(st, m->path, bh))
+				die("out of memory");
+		}
+	}
+	slot->used = true;
+	slot->as = as_idx + 1;
+	slot->ip = ip;
+	slot->frame = intern(st, &f);
+	sy->nr_fc++;
+	return slot->frame;
+}
+
+static uint32_t kernel_frame(struct sym *sy, struct pms_stacks *st, uint64_t ip)
+{
+	struct fslot *slot = fc_get(sy, 0, ip);
+	struct pms_stack_frame f = { .kind = PMS_STACK_KERNEL };
+	struct pms_resolved r;
+	char hex[32];
+
+	if (slot->used)
+		return slot->frame;
+	if (pms_resolver__kernel(sy->res, ip, &r))
+		die("out of memory");
+	f.dso = r.dso ? r.dso : "[kernel.kallsyms]";
+	if (r.status == PMS_RES_OK) {
+		f.name = r.sym;
+	} else {
+		snprintf(hex, sizeof(hex), "0x%" PRIx64, ip);
+		f.name = hex;
+		f.kind = PMS_STACK_UNKNOWN;
+	}
+	slot->used = true;
+	slot->as = 0;
+	slot->ip = ip;
+	slot->frame = intern(st, &f);
+	sy->nr_fc++;
+	return slot->frame;
+}
+
+/* ------------------------------------------------------- reading -- */
+
+struct reader {
+	struct sym *sy;
+	struct pms_stacks *st;
+	uint32_t path[2 * PF_MAX_FRAMES + 2];
+	uint64_t samples, user_expected, user_lost;
+};
+
+static int on_sample(void *ctx, const struct pms_profile_sample *s)
+{
+	struct reader *rd = ctx;
+	const struct pf_key *k = s->key;
+	struct pms_stack_frame root = { .kind = PMS_STACK_PROCESS };
+	char comm[PF_COMM_LEN + 1];
+	size_t n = 0;
+
+	memcpy(comm, k->comm, PF_COMM_LEN);
+	comm[PF_COMM_LEN] = 0;
+	root.name = comm;
+	rd->path[n++] = intern(rd->st, &root);
+	rd->samples += s->count;
+	if (!(k->flags & PF_F_KTHREAD) && !opt_kernel) {
+		rd->user_expected += s->count;
+		if (k->flags & PF_F_USER_LOST)
+			rd->user_lost += s->count;
+	}
+	if (s->user) {
+		struct sym *sy = rd->sy;
+		struct aspace *a;
+
+		if ((sy->nr_as + 1) * 2 > sy->as_cap)
+			as_grow(sy);
+		a = as_slot(sy, k->tgid, k->exec_id);
+		if (!a->used) {
+			/* no announcement read (ring full, or the read came first): try now */
+			a = snapshot(sy, k->tgid, k->exec_id);
+			if (a->maps)
+				sy->late++;
+			else
+				sy->missed++;
+		}
+		for (uint32_t i = s->nr_user; i-- > 0;)
+			rd->path[n++] = user_frame(sy, rd->st, a, (size_t)(a - sy->as), s->user[i], i == 0);
+	} else if ((k->flags & PF_F_USER_LOST) && !opt_kernel) {
+		struct pms_stack_frame f = { .kind = PMS_STACK_UNKNOWN, .name = "[user stack lost]" };
+
+		rd->path[n++] = intern(rd->st, &f);
+	}
+	for (uint32_t i = s->nr_kernel; i-- > 0;)
+		rd->path[n++] = kernel_frame(rd->sy, rd->st, s->kernel[i]);
+	if (pms_stacks__add_path(rd->st, rd->path, n, s->count, 0))
+		die("out of memory");
+	return 0;
+}
+
+/* ------------------------------------------------------- output -- */
+
+struct fn_row {
+	uint32_t frame;
+	uint64_t self, total;
+};
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct fn_row *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	if (x->self != y->self)
+		return x->self < y->self ? 1 : -1;
+	return x->frame < y->frame ? -1 : x->frame > y->frame;
+}
+
+/* perf report's children/self table over functions: a recursive function counts once per stack. */
+static void print_table(FILE *f, const struct pms_stacks *st, int top)
+{
+	size_t nr_nodes, nr_frames, nr_rows = 0;
+	const struct pms_stack_node *nodes = pms_stacks__nodes(st, &nr_nodes);
+	const struct pms_stack_frame *frames = pms_stacks__frames(st, &nr_frames);
+	struct fn_row *rows = xcalloc(nr_frames ? nr_frames : 1, sizeof(*rows));
+	uint64_t total = nr_nodes ? nodes[0].total_samples : 0;
+
+	for (size_t i = 0; i < nr_frames; i++)
+		rows[i].frame = (uint32_t)i;
+	for (size_t i = 1; i < nr_nodes; i++) {
+		const struct pms_stack_node *nd = &nodes[i];
+		bool outer = false;
+
+		rows[nd->frame].self += nd->self_samples;
+		for (uint32_t p = nd->parent; p; p = nodes[p].parent)
+			if (nodes[p].frame == nd->frame) {
+				outer = true;
+				break;
+			}
+		if (!outer)
+			rows[nd->frame].total += nd->total_samples;
+	}
+	for (size_t i = 0; i < nr_frames; i++)
+		if (frames[i].kind != PMS_STACK_PROCESS && frames[i].kind != PMS_STACK_THREAD && rows[i].total)
+			rows[nr_rows++] = rows[i];
+	qsort(rows, nr_rows, sizeof(*rows), cmp_rows);
+	fprintf(f, "# Children      Self  Shared Object         Symbol\n");
+	fprintf(f, "# ........  ........  ....................  ......\n");
+	for (size_t i = 0; i < nr_rows && (int)i < top; i++) {
+		const struct pms_stack_frame *fr = &frames[rows[i].frame];
+		const char *dso = fr->dso ? report_dso_short(fr->dso) : "[unknown]";
+
+		fprintf(f, "  %7.2f%%  %7.2f%%  %-20s  [%c] %s\n", 100.0 * (double)rows[i].total / (double)total,
+			100.0 * (double)rows[i].self / (double)total, dso,
+			fr->kind == PMS_STACK_KERNEL ? 'k' : '.', fr->name);
+	}
+	free(rows);
+}
+
+static int write_file(const char *path, const struct strbuf *sb)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
+	int ok;
+
+	if (!f)
+		return -errno;
+	ok = fwrite(sb->buf, 1, sb->len, f) == sb->len;
+	ok = (f == stdout ? !fflush(f) : !fclose(f)) && ok;
+	return ok ? 0 : -(errno ? errno : EIO);
+}
+
+static int emit(struct pms_stacks *st, const char *event, double secs, size_t nr_cpus, unsigned int freq)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct pms_stack_node *nodes;
+	size_t nr_nodes;
+	int err = 0;
+
+	{
+		struct pms_stacks_meta m = *pms_stacks__meta(st);
+		struct timespec ts;
+
+		m.event = event;
+		m.period_unit = "samples";
+		if (!clock_gettime(CLOCK_REALTIME, &ts))
+			m.start_wall_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec -
+					  (uint64_t)(secs * 1e9);
+		if (pms_stacks__set_meta(st, &m))
+			die("out of memory");
+	}
+	pms_stacks__sort(st, PMS_STACKS_BY_NAME);
+	nodes = pms_stacks__nodes(st, &nr_nodes);
+	if (opt_output) {
+		const char *fmt = opt_format ? opt_format : "folded";
+
+		if (!strcmp(fmt, "pprof")) {
+			err = pms_export__pprof(st, &sb);
+		} else if (!strcmp(fmt, "flamegraph") || !strcmp(fmt, "html")) {
+			struct pms_flamegraph_opts fo = { .sz = sizeof(fo), .title = "pmuscope profile" };
+
+			err = pms_flamegraph__html(st, &fo, &sb);
+		} else {
+			err = pms_export__folded(st, PMS_WEIGHT_SAMPLES, &sb);
+		}
+		if (err == -ENOMEM)
+			die("out of memory");
+		if (!err && (err = write_file(opt_output, &sb)))
+			error("cannot write '%s': %s", opt_output, strerror(-err));
+		else if (err)
+			error("%s export failed: %s", fmt, strerror(-err));
+		else if (strcmp(opt_output, "-"))
+			fprintf(stderr, "pmuscope: wrote %s (%s, %zu bytes)\n", opt_output, fmt, sb.len);
+		strbuf_release(&sb);
+		if (err || !opt_folded)
+			return err ? -1 : 0;
+	}
+	if (opt_folded) {
+		err = pms_export__folded(st, PMS_WEIGHT_SAMPLES, &sb);
+		if (err)
+			die("out of memory");
+		fwrite(sb.buf, 1, sb.len, stdout);
+		strbuf_release(&sb);
+		return 0;
+	}
+	pms_stacks__sort(st, PMS_STACKS_BY_WEIGHT);
+	printf("# Samples: %" PRIu64 " of event '%s' (%u Hz, %zu CPUs, %.2f s)\n#\n",
+	       nr_nodes ? nodes[0].total_samples : 0, event, freq, nr_cpus, secs);
+	print_table(stdout, st, opt_top > 0 ? opt_top : 30);
+	fflush(stdout);
+	return 0;
+}
+
+static void print_stats(struct pms_profile *p, const struct reader *rd, const struct sym *sy)
+{
+	struct pms_profile_stats s;
+	const uint64_t *v = s.v;
+	uint64_t ulost, klost;
+
+	if (pms_profile__stats(p, &s)) {
+		warning("cannot read the drop counters");
+		return;
+	}
+	ulost = v[PF_STAT_USER_FAULT] + v[PF_STAT_USER_EMPTY] + v[PF_STAT_USER_MAP_FULL] +
+		v[PF_STAT_USER_COLLISION];
+	klost = v[PF_STAT_KERNEL_FAULT] + v[PF_STAT_KERNEL_MAP_FULL] + v[PF_STAT_KERNEL_COLLISION];
+	fprintf(stderr,
+		"profile: %" PRIu64 " samples, %" PRIu64 " distinct stacks (map %u), %" PRIu64
+		" distinct keys (map %u), %" PRIu64 " idle samples left out\n",
+		v[PF_STAT_SAMPLES], s.nr_stacks, s.max_stacks, rd->samples ? s.nr_counts : 0, s.max_counts,
+		v[PF_STAT_IDLE]);
+	fprintf(stderr,
+		"profile: user stacks lost: %" PRIu64 " of %" PRIu64 " expected (%.2f%%): fault %" PRIu64
+		", empty %" PRIu64 ", stack map full %" PRIu64 ", collision %" PRIu64 "\n",
+		ulost, rd->user_expected, rd->user_expected ? 100.0 * (double)ulost / (double)rd->user_expected : 0.0,
+		v[PF_STAT_USER_FAULT], v[PF_STAT_USER_EMPTY], v[PF_STAT_USER_MAP_FULL], v[PF_STAT_USER_COLLISION]);
+	fprintf(stderr,
+		"profile: kernel stacks lost: %" PRIu64 ": fault %" PRIu64 ", stack map full %" PRIu64
+		", collision %" PRIu64 "; samples dropped (counts map full): %" PRIu64 "\n",
+		klost, v[PF_STAT_KERNEL_FAULT], v[PF_STAT_KERNEL_MAP_FULL], v[PF_STAT_KERNEL_COLLISION],
+		v[PF_STAT_COUNTS_FULL]);
+	fprintf(stderr,
+		"profile: truncated at %d frames (kept, outer callers missing): user %" PRIu64 ", kernel %" PRIu64 "\n",
+		PF_MAX_FRAMES, v[PF_STAT_USER_TRUNC], v[PF_STAT_KERNEL_TRUNC]);
+	fprintf(stderr,
+		"profile: processes: %" PRIu64 " mappings snapshots at first sample, %" PRIu64
+		" read late, %" PRIu64 " missed (exited first); not announced: tasks map full %" PRIu64
+		", ring full %" PRIu64 "\n",
+		sy->snapshots, sy->late, sy->missed, v[PF_STAT_TASKS_FULL], v[PF_STAT_RINGBUF_FULL]);
+}
+
+static const char *fail_message(enum pms_profile_fail f, int err)
+{
+	switch (f) {
+	case PMS_PF_NO_BTF:
+		return "this kernel has no BTF (/sys/kernel/btf/vmlinux): profile needs CONFIG_DEBUG_INFO_BTF=y";
+	case PMS_PF_PERM:
+		return "permission denied: profile needs root or CAP_BPF+CAP_PERFMON";
+	case PMS_PF_VERIFIER:
+		return "the kernel's BPF verifier rejected the profile program (run with -v to see its log)";
+	case PMS_PF_TOO_OLD:
+		return "this kernel is too old for the profile program (it needs BPF ring buffers, bpf_get_stack and BTF-based CO-RE: Linux 5.8 or later)";
+	case PMS_PF_EVENT:
+		return "cannot open the sampling event";
+	case PMS_PF_ATTACH:
+		return "cannot attach the BPF program to the sampling event";
+	default:
+		return err == -ENOMEM ? "out of memory (or locked-memory limit) while loading the BPF program"
+				      : "cannot load the BPF program";
+	}
+}
+
+static size_t parse_ids(const struct pms_cmd *cmd, const char *opt, const char *s, pid_t **out)
+{
+	size_t n = 0;
+	const char *p = s;
+
+	*out = NULL;
+	while (*p) {
+		char *end;
+		long v = strtol(p, &end, 10);
+
+		if (end == p || v <= 0 || (*end && *end != ','))
+			usage_error(cmd, "%s: want a comma-separated list of ids, not '%s'", opt, s);
+		*out = xrealloc(*out, (n + 1) * sizeof(**out));
+		(*out)[n++] = (pid_t)v;
+		p = *end ? end + 1 : end;
+	}
+	if (!n)
+		usage_error(cmd, "%s: want at least one id", opt);
+	return n;
+}
+
+static bool any_alive(const pid_t *pids, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!kill(pids[i], 0) || errno != ESRCH)
+			return true;
+	return false;
+}
+
+static int run(int argc, char **argv)
+{
+	struct pms_profile_opts po = { .sz = sizeof(po) };
+	struct pms_stacks_opts sto = { .sz = sizeof(sto), .root = PMS_STACKS_ROOT_COMM };
+	struct pms_cpulist cpus = { 0 };
+	struct pms_profile *p = NULL;
+	struct sym sy = { 0 };
+	struct reader rd = { .sy = &sy };
+	enum pms_profile_fail fail;
+	pid_t *pids = NULL;
+	double t0, next_iv;
+	int pos, err, ret = 0;
+
+	pos = opt_parse(self(), &argc, argv, 0);
+	if (pos < argc)
+		usage_error(self(), "unexpected argument '%s' (profile takes no command: use -p PID or -a)", argv[pos]);
+	if (opt_freq < 0 || opt_freq > 100000)
+		usage_error(self(), "-F: want 1..100000 samples per second, not %d", opt_freq);
+	if (opt_duration < 0 || opt_interval < 0)
+		usage_error(self(), "--duration and --interval want a positive number of seconds");
+	if (opt_pid && opt_tid)
+		usage_error(self(), "-p and -t cannot be combined");
+	if ((opt_pid || opt_tid) && opt_all)
+		usage_error(self(), "-a samples every process: leave it out with -p or -t");
+	if (opt_user && opt_kernel)
+		usage_error(self(), "-U and -K cannot be combined (leave both out for both stacks)");
+	if (opt_format && !opt_output)
+		usage_error(self(), "--format goes with -o <file>");
+	if (opt_format && strcmp(opt_format, "folded") && strcmp(opt_format, "pprof") &&
+	    strcmp(opt_format, "flamegraph") && strcmp(opt_format, "html"))
+		usage_error(self(), "--format: want folded, pprof or flamegraph, not '%s'", opt_format);
+	if (opt_interval && opt_output)
+		usage_error(self(), "--interval prints each interval: -o is for one whole profile");
+	if (opt_map_entries && opt_map_entries > (1u << 24))
+		usage_error(self(), "--map-entries: at most %u", 1u << 24);
+	if (opt_cpu) {
+		size_t bad = 0;
+
+		if (pms_cpulist__parse(opt_cpu, &cpus, &bad) || !cpus.nr)
+			usage_error(self(), "-C: bad CPU list '%s'", opt_cpu);
+		po.cpus = cpus.cpus;
+		po.nr_cpus = cpus.nr;
+	}
+	if (opt_pid)
+		po.nr_pids = parse_ids(self(), "-p", opt_pid, &pids);
+	else if (opt_tid)
+		po.nr_pids = parse_ids(self(), "-t", opt_tid, &pids);
+	for (size_t i = 0; i < po.nr_pids; i++)
+		if (kill(pids[i], 0) && errno == ESRCH) {
+			error("no process or thread %d", (int)pids[i]);
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+	po.pids = pids;
+	po.threads = opt_tid != NULL;
+	po.freq = opt_freq ? (unsigned int)opt_freq : 99;
+	po.user = opt_user;
+	po.kernel = opt_kernel;
+	po.include_idle = opt_idle;
+	po.try_hardware = true;
+	po.duration_s = opt_interval ? opt_interval : opt_duration;
+	if (opt_map_entries) {
+		po.max_counts = (uint32_t)opt_map_entries;
+		po.max_stacks = (uint32_t)opt_map_entries * 2;
+	}
+
+	stop_signals__install(on_stop);
+	err = pms_profile__start(&po, &p, &fail);
+	if (err) {
+		error("%s%s%s", fail_message(fail, err), fail == PMS_PF_OK || fail == PMS_PF_LOAD ||
+			fail == PMS_PF_EVENT || fail == PMS_PF_ATTACH ? ": " : "",
+		      fail == PMS_PF_OK || fail == PMS_PF_LOAD || fail == PMS_PF_EVENT || fail == PMS_PF_ATTACH
+			      ? strerror(-err) : "");
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	if (strcmp(pms_profile__event(p), "cycles"))
+		note("no hardware cycles counter here: sampling cpu-clock at %u Hz", po.freq);
+	sy.res = pms_resolver__new();
+	if (!sy.res)
+		die("out of memory");
+	fprintf(stderr, "pmuscope: profiling %s on %zu CPUs at %u Hz%s\n",
+		opt_pid ? "the processes" : opt_tid ? "the threads" : "every process", pms_profile__nr_cpus(p),
+		po.freq, opt_duration ? "" : "; Ctrl-C to stop");
+
+	t0 = now_s();
+	next_iv = t0 + opt_interval;
+	while (!stop_flag) {
+		double t = now_s();
+		int timeout = 100;
+
+		if (opt_duration && t - t0 >= opt_duration)
+			break;
+		if (opt_duration && (opt_duration - (t - t0)) * 1000 < timeout)
+			timeout = (int)((opt_duration - (t - t0)) * 1000) + 1;
+		err = pms_profile__poll(p, timeout, on_task, &sy);
+		if (err < 0 && err != -EINTR) {
+			error("reading the BPF ring buffer: %s", strerror(-err));
+			ret = EXIT_RUNTIME;
+			break;
+		}
+		if (po.nr_pids && !any_alive(pids, po.nr_pids))
+			break;
+		if (opt_interval && now_s() >= next_iv) {
+			rd.st = pms_stacks__new(&sto);
+			if (!rd.st)
+				die("out of memory");
+			if (pms_profile__read(p, true, on_sample, &rd))
+				warning("reading the counts map failed");
+			emit(rd.st, pms_profile__event(p), opt_interval, pms_profile__nr_cpus(p), po.freq);
+			printf("\n");
+			pms_stacks__free(rd.st);
+			rd.st = NULL;
+			next_iv += opt_interval;
+		}
+	}
+	pms_profile__stop(p);
+	/* drain announcements still queued: snapshots before reading the counts */
+	while (pms_profile__poll(p, 0, on_task, &sy) > 0)
+		;
+	rd.st = pms_stacks__new(&sto);
+	if (!rd.st)
+		die("out of memory");
+	err = pms_profile__read(p, opt_interval > 0, on_sample, &rd);
+	if (err) {
+		error("reading the counts map: %s", strerror(-err));
+		ret = EXIT_RUNTIME;
+	}
+	if (rd.samples == 0 && !opt_interval) {
+		error("no samples%s", po.nr_pids ? " of the given processes (were they running?)" : "");
+		ret = EXIT_RUNTIME;
+	} else if (emit(rd.st, pms_profile__event(p), now_s() - t0, pms_profile__nr_cpus(p), po.freq)) {
+		ret = EXIT_RUNTIME;
+	}
+	print_stats(p, &rd, &sy);
+out:
+	pms_stacks__free(rd.st);
+	pms_profile__free(p);
+	sym_release(&sy);
+	pms_cpulist__release(&cpus);
+	free(pids);
+	reset_opts();
+	return ret;
+}
+#endif
+
+const struct pms_cmd cmd_profile = {
+	.name = "profile",
+	.summary = "sample call stacks with BPF, aggregated in the kernel (system-wide or -p), and print the hot functions",
+	.usage = "pmuscope profile [-F <hz>] [-a | -p <pids> | -t <tids>] [-C <cpus>] [--duration <s>] [-U | -K] [--folded | -o <file> [--format folded|pprof|flamegraph]]",
+	.opts = opts,
+	.run = run,
+};
+
+static const struct pms_cmd *self(void)
+{
+	return &cmd_profile;
+}

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: MIT
+// Loads bpf/profile.bpf.c (skeleton), opens and attaches one sampling event per CPU, relays new-address-space events and reads the aggregated counts, stacks and drop counters back.
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "profile.h"
+#include "profile.skel.h"
+#include "perf_event/sys.h"
+#include "util/cpulist.h"
+#include "util/print.h"
+#include "util/sysfs.h"
+
+struct pms_profile {
+	struct profile_bpf *skel;
+	int *fds;
+	struct bpf_link **links;
+	size_t nr;
+	struct ring_buffer *rb;
+	pms_profile_task_fn task_cb;
+	void *task_ctx;
+	int task_stop;
+	const char *event;
+	uint32_t max_stacks, max_counts;
+	uint64_t nr_counts;
+	int nr_possible;
+};
+
+/* libbpf's messages, the verifier log among them, through the library's one callback. */
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char buf[4096];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	pms__print(level == LIBBPF_DEBUG ? PMS_DEBUG : PMS_INFO, "libbpf: %s", buf);
+	return 0;
+}
+
+static int open_event(struct perf_event_attr *attr, bool hw, unsigned int freq, int cpu)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = hw ? PERF_TYPE_HARDWARE : PERF_TYPE_SOFTWARE;
+	attr->config = hw ? PERF_COUNT_HW_CPU_CYCLES : PERF_COUNT_SW_CPU_CLOCK;
+	attr->freq = 1;
+	attr->sample_freq = freq;
+	/* no sample_type: the program reads the registers; nothing goes to a ring */
+	return pms_sys__perf_event_open(attr, -1, cpu, -1, 0);
+}
+
+static int on_task(void *ctx, void *data, size_t size)
+{
+	struct pms_profile *p = ctx;
+
+	if (size < sizeof(struct pf_task_event) || p->task_stop)
+		return 0;
+	p->task_stop = p->task_cb ? p->task_cb(p->task_ctx, data) : 0;
+	return 0;
+}
+
+static enum pms_profile_fail load_fail(int err)
+{
+	if (err == -EPERM || err == -EACCES)
+		return PMS_PF_PERM;
+	if (err == -EOPNOTSUPP || err == -ENOTSUP || err == -ENOSYS)
+		return PMS_PF_TOO_OLD;
+	return PMS_PF_LOAD;
+}
+
+int pms_profile__start(const struct pms_profile_opts *o, struct pms_profile **out,
+		       enum pms_profile_fail *fail)
+{
+	struct pms_cpulist online = { 0 };
+	struct pms_profile *p;
+	const int *cpus;
+	size_t nr_cpus;
+	char path[512];
+	int err;
+
+	*out = NULL;
+	*fail = PMS_PF_OK;
+	if (!o || o->sz < sizeof(*o) || !o->freq)
+		return -EINVAL;
+	libbpf_set_print(libbpf_print);
+	if (pms_sysfs__path(path, sizeof(path), "kernel/btf/vmlinux") || access(path, R_OK)) {
+		*fail = access(path, F_OK) ? PMS_PF_NO_BTF : PMS_PF_PERM;
+		return -ENOENT;
+	}
+	cpus = o->cpus;
+	nr_cpus = o->nr_cpus;
+	if (!cpus) {
+		err = pms_cpulist__online(&online);
+		if (err)
+			return err;
+		cpus = online.cpus;
+		nr_cpus = online.nr;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		pms_cpulist__release(&online);
+		return -ENOMEM;
+	}
+	p->fds = calloc(nr_cpus ? nr_cpus : 1, sizeof(*p->fds));
+	p->links = calloc(nr_cpus ? nr_cpus : 1, sizeof(*p->links));
+	if (!p->fds || !p->links) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	for (size_t i = 0; i < nr_cpus; i++)
+		p->fds[i] = -1;
+
+	p->skel = profile_bpf__open();
+	if (!p->skel) {
+		err = -errno;
+		*fail = load_fail(err);
+		goto fail;
+	}
+	p->max_stacks = o->max_stacks;
+	p->max_counts = o->max_counts;
+	if (!p->max_stacks || !p->max_counts) {
+		uint32_t s, c;
+
+		pms_profile__size_maps(o->freq, nr_cpus, o->duration_s, &s, &c);
+		p->max_stacks = p->max_stacks ? p->max_stacks : s;
+		p->max_counts = p->max_counts ? p->max_counts : c;
+	}
+	bpf_map__set_max_entries(p->skel->maps.stacks, p->max_stacks);
+	bpf_map__set_max_entries(p->skel->maps.counts, p->max_counts);
+	p->skel->rodata->include_idle = o->include_idle;
+	p->skel->rodata->want_user = o->user || !o->kernel;
+	p->skel->rodata->want_kernel = o->kernel || !o->user;
+	p->skel->rodata->filter_mode = o->nr_pids ? (o->threads ? 2 : 1) : 0;
+	if (o->nr_pids > bpf_map__max_entries(p->skel->maps.filter))
+		bpf_map__set_max_entries(p->skel->maps.filter, (uint32_t)o->nr_pids);
+
+	err = profile_bpf__load(p->skel);
+	if (err) {
+		err = err < 0 ? err : -errno;
+		if (err == -EPERM || err == -EACCES)
+			*fail = PMS_PF_PERM;
+		else if (err == -EINVAL || err == -E2BIG || err == -ENOSPC)
+			*fail = PMS_PF_VERIFIER; /* the verifier's answers; its log went to PMS_INFO */
+		else
+			*fail = load_fail(err);
+		goto fail;
+	}
+	for (size_t i = 0; i < o->nr_pids; i++) {
+		uint32_t k = (uint32_t)o->pids[i];
+		uint8_t one = 1;
+
+		if (bpf_map__update_elem(p->skel->maps.filter, &k, sizeof(k), &one, sizeof(one), BPF_ANY)) {
+			err = -errno;
+			*fail = PMS_PF_LOAD;
+			goto fail;
+		}
+	}
+	p->rb = ring_buffer__new(bpf_map__fd(p->skel->maps.events), on_task, p, NULL);
+	if (!p->rb) {
+		err = -errno;
+		*fail = load_fail(err);
+		goto fail;
+	}
+
+	p->event = "cpu-clock";
+	for (size_t i = 0; i < nr_cpus; i++) {
+		struct perf_event_attr attr;
+		int fd = -1;
+
+		if (o->try_hardware && (i == 0 || !strcmp(p->event, "cycles"))) {
+			fd = open_event(&attr, true, o->freq, cpus[i]);
+			if (fd >= 0)
+				p->event = "cycles";
+		}
+		if (fd < 0)
+			fd = open_event(&attr, false, o->freq, cpus[i]);
+		if (fd < 0) {
+			err = fd;
+			*fail = (err == -EPERM || err == -EACCES) ? PMS_PF_PERM : PMS_PF_EVENT;
+			goto fail;
+		}
+		p->fds[i] = fd;
+		p->nr = i + 1;
+		p->links[i] = bpf_program__attach_perf_event(p->skel->progs.pf_sample, fd);
+		if (!p->links[i]) {
+			err = -errno;
+			*fail = (err == -EPERM || err == -EACCES) ? PMS_PF_PERM : PMS_PF_ATTACH;
+			goto fail;
+		}
+	}
+	p->nr_possible = libbpf_num_possible_cpus();
+	if (p->nr_possible <= 0) {
+		err = p->nr_possible ? p->nr_possible : -EINVAL;
+		*fail = PMS_PF_LOAD;
+		goto fail;
+	}
+	pms_cpulist__release(&online);
+	*out = p;
+	return 0;
+fail:
+	pms_cpulist__release(&online);
+	pms_profile__free(p);
+	return err < 0 ? err : -EINVAL;
+}
+
+void pms_profile__stop(struct pms_profile *p)
+{
+	for (size_t i = 0; i < p->nr; i++) {
+		bpf_link__destroy(p->links[i]);
+		p->links[i] = NULL;
+	}
+}
+
+void pms_profile__free(struct pms_profile *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nr; i++) {
+		if (p->links && p->links[i])
+			bpf_link__destroy(p->links[i]);
+		if (p->fds && p->fds[i] >= 0)
+			close(p->fds[i]);
+	}
+	ring_buffer__free(p->rb);
+	profile_bpf__destroy(p->skel);
+	free(p->links);
+	free(p->fds);
+	free(p);
+}
+
+const char *pms_profile__event(const struct pms_profile *p)
+{
+	return p->event;
+}
+
+size_t pms_profile__nr_cpus(const struct pms_profile *p)
+{
+	return p->nr;
+}
+
+int pms_profile__poll(struct pms_profile *p, int timeout_ms, pms_profile_task_fn cb, void *ctx)
+{
+	int n;
+
+	p->task_cb = cb;
+	p->task_ctx = ctx;
+	p->task_stop = 0;
+	n = ring_buffer__poll(p->rb, timeout_ms);
+	return n < 0 ? (n == -EINTR ? -EINTR : n) : n;
+}
+
+static int read_stack(struct pms_profile *p, uint64_t id, struct pf_stack *s)
+{
+	if (!id)
+		return -ENOENT;
+	return bpf_map__lookup_elem(p->skel->maps.stacks, &id, sizeof(id), s, sizeof(*s), 0) ? -errno : 0;
+}
+
+int pms_profile__read(struct pms_profile *p, bool clear, pms_profile_sample_fn cb, void *ctx)
+{
+	struct bpf_map *m = p->skel->maps.counts;
+	struct pf_key key, next, *prev = NULL;
+	struct pf_stack *us, *ks;
+	uint64_t n = 0;
+	int err = 0;
+
+	/* two stacks of 1 KiB: on the heap, the CLI's stack is not ours to spend */
+	us = malloc(sizeof(*us));
+	ks = malloc(sizeof(*ks));
+	if (!us || !ks) {
+		free(us);
+		free(ks);
+		return -ENOMEM;
+	}
+	while (!bpf_map__get_next_key(m, prev, &next, sizeof(next))) {
+		struct pms_profile_sample s = { .key = &next };
+		uint64_t count;
+		int r;
+
+		if (clear)
+			r = bpf_map__lookup_and_delete_elem(m, &next, sizeof(next), &count, sizeof(count), 0);
+		else
+			r = bpf_map__lookup_elem(m, &next, sizeof(next), &count, sizeof(count), 0);
+		key = next;
+		/* deleted keys cannot lead to their successor: restart from the first key */
+		prev = clear ? NULL : &key;
+		if (r)
+			continue;
+		s.key = &key;
+		s.count = count;
+		if (!read_stack(p, key.user_id, us) && us->nr <= PF_MAX_FRAMES) {
+			s.user = us->ips;
+			s.nr_user = us->nr;
+		}
+		if (!read_stack(p, key.kernel_id, ks) && ks->nr <= PF_MAX_FRAMES) {
+			s.kernel = ks->ips;
+			s.nr_kernel = ks->nr;
+		}
+		n++;
+		err = cb(ctx, &s);
+		if (err)
+			break;
+	}
+	p->nr_counts = n;
+	free(us);
+	free(ks);
+	return err;
+}
+
+int pms_profile__stats(struct pms_profile *p, struct pms_profile_stats *out)
+{
+	uint64_t *vals;
+	uint64_t id, *prev = NULL;
+
+	memset(out, 0, sizeof(*out));
+	vals = calloc((size_t)p->nr_possible, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < PF_STAT_NR; i++) {
+		if (bpf_map__lookup_elem(p->skel->maps.stats, &i, sizeof(i), vals,
+					 sizeof(*vals) * (size_t)p->nr_possible, 0))
+			continue;
+		for (int c = 0; c < p->nr_possible; c++)
+			out->v[i] += vals[c];
+	}
+	free(vals);
+	/* distinct stacks: walking the keys is cheap next to reading the stacks themselves */
+	while (!bpf_map__get_next_key(p->skel->maps.stacks, prev, &id, sizeof(id))) {
+		out->nr_stacks++;
+		prev = &id;
+	}
+	out->max_stacks = p->max_stacks;
+	out->max_counts = p->max_counts;
+	out->nr_counts = p->nr_counts;
+	return 0;
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `profile`'s in-kernel sampler (bpf/profile.bpf.c) from user space: load it,
+ * open one sampling event per CPU and attach it, announce new address spaces
+ * as they are first sampled, read the aggregated counts with their stacks,
+ * and account for every stack that could not be kept.
+ *
+ * Invariants:
+ *  - Nothing is printed: libbpf's messages (the verifier log among them) go
+ *    through pms_set_print()'s callback at PMS_INFO/PMS_DEBUG.
+ *  - Errors are -errno with a pms_profile_fail saying which step failed, so
+ *    the caller can word "needs root", "no BTF", "verifier rejected" apart.
+ *  - Stacks handed to callbacks are leaf first and borrowed for the call.
+ *  - The pure parts (map sizing, the stack hash) work without libbpf and are
+ *    in every build; the loader exists only in host builds (libbpf).
+ */
+#ifndef PMS_BPF_PROFILE_H
+#define PMS_BPF_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "profile_abi.h"
+
+enum pms_profile_fail {
+	PMS_PF_OK,
+	PMS_PF_NO_BTF,      /* no /sys/kernel/btf/vmlinux: CO-RE cannot relocate */
+	PMS_PF_PERM,        /* BPF or perf_event refused for privilege (EPERM/EACCES) */
+	PMS_PF_VERIFIER,    /* the verifier rejected the program (log at PMS_INFO) */
+	PMS_PF_TOO_OLD,     /* a map type or helper this kernel lacks (EINVAL/EOPNOTSUPP at load) */
+	PMS_PF_EVENT,       /* the sampling event did not open on a CPU */
+	PMS_PF_ATTACH,      /* the program did not attach to the event */
+	PMS_PF_LOAD,        /* anything else while loading */
+};
+
+struct pms_profile_opts {
+	size_t sz;             /* sizeof(struct pms_profile_opts) */
+	unsigned int freq;     /* samples per second per CPU */
+	const int *cpus;       /* CPUs to sample; NULL = every online CPU */
+	size_t nr_cpus;
+	const pid_t *pids;     /* only these processes (or threads with threads = true); NULL = all */
+	size_t nr_pids;
+	bool threads;
+	bool user, kernel;     /* which stacks to take (both false means both) */
+	bool include_idle;     /* keep samples of the idle task (pid 0) */
+	bool try_hardware;     /* hardware cycles first, cpu-clock when there is no PMU */
+	double duration_s;     /* expected run time for map sizing; 0 = unknown */
+	uint32_t max_stacks;   /* map sizes; 0 = from pms_profile__size_maps() */
+	uint32_t max_counts;
+};
+
+struct pms_profile_stats {
+	uint64_t v[PF_STAT_NR];   /* sums over CPUs, indexed by enum pf_stat */
+	uint32_t max_stacks, max_counts;
+	uint64_t nr_stacks;       /* distinct stacks stored (user + kernel) */
+	uint64_t nr_counts;       /* distinct (thread, stacks) keys at the last read */
+};
+
+/* A sample key read back, with its stacks (leaf first). */
+struct pms_profile_sample {
+	const struct pf_key *key;
+	uint64_t count;
+	const __u64 *user;        /* NULL when the key has no user stack */
+	uint32_t nr_user;
+	const __u64 *kernel;
+	uint32_t nr_kernel;
+};
+
+struct pms_profile;
+
+/*
+ * Map sizes for freq x cpus x duration samples (duration 0: 60 s): every
+ * sample may be a new (thread, stacks) key and bring a user and a kernel
+ * stack, bounded to [4096, 1 << 20] keys, stacks twice that up to 1 << 21.
+ */
+void pms_profile__size_maps(unsigned int freq, size_t nr_cpus, double duration_s,
+			    uint32_t *max_stacks, uint32_t *max_counts);
+
+/* The id the BPF program gives a stack before probing (as bpf/profile.bpf.c computes it). */
+uint64_t pms_profile__stack_hash(const uint64_t *ips, uint32_t nr, uint32_t kind);
+
+/* Open, load and attach. On error *fail says which step; *event_name the event used ("cycles"/"cpu-clock"). */
+int pms_profile__start(const struct pms_profile_opts *opts, struct pms_profile **out,
+		       enum pms_profile_fail *fail);
+/* Detach the program from every event: no sample after this, so the counts and stats agree. */
+void pms_profile__stop(struct pms_profile *p);
+void pms_profile__free(struct pms_profile *p);
+/* "cpu-clock" or "cycles". */
+const char *pms_profile__event(const struct pms_profile *p);
+/* CPUs sampled. */
+size_t pms_profile__nr_cpus(const struct pms_profile *p);
+
+/*
+ * Wait up to timeout_ms for new address spaces and call cb for each
+ * (return nonzero from cb to stop). Returns the number handled or -errno
+ * (-EINTR when a signal came).
+ */
+typedef int (*pms_profile_task_fn)(void *ctx, const struct pf_task_event *ev);
+int pms_profile__poll(struct pms_profile *p, int timeout_ms, pms_profile_task_fn cb, void *ctx);
+
+/*
+ * Every counted key with its stacks; clear = delete each key as it is read
+ * (interval mode: the next read starts from zero). 0 or -errno.
+ */
+typedef int (*pms_profile_sample_fn)(void *ctx, const struct pms_profile_sample *s);
+int pms_profile__read(struct pms_profile *p, bool clear, pms_profile_sample_fn cb, void *ctx);
+
+/* Drop counters and map fill, summed over CPUs. 0 or -errno. */
+int pms_profile__stats(struct pms_profile *p, struct pms_profile_stats *out);
+
+#endif

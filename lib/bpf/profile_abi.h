@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What bpf/profile.bpf.c and lib/bpf/profile.c share: map keys and values,
+ * drop counters and the stack hash, compiled by clang -target bpf and by the
+ * host compiler alike.
+ *
+ * Invariants:
+ *  - A stack id is a 64-bit hash of (kind, frames), never 0 (0 = no stack);
+ *    the kernel compares frames before sharing an id, so equal ids mean equal
+ *    stacks, and a real collision moves on to the next probe (PF_PROBES), is
+ *    counted only when every probe is taken.
+ *  - Stack values hold leaf-first return addresses, zero past nr.
+ *  - Every sample is counted in PF_STAT_SAMPLES; a sample whose stack could
+ *    not be kept is counted once per reason below and keeps its other stack.
+ */
+#ifndef PMS_BPF_PROFILE_ABI_H
+#define PMS_BPF_PROFILE_ABI_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+#define PF_MAX_FRAMES 127 /* the kernel's default perf_event_max_stack */
+#define PF_PROBES 4       /* ids tried per stack before a collision is a drop */
+#define PF_COMM_LEN 16
+
+enum pf_stack_kind {
+	PF_KIND_USER = 1,
+	PF_KIND_KERNEL = 2,
+};
+
+struct pf_stack {
+	__u32 nr;
+	__u32 kind;
+	__u64 ips[PF_MAX_FRAMES];
+};
+
+/* Flags of a counts key: why a stack is missing, or that it was cut. */
+#define PF_F_USER_LOST 1u     /* a user stack was expected (process with an mm) and is not kept */
+#define PF_F_KERNEL_LOST 2u
+#define PF_F_USER_TRUNC 4u    /* PF_MAX_FRAMES frames: the outer callers are missing */
+#define PF_F_KERNEL_TRUNC 8u
+#define PF_F_KTHREAD 16u      /* kernel thread: no user stack, not a loss */
+
+struct pf_key {
+	__u32 tgid, pid;
+	__u32 exec_id;   /* task->self_exec_id: which image of tgid (changes at execve) */
+	__u32 flags;
+	__u64 user_id, kernel_id;
+	char comm[PF_COMM_LEN];
+};
+
+/* Ring-buffer record: an address space seen for the first time. */
+struct pf_task_event {
+	__u32 tgid, pid, exec_id, pad;
+	char comm[PF_COMM_LEN];
+};
+
+struct pf_task_key {
+	__u32 tgid, exec_id;
+};
+
+enum pf_stat {
+	PF_STAT_SAMPLES,        /* samples taken (after the idle and pid filters) */
+	PF_STAT_IDLE,           /* idle (pid 0) samples left out (not a loss) */
+	PF_STAT_USER_FAULT,     /* bpf_get_stack(user) failed */
+	PF_STAT_USER_EMPTY,     /* user stack expected, 0 frames */
+	PF_STAT_USER_TRUNC,     /* user stack cut at PF_MAX_FRAMES (kept, outer frames missing) */
+	PF_STAT_KERNEL_FAULT,
+	PF_STAT_KERNEL_TRUNC,
+	PF_STAT_USER_MAP_FULL,  /* user stack not stored: stacks map full */
+	PF_STAT_KERNEL_MAP_FULL,
+	PF_STAT_USER_COLLISION, /* every probe held another stack */
+	PF_STAT_KERNEL_COLLISION,
+	PF_STAT_COUNTS_FULL,    /* sample dropped whole: counts map full */
+	PF_STAT_TASKS_FULL,     /* address space not announced: tasks map full */
+	PF_STAT_RINGBUF_FULL,   /* address space not announced: ring buffer full */
+	PF_STAT_NR,
+};
+
+/* One mixing step: multiply-xorshift over 64 bits (cheap in BPF, good avalanche). */
+static inline __u64 pf_hash_step(__u64 h, __u64 v)
+{
+	h ^= v;
+	h *= 0x9e3779b97f4a7c15ULL;
+	h ^= h >> 29;
+	return h;
+}
+
+static inline __u64 pf_hash_final(__u64 h, __u32 nr, __u32 kind)
+{
+	h = pf_hash_step(h, ((__u64)kind << 32) | nr);
+	h ^= h >> 32;
+	h *= 0xd6e8feb86659fd93ULL;
+	h ^= h >> 32;
+	return h ? h : 1;
+}
+
+/* The id tried at probe i (i = 0 is the hash itself); never 0. */
+static inline __u64 pf_probe_id(__u64 h, __u32 i)
+{
+	__u64 id = h + (__u64)i * 0x9e3779b97f4a7c15ULL;
+
+	return id ? id : 1;
+}
+
+#endif

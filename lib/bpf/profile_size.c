@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+// The pure parts of the BPF profiler's user side (map sizing, the stack hash), in every build including the one without libbpf.
+#include "profile.h"
+
+void pms_profile__size_maps(unsigned int freq, size_t nr_cpus, double duration_s,
+			    uint32_t *max_stacks, uint32_t *max_counts)
+{
+	double samples = (double)(freq ? freq : 1) * (double)(nr_cpus ? nr_cpus : 1) *
+			 (duration_s > 0 ? duration_s : 60.0);
+	uint32_t counts;
+
+	/* each sample can be a distinct key; beyond 1M keys user space should read by --interval */
+	if (samples < 4096)
+		counts = 4096;
+	else if (samples > (double)(1u << 20))
+		counts = 1u << 20;
+	else
+		counts = (uint32_t)samples;
+	*max_counts = counts;
+	/* a distinct key brings at most a new user and a new kernel stack */
+	*max_stacks = counts >= (1u << 20) ? 1u << 21 : counts * 2;
+}
+
+uint64_t pms_profile__stack_hash(const uint64_t *ips, uint32_t nr, uint32_t kind)
+{
+	uint64_t h = 0;
+
+	for (uint32_t i = 0; i < nr && i < PF_MAX_FRAMES; i++)
+		h = pf_hash_step(h, ips[i]);
+	return pf_hash_final(h, nr, kind);
+}
