@@ -1151,8 +1151,10 @@ st_robust_tests() {
 	fi
 
 	# 200 short threads: inherit misses none (vs perf, medians)
+	# (enough work per thread that pmuscope's own start-up, which perf counts around it, stays
+	# well under the 5%: at ~115 ms in all a loaded machine pushed it to 7%)
 	st_nested "stat: 200 threads counted like perf (within 5%, same run)" task-clock 5 3 -- \
-		"$st_demo/pms-threads" 200 300000
+		"$st_demo/pms-threads" 200 1500000
 
 	# -r 20 of a short command: 20 runs, all reaped, mean page-faults like one run
 	"$PMUSCOPE" stat -r 20 -x, -e page-faults -- "$st_demo/pms-faults" 500 >"$st_tmp/o" 2>&1
