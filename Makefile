@@ -96,6 +96,8 @@ $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(BUILD)/bpf/vmlinux.h lib/bpf/profile_abi.h
 	$(Q)clang -O2 -g -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -Werror \
 		-I$(BUILD)/bpf -Ilib/bpf -c $< -o $@
 
+# kept: make would delete the intermediate object and rebuild it on the next run
+.SECONDARY: $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/bpf/%.bpf.o)
 $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(Q)bpftool gen skeleton $< name $*_bpf >$@.tmp && mv $@.tmp $@
 

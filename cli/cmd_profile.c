@@ -504,8 +504,8 @@ static int emit(struct pms_stacks *st, const char *event, double secs, size_t nr
 		else if (strcmp(opt_output, "-"))
 			fprintf(stderr, "pmuscope: wrote %s (%s, %zu bytes)\n", opt_output, fmt, sb.len);
 		strbuf_release(&sb);
-		if (err || !opt_folded)
-			return err ? -1 : 0;
+		if (err)
+			return -1;
 	}
 	if (opt_folded) {
 		err = pms_export__folded(st, PMS_WEIGHT_SAMPLES, &sb);
