@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -430,74 +429,6 @@ static void json_summary(struct jw *w, struct pms_session *s, const struct pms_h
 	jw_end(w);
 }
 
-/* -------------------------------------------------------------- input -- */
-
-/*
- * The file is mapped here rather than by the reader so that the part the
- * replay has gone past can be dropped from our resident set: a 1M-sample
- * file would otherwise stay resident whole (perf reads through a window).
- * Dropping is always safe: a page touched again (a record still queued for
- * time ordering) is read back from the page cache.
- */
-struct input {
-	void *map;
-	size_t len;
-	uint64_t dropped; /* [0, dropped) advised away */
-};
-
-#define INPUT_DROP_STEP (1u << 20)
-#define INPUT_DROP_MARGIN (1u << 20)
-
-static int open_input(struct input *in, const char *path, const struct pms_session_opts *so,
-		      struct pms_session **s, struct pms_data_error *derr)
-{
-	struct stat st;
-	int fd, err;
-
-	memset(in, 0, sizeof(*in));
-	if (!strcmp(path, "-"))
-		return pms_session__open(s, path, so, derr);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return pms_session__open(s, path, so, derr); /* its error, its message */
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    (uint64_t)st.st_size > SIZE_MAX) {
-		close(fd);
-		return pms_session__open(s, path, so, derr);
-	}
-	in->len = (size_t)st.st_size;
-	in->map = mmap(NULL, in->len, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (in->map == MAP_FAILED) {
-		in->map = NULL;
-		return pms_session__open(s, path, so, derr);
-	}
-	err = pms_session__open_mem(s, in->map, in->len, so, derr);
-	if (err) {
-		munmap(in->map, in->len);
-		in->map = NULL;
-	}
-	return err;
-}
-
-static void input_progress(struct input *in, uint64_t offset)
-{
-	uint64_t upto;
-
-	if (!in->map || offset < in->dropped + INPUT_DROP_MARGIN + INPUT_DROP_STEP || offset > in->len)
-		return;
-	upto = (offset - INPUT_DROP_MARGIN) & ~(uint64_t)4095;
-	madvise((char *)in->map + in->dropped, upto - in->dropped, MADV_DONTNEED);
-	in->dropped = upto;
-}
-
-static void close_input(struct input *in)
-{
-	if (in->map)
-		munmap(in->map, in->len);
-	in->map = NULL;
-}
-
 /* ---------------------------------------------------------------- run -- */
 
 /*
@@ -704,7 +635,6 @@ static int run(int argc, char **argv)
 	struct pms_session_opts so = { .sz = sizeof(so), .recover = true };
 	struct pms_hist_opts ho = { .sz = sizeof(ho) };
 	struct pms_data_error derr, cut;
-	struct input in = { .map = NULL };
 	const struct pms_data_error *damage;
 	struct pms_session *s = NULL;
 	struct pms_data_reader *rd;
@@ -755,7 +685,7 @@ static int run(int argc, char **argv)
 	memset(&cut, 0, sizeof(cut));
 	/* whole chains cost a lookup per frame: skip them when nothing would show them */
 	so.callchain = !(opt_children == 0 && opt_graph_none) || opt_html;
-	err = open_input(&in, path, &so, &s, &derr);
+	err = pms_session__open(&s, path, &so, &derr);
 	if (err) {
 		if (err == -ENOENT)
 			error("cannot open '%s': no such file (record one with `pmuscope record`, or name it with -i)", path);
@@ -797,7 +727,6 @@ static int run(int argc, char **argv)
 			die("out of memory");
 		if (opt_html)
 			html_add(&html, s, smp, counted);
-		input_progress(&in, smp->file_offset);
 	}
 	damage = pms_data_reader__error(rd);
 	if (!(damage && damage->err) && truncated_data(path, &cut))
@@ -930,7 +859,6 @@ out:
 	html_free(&html);
 	pms_hist__free(h);
 	pms_session__free(s);
-	close_input(&in);
 	reset_opts();
 	opt_input = opt_sort = opt_time = opt_html = NULL;
 	opt_stdio = opt_json = opt_header = opt_header_only = opt_stats = false;

@@ -1421,6 +1421,8 @@ int pms_session__next(struct pms_session *s, const struct pms_session_sample **o
 		if (s->eof)
 			return s->end_err;
 		rc = pms_data_reader__next(s->reader, &ev, &off);
+		if (rc > 0)
+			pms_data_reader__drop_behind(s->reader, off);
 		if (rc <= 0) {
 			s->eof = true;
 			s->end_err = rc;

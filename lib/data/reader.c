@@ -35,6 +35,7 @@ struct pms_data_reader {
 	const uint8_t *buf;
 	size_t len;
 	void *map;          /* mmap()ed file, or NULL */
+	uint64_t dropped;   /* [0, dropped) of map given back by __drop_behind() */
 	uint8_t *owned;     /* malloc()ed copy (stdin, non-regular files), or NULL */
 	bool recover;
 	bool pipe;
@@ -500,6 +501,22 @@ fail:
 		*err_out = r->error;
 	pms_data_reader__free(r);
 	return err;
+}
+
+#define DROP_STEP_BYTES (1u << 20)
+#define DROP_MARGIN_BYTES (1u << 20)
+
+void pms_data_reader__drop_behind(struct pms_data_reader *r, uint64_t offset)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t upto;
+
+	if (!r->map || offset > r->len || offset < r->dropped + DROP_MARGIN_BYTES + DROP_STEP_BYTES)
+		return;
+	upto = (offset - DROP_MARGIN_BYTES) & ~(uint64_t)(page > 0 ? page - 1 : 4095);
+	/* no MADV_SEQUENTIAL/DONTNEED on the file itself: the page cache stays warm for the next run */
+	madvise((char *)r->map + r->dropped, (size_t)(upto - r->dropped), MADV_DONTNEED);
+	r->dropped = upto;
 }
 
 void pms_data_reader__free(struct pms_data_reader *r)

@@ -66,6 +66,14 @@ void pms_data_reader__free(struct pms_data_reader *r);
  */
 int pms_data_reader__next(struct pms_data_reader *r, const struct perf_event_header **ev,
 			  uint64_t *offset);
+/*
+ * A forward replay is past offset: give the mapped file's pages before it
+ * (less a 1 MiB margin, in 1 MiB steps) back, so a 1M-sample file is not
+ * resident whole. Always safe: a page touched again (a record queued for
+ * time ordering, a feature section) faults back in from the page cache.
+ * A no-op for buffers the reader did not map (stdin, __open_mem()).
+ */
+void pms_data_reader__drop_behind(struct pms_data_reader *r, uint64_t offset);
 /* Start iterating from the beginning of the data section again. */
 void pms_data_reader__rewind(struct pms_data_reader *r);
 /* The damage found so far (err == 0 if none). Borrowed. */
