@@ -7,7 +7,8 @@
 #include "profile_abi.h"
 
 #define PF_KTHREAD_FLAG 0x00200000 /* PF_KTHREAD in include/linux/sched.h */
-#define EEXIST 17                  /* vmlinux.h has no errno values */
+#define E2BIG 7                    /* vmlinux.h has no errno values */
+#define EEXIST 17
 
 /* Set by the loader before load (rodata). */
 const volatile __u32 filter_mode = 0; /* 0 all, 1 tgid in filter map, 2 tid in filter map */
@@ -88,7 +89,8 @@ static __always_inline int same_stack(const struct pf_stack *a, const struct pf_
 }
 
 /* The stack's id, storing it on first sight; 0 when it could not be kept (counted by reason). */
-static __always_inline __u64 store_stack(struct pf_stack *s, __u32 stat_full, __u32 stat_collision)
+static __always_inline __u64 store_stack(struct pf_stack *s, __u32 stat_full, __u32 stat_nomem,
+					 __u32 stat_collision)
 {
 	__u64 h = 0;
 
@@ -118,7 +120,7 @@ static __always_inline __u64 store_stack(struct pf_stack *s, __u32 stat_full, __
 				return id;
 			continue;
 		}
-		stat_inc(stat_full);
+		stat_inc(err == -E2BIG ? stat_full : stat_nomem);
 		return 0;
 	}
 	stat_inc(stat_collision);
@@ -165,6 +167,7 @@ int pf_sample(struct bpf_perf_event_data *ctx)
 		key.flags |= PF_F_KTHREAD;
 
 	if (want_user && !(key.flags & PF_F_KTHREAD)) {
+		stat_inc(PF_STAT_USER_EXPECTED);
 		n = bpf_get_stack(ctx, s->ips, sizeof(s->ips), BPF_F_USER_STACK);
 		if (n < 0) {
 			stat_inc(PF_STAT_USER_FAULT);
@@ -179,7 +182,7 @@ int pf_sample(struct bpf_perf_event_data *ctx)
 				stat_inc(PF_STAT_USER_TRUNC);
 				key.flags |= PF_F_USER_TRUNC;
 			}
-			key.user_id = store_stack(s, PF_STAT_USER_MAP_FULL, PF_STAT_USER_COLLISION);
+			key.user_id = store_stack(s, PF_STAT_USER_MAP_FULL, PF_STAT_USER_NOMEM, PF_STAT_USER_COLLISION);
 			if (!key.user_id)
 				key.flags |= PF_F_USER_LOST;
 		}
@@ -196,7 +199,7 @@ int pf_sample(struct bpf_perf_event_data *ctx)
 				stat_inc(PF_STAT_KERNEL_TRUNC);
 				key.flags |= PF_F_KERNEL_TRUNC;
 			}
-			key.kernel_id = store_stack(s, PF_STAT_KERNEL_MAP_FULL, PF_STAT_KERNEL_COLLISION);
+			key.kernel_id = store_stack(s, PF_STAT_KERNEL_MAP_FULL, PF_STAT_KERNEL_NOMEM, PF_STAT_KERNEL_COLLISION);
 			if (!key.kernel_id)
 				key.flags |= PF_F_KERNEL_LOST;
 		}
@@ -241,6 +244,9 @@ int pf_sample(struct bpf_perf_event_data *ctx)
 			__sync_fetch_and_add(cnt, 1);
 	} else if (err) {
 		stat_inc(PF_STAT_COUNTS_FULL);
+		/* a user stack already lost above is counted once, under its first reason */
+		if (want_user && !(key.flags & (PF_F_KTHREAD | PF_F_USER_LOST)))
+			stat_inc(PF_STAT_COUNTS_FULL_USER);
 	}
 	return 0;
 }

@@ -252,6 +252,14 @@ static struct fslot *fc_get(struct sym *sy, uint64_t as, uint64_t ip)
 	return fc_slot(sy, as, ip);
 }
 
+/* Frame ids belong to one tree: a new tree (next interval) starts with an empty cache. */
+static void fc_reset(struct sym *sy)
+{
+	if (sy->fc)
+		memset(sy->fc, 0, sy->fc_cap * sizeof(*sy->fc));
+	sy->nr_fc = 0;
+}
+
 static uint32_t intern(struct pms_stacks *st, const struct pms_stack_frame *f)
 {
 	int64_t id = pms_stacks__intern(st, f);
@@ -341,7 +349,9 @@ struct reader {
 	struct sym *sy;
 	struct pms_stacks *st;
 	uint32_t path[2 * PF_MAX_FRAMES + 2];
-	uint64_t samples, user_expected, user_lost;
+	uint64_t samples;
+	uint64_t period_ns; /* per sample: cpu-clock's 1/freq (pprof's second value, --weight period) */
+	uint64_t evicted; /* samples whose stack was deleted between intervals */
 };
 
 static int on_sample(void *ctx, const struct pms_profile_sample *s)
@@ -357,11 +367,8 @@ static int on_sample(void *ctx, const struct pms_profile_sample *s)
 	root.name = comm;
 	rd->path[n++] = intern(rd->st, &root);
 	rd->samples += s->count;
-	if (!(k->flags & PF_F_KTHREAD) && !opt_kernel) {
-		rd->user_expected += s->count;
-		if (k->flags & PF_F_USER_LOST)
-			rd->user_lost += s->count;
-	}
+	if (s->missing_user || s->missing_kernel)
+		rd->evicted += s->count;
 	if (s->user) {
 		struct sym *sy = rd->sy;
 		struct aspace *a;
@@ -386,7 +393,7 @@ static int on_sample(void *ctx, const struct pms_profile_sample *s)
 	}
 	for (uint32_t i = s->nr_kernel; i-- > 0;)
 		rd->path[n++] = kernel_frame(rd->sy, rd->st, s->kernel[i]);
-	if (pms_stacks__add_path(rd->st, rd->path, n, s->count, 0))
+	if (pms_stacks__add_path(rd->st, rd->path, n, s->count, s->count * rd->period_ns))
 		die("out of memory");
 	return 0;
 }
@@ -474,7 +481,7 @@ static int emit(struct pms_stacks *st, const char *event, double secs, size_t nr
 		struct timespec ts;
 
 		m.event = event;
-		m.period_unit = "samples";
+		m.period_unit = "nanoseconds";
 		if (!clock_gettime(CLOCK_REALTIME, &ts))
 			m.start_wall_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec -
 					  (uint64_t)(secs * 1e9);
@@ -534,8 +541,9 @@ static void print_stats(struct pms_profile *p, const struct reader *rd, const st
 		return;
 	}
 	ulost = v[PF_STAT_USER_FAULT] + v[PF_STAT_USER_EMPTY] + v[PF_STAT_USER_MAP_FULL] +
-		v[PF_STAT_USER_COLLISION];
-	klost = v[PF_STAT_KERNEL_FAULT] + v[PF_STAT_KERNEL_MAP_FULL] + v[PF_STAT_KERNEL_COLLISION];
+		v[PF_STAT_USER_COLLISION] + v[PF_STAT_USER_NOMEM] + v[PF_STAT_COUNTS_FULL_USER];
+	klost = v[PF_STAT_KERNEL_FAULT] + v[PF_STAT_KERNEL_MAP_FULL] + v[PF_STAT_KERNEL_COLLISION] +
+		v[PF_STAT_KERNEL_NOMEM];
 	fprintf(stderr,
 		"profile: %" PRIu64 " samples, %" PRIu64 " distinct stacks (map %u), %" PRIu64
 		" distinct keys (map %u), %" PRIu64 " idle samples left out\n",
@@ -543,17 +551,22 @@ static void print_stats(struct pms_profile *p, const struct reader *rd, const st
 		v[PF_STAT_IDLE]);
 	fprintf(stderr,
 		"profile: user stacks lost: %" PRIu64 " of %" PRIu64 " expected (%.2f%%): fault %" PRIu64
-		", empty %" PRIu64 ", stack map full %" PRIu64 ", collision %" PRIu64 "\n",
-		ulost, rd->user_expected, rd->user_expected ? 100.0 * (double)ulost / (double)rd->user_expected : 0.0,
-		v[PF_STAT_USER_FAULT], v[PF_STAT_USER_EMPTY], v[PF_STAT_USER_MAP_FULL], v[PF_STAT_USER_COLLISION]);
+		", empty %" PRIu64 ", stack map full %" PRIu64 ", allocator empty %" PRIu64 ", collision %" PRIu64
+		", sample dropped (counts map full) %" PRIu64 "\n",
+		ulost, v[PF_STAT_USER_EXPECTED],
+		v[PF_STAT_USER_EXPECTED] ? 100.0 * (double)ulost / (double)v[PF_STAT_USER_EXPECTED] : 0.0,
+		v[PF_STAT_USER_FAULT], v[PF_STAT_USER_EMPTY], v[PF_STAT_USER_MAP_FULL], v[PF_STAT_USER_NOMEM],
+		v[PF_STAT_USER_COLLISION], v[PF_STAT_COUNTS_FULL_USER]);
 	fprintf(stderr,
 		"profile: kernel stacks lost: %" PRIu64 ": fault %" PRIu64 ", stack map full %" PRIu64
-		", collision %" PRIu64 "; samples dropped (counts map full): %" PRIu64 "\n",
-		klost, v[PF_STAT_KERNEL_FAULT], v[PF_STAT_KERNEL_MAP_FULL], v[PF_STAT_KERNEL_COLLISION],
+		", allocator empty %" PRIu64 ", collision %" PRIu64 "; samples dropped (counts map full): %" PRIu64 "\n",
+		klost, v[PF_STAT_KERNEL_FAULT], v[PF_STAT_KERNEL_MAP_FULL], v[PF_STAT_KERNEL_NOMEM],
+		v[PF_STAT_KERNEL_COLLISION],
 		v[PF_STAT_COUNTS_FULL]);
 	fprintf(stderr,
-		"profile: truncated at %d frames (kept, outer callers missing): user %" PRIu64 ", kernel %" PRIu64 "\n",
-		PF_MAX_FRAMES, v[PF_STAT_USER_TRUNC], v[PF_STAT_KERNEL_TRUNC]);
+		"profile: truncated at %d frames (kept, outer callers missing): user %" PRIu64 ", kernel %" PRIu64
+		"; stacks cleared between intervals before their samples were read: %" PRIu64 "\n",
+		PF_MAX_FRAMES, v[PF_STAT_USER_TRUNC], v[PF_STAT_KERNEL_TRUNC], rd->evicted);
 	fprintf(stderr,
 		"profile: processes: %" PRIu64 " mappings snapshots at first sample, %" PRIu64
 		" read late, %" PRIu64 " missed (exited first); not announced: tasks map full %" PRIu64
@@ -621,7 +634,8 @@ static int run(int argc, char **argv)
 	struct reader rd = { .sy = &sy };
 	enum pms_profile_fail fail;
 	pid_t *pids = NULL;
-	double t0, next_iv;
+	struct pms_profile_stats ps;
+	double t0, t_iv, next_iv;
 	int pos, err, ret = 0;
 
 	pos = opt_parse(self(), &argc, argv, 0);
@@ -677,6 +691,7 @@ static int run(int argc, char **argv)
 		po.max_stacks = (uint32_t)opt_map_entries * 2;
 	}
 
+	rd.period_ns = 1000000000ull / po.freq;
 	stop_signals__install(on_stop);
 	err = pms_profile__start(&po, &p, &fail);
 	if (err) {
@@ -696,7 +711,7 @@ static int run(int argc, char **argv)
 		opt_pid ? "the processes" : opt_tid ? "the threads" : "every process", pms_profile__nr_cpus(p),
 		po.freq, opt_duration ? "" : "; Ctrl-C to stop");
 
-	t0 = now_s();
+	t0 = t_iv = now_s();
 	next_iv = t0 + opt_interval;
 	while (!stop_flag) {
 		double t = now_s();
@@ -715,22 +730,29 @@ static int run(int argc, char **argv)
 		if (po.nr_pids && !any_alive(pids, po.nr_pids))
 			break;
 		if (opt_interval && now_s() >= next_iv) {
+			fc_reset(&sy);
 			rd.st = pms_stacks__new(&sto);
 			if (!rd.st)
 				die("out of memory");
 			if (pms_profile__read(p, true, on_sample, &rd))
 				warning("reading the counts map failed");
-			emit(rd.st, pms_profile__event(p), opt_interval, pms_profile__nr_cpus(p), po.freq);
+			emit(rd.st, pms_profile__event(p), now_s() - t_iv, pms_profile__nr_cpus(p), po.freq);
 			printf("\n");
 			pms_stacks__free(rd.st);
 			rd.st = NULL;
 			next_iv += opt_interval;
+			t_iv = now_s();
+			/* stacks outlive their interval's counts; start over before the map fills */
+			if (!pms_profile__stats(p, &ps) && ps.nr_stacks > ps.max_stacks / 2 &&
+			    pms_profile__clear_stacks(p))
+				warning("cannot clear the stacks map");
 		}
 	}
 	pms_profile__stop(p);
 	/* drain announcements still queued: snapshots before reading the counts */
 	while (pms_profile__poll(p, 0, on_task, &sy) > 0)
 		;
+	fc_reset(&sy);
 	rd.st = pms_stacks__new(&sto);
 	if (!rd.st)
 		die("out of memory");
@@ -742,7 +764,7 @@ static int run(int argc, char **argv)
 	if (rd.samples == 0 && !opt_interval) {
 		error("no samples%s", po.nr_pids ? " of the given processes (were they running?)" : "");
 		ret = EXIT_RUNTIME;
-	} else if (emit(rd.st, pms_profile__event(p), now_s() - t0, pms_profile__nr_cpus(p), po.freq)) {
+	} else if (emit(rd.st, pms_profile__event(p), now_s() - t_iv, pms_profile__nr_cpus(p), po.freq)) {
 		ret = EXIT_RUNTIME;
 	}
 	print_stats(p, &rd, &sy);

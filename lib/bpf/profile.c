@@ -296,10 +296,14 @@ int pms_profile__read(struct pms_profile *p, bool clear, pms_profile_sample_fn c
 		if (!read_stack(p, key.user_id, us) && us->nr <= PF_MAX_FRAMES) {
 			s.user = us->ips;
 			s.nr_user = us->nr;
+		} else if (key.user_id) {
+			s.missing_user = true;
 		}
 		if (!read_stack(p, key.kernel_id, ks) && ks->nr <= PF_MAX_FRAMES) {
 			s.kernel = ks->ips;
 			s.nr_kernel = ks->nr;
+		} else if (key.kernel_id) {
+			s.missing_kernel = true;
 		}
 		n++;
 		err = cb(ctx, &s);
@@ -310,6 +314,17 @@ int pms_profile__read(struct pms_profile *p, bool clear, pms_profile_sample_fn c
 	free(us);
 	free(ks);
 	return err;
+}
+
+int pms_profile__clear_stacks(struct pms_profile *p)
+{
+	uint64_t id;
+
+	/* always the first key: each delete removes the one get_next_key would continue from */
+	while (!bpf_map__get_next_key(p->skel->maps.stacks, NULL, &id, sizeof(id)))
+		if (bpf_map__delete_elem(p->skel->maps.stacks, &id, sizeof(id), 0) && errno != ENOENT)
+			return -errno;
+	return 0;
 }
 
 int pms_profile__stats(struct pms_profile *p, struct pms_profile_stats *out)

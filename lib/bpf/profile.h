@@ -66,6 +66,7 @@ struct pms_profile_sample {
 	uint32_t nr_user;
 	const __u64 *kernel;
 	uint32_t nr_kernel;
+	bool missing_user, missing_kernel; /* the key names a stack deleted by __clear_stacks() */
 };
 
 struct pms_profile;
@@ -106,6 +107,13 @@ int pms_profile__poll(struct pms_profile *p, int timeout_ms, pms_profile_task_fn
  */
 typedef int (*pms_profile_sample_fn)(void *ctx, const struct pms_profile_sample *s);
 int pms_profile__read(struct pms_profile *p, bool clear, pms_profile_sample_fn cb, void *ctx);
+
+/*
+ * Delete every stored stack (interval mode, when the stacks map fills up):
+ * keys counted meanwhile may name a deleted stack, which a later read hands
+ * over without it (and with missing_user/missing_kernel set). 0 or -errno.
+ */
+int pms_profile__clear_stacks(struct pms_profile *p);
 
 /* Drop counters and map fill, summed over CPUs. 0 or -errno. */
 int pms_profile__stats(struct pms_profile *p, struct pms_profile_stats *out);
