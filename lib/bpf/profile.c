@@ -73,6 +73,37 @@ static enum pms_profile_fail load_fail(int err)
 	return PMS_PF_LOAD;
 }
 
+/*
+ * After a failed load (with the privilege to load): 0, or -EOPNOTSUPP and a
+ * warning naming what this kernel lacks. The probes cannot tell "missing"
+ * from "not allowed", hence only after EPERM has been ruled out.
+ */
+static int probe_features(void)
+{
+	static const struct {
+		enum bpf_func_id helper;
+		const char *name;
+	} helpers[] = {
+		{ BPF_FUNC_get_stack, "the bpf_get_stack helper (Linux 4.18)" },
+		{ BPF_FUNC_ringbuf_reserve, "BPF ring buffers (Linux 5.8)" },
+		{ BPF_FUNC_get_current_task, "the bpf_get_current_task helper (Linux 4.8)" },
+	};
+	int r = libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL);
+
+	if (r == 0) {
+		pr_warn("this kernel has no BPF ring buffers (Linux 5.8)\n");
+		return -EOPNOTSUPP;
+	}
+	for (size_t i = 0; i < sizeof(helpers) / sizeof(helpers[0]); i++) {
+		r = libbpf_probe_bpf_helper(BPF_PROG_TYPE_PERF_EVENT, helpers[i].helper, NULL);
+		if (r == 0) {
+			pr_warn("this kernel lacks %s for perf_event programs\n", helpers[i].name);
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
+
 int pms_profile__start(const struct pms_profile_opts *o, struct pms_profile **out,
 		       enum pms_profile_fail *fail)
 {
@@ -144,6 +175,8 @@ int pms_profile__start(const struct pms_profile_opts *o, struct pms_profile **ou
 		err = err < 0 ? err : -errno;
 		if (err == -EPERM || err == -EACCES)
 			*fail = PMS_PF_PERM;
+		else if (probe_features() == -EOPNOTSUPP)
+			*fail = PMS_PF_TOO_OLD; /* named by probe_features(): better than the load's errno */
 		else if (err == -EINVAL || err == -E2BIG || err == -ENOSPC)
 			*fail = PMS_PF_VERIFIER; /* the verifier's answers; its log went to PMS_INFO */
 		else
