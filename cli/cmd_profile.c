@@ -707,9 +707,14 @@ static int run(int argc, char **argv)
 	sy.res = pms_resolver__new();
 	if (!sy.res)
 		die("out of memory");
-	fprintf(stderr, "pmuscope: profiling %s on %zu CPUs at %u Hz%s\n",
-		opt_pid ? "the processes" : opt_tid ? "the threads" : "every process", pms_profile__nr_cpus(p),
-		po.freq, opt_duration ? "" : "; Ctrl-C to stop");
+	{
+		bool per_task;
+		size_t nev = pms_profile__nr_events(p, &per_task);
+
+		fprintf(stderr, "pmuscope: profiling %s at %u Hz (%zu events, one per %s)%s\n",
+			opt_pid ? "the processes" : opt_tid ? "the threads" : "every process", po.freq, nev,
+			per_task ? "thread" : "CPU", opt_duration ? "" : "; Ctrl-C to stop");
+	}
 
 	t0 = t_iv = now_s();
 	next_iv = t0 + opt_interval;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -30,6 +31,8 @@ struct pms_profile {
 	uint32_t max_stacks, max_counts;
 	uint64_t nr_counts;
 	int nr_possible;
+	size_t nr_cpus;     /* CPUs sampled (for per-task events: online CPUs) */
+	bool per_task;      /* events follow threads (-p/-t without -C) */
 };
 
 /* libbpf's messages, the verifier log among them, through the library's one callback. */
@@ -42,7 +45,8 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
-static int open_event(struct perf_event_attr *attr, bool hw, unsigned int freq, int cpu)
+static int open_event(struct perf_event_attr *attr, bool hw, unsigned int freq, pid_t pid, int cpu,
+		      bool inherit)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
@@ -50,8 +54,10 @@ static int open_event(struct perf_event_attr *attr, bool hw, unsigned int freq, 
 	attr->config = hw ? PERF_COUNT_HW_CPU_CYCLES : PERF_COUNT_SW_CPU_CLOCK;
 	attr->freq = 1;
 	attr->sample_freq = freq;
+	/* new threads of a followed thread get a copy of the event, and the program with it */
+	attr->inherit = inherit;
 	/* no sample_type: the program reads the registers; nothing goes to a ring */
-	return pms_sys__perf_event_open(attr, -1, cpu, -1, 0);
+	return pms_sys__perf_event_open(attr, pid, cpu, -1, 0);
 }
 
 static int on_task(void *ctx, void *data, size_t size)
@@ -104,11 +110,69 @@ static int probe_features(void)
 	return 0;
 }
 
+struct target {
+	pid_t pid;
+	int cpu;
+	bool inherit;
+};
+
+static struct target *realloc_targets(struct target *t, size_t *cap)
+{
+	size_t c = *cap ? *cap * 2 : 64;
+	struct target *n = realloc(t, c * sizeof(*n));
+
+	if (!n) {
+		free(t);
+		return NULL;
+	}
+	*cap = c;
+	return n;
+}
+
+/* Every thread of each process now (new ones come through inherit), or the threads as given. */
+static int task_targets(const struct pms_profile_opts *o, struct target **out, size_t *nr)
+{
+	size_t n = 0, cap = 0;
+	struct target *t = NULL;
+
+	for (size_t i = 0; i < o->nr_pids; i++) {
+		char path[512];
+		struct dirent *de;
+		DIR *d;
+
+		if (o->threads) {
+			if (n == cap && !(t = realloc_targets(t, &cap)))
+				return -ENOMEM;
+			t[n++] = (struct target){ .pid = o->pids[i], .cpu = -1 };
+			continue;
+		}
+		if (pms_procfs__path(path, sizeof(path), "%d/task", (int)o->pids[i]) || !(d = opendir(path))) {
+			free(t);
+			return -ESRCH;
+		}
+		while ((de = readdir(d))) {
+			if (de->d_name[0] < '0' || de->d_name[0] > '9')
+				continue;
+			if (n == cap && !(t = realloc_targets(t, &cap))) {
+				closedir(d);
+				return -ENOMEM;
+			}
+			t[n++] = (struct target){ .pid = (pid_t)strtol(de->d_name, NULL, 10), .cpu = -1, .inherit = true };
+		}
+		closedir(d);
+	}
+	*out = t;
+	*nr = n;
+	return 0;
+}
+
 int pms_profile__start(const struct pms_profile_opts *o, struct pms_profile **out,
 		       enum pms_profile_fail *fail)
 {
 	struct pms_cpulist online = { 0 };
-	struct pms_profile *p;
+	struct target *targets = NULL;
+	size_t nr_targets = 0;
+	struct pms_profile *p = NULL;
 	const int *cpus;
 	size_t nr_cpus;
 	char path[512];
@@ -132,18 +196,40 @@ int pms_profile__start(const struct pms_profile_opts *o, struct pms_profile **ou
 		cpus = online.cpus;
 		nr_cpus = online.nr;
 	}
+	/*
+	 * -p/-t without -C: events that follow the tasks, as perf record -p does, so the
+	 * timer runs only while they run (no interrupts on other CPUs); else one per CPU.
+	 */
+	if (o->nr_pids && !o->cpus) {
+		err = task_targets(o, &targets, &nr_targets);
+		if (err) {
+			pms_cpulist__release(&online);
+			return err;
+		}
+	} else {
+		targets = calloc(nr_cpus ? nr_cpus : 1, sizeof(*targets));
+		if (!targets) {
+			pms_cpulist__release(&online);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < nr_cpus; i++)
+			targets[i] = (struct target){ .pid = -1, .cpu = cpus[i] };
+		nr_targets = nr_cpus;
+	}
 	p = calloc(1, sizeof(*p));
 	if (!p) {
 		pms_cpulist__release(&online);
+		free(targets);
 		return -ENOMEM;
 	}
-	p->fds = calloc(nr_cpus ? nr_cpus : 1, sizeof(*p->fds));
-	p->links = calloc(nr_cpus ? nr_cpus : 1, sizeof(*p->links));
+	p->per_task = o->nr_pids && !o->cpus;
+	p->fds = calloc(nr_targets ? nr_targets : 1, sizeof(*p->fds));
+	p->links = calloc(nr_targets ? nr_targets : 1, sizeof(*p->links));
 	if (!p->fds || !p->links) {
 		err = -ENOMEM;
 		goto fail;
 	}
-	for (size_t i = 0; i < nr_cpus; i++)
+	for (size_t i = 0; i < nr_targets; i++)
 		p->fds[i] = -1;
 
 	p->skel = profile_bpf__open();
@@ -201,26 +287,30 @@ int pms_profile__start(const struct pms_profile_opts *o, struct pms_profile **ou
 	}
 
 	p->event = "cpu-clock";
-	for (size_t i = 0; i < nr_cpus; i++) {
+	for (size_t i = 0; i < nr_targets; i++) {
+		const struct target *t = &targets[i];
 		struct perf_event_attr attr;
+		size_t k = p->nr;
 		int fd = -1;
 
-		if (o->try_hardware && (i == 0 || !strcmp(p->event, "cycles"))) {
-			fd = open_event(&attr, true, o->freq, cpus[i]);
+		if (o->try_hardware && (k == 0 || !strcmp(p->event, "cycles"))) {
+			fd = open_event(&attr, true, o->freq, t->pid, t->cpu, t->inherit);
 			if (fd >= 0)
 				p->event = "cycles";
 		}
 		if (fd < 0)
-			fd = open_event(&attr, false, o->freq, cpus[i]);
+			fd = open_event(&attr, false, o->freq, t->pid, t->cpu, t->inherit);
+		if (fd == -ESRCH && p->per_task)
+			continue; /* a thread that ended since the listing */
 		if (fd < 0) {
 			err = fd;
 			*fail = (err == -EPERM || err == -EACCES) ? PMS_PF_PERM : PMS_PF_EVENT;
 			goto fail;
 		}
-		p->fds[i] = fd;
-		p->nr = i + 1;
-		p->links[i] = bpf_program__attach_perf_event(p->skel->progs.pf_sample, fd);
-		if (!p->links[i]) {
+		p->fds[k] = fd;
+		p->nr = k + 1;
+		p->links[k] = bpf_program__attach_perf_event(p->skel->progs.pf_sample, fd);
+		if (!p->links[k]) {
 			err = -errno;
 			*fail = (err == -EPERM || err == -EACCES) ? PMS_PF_PERM : PMS_PF_ATTACH;
 			goto fail;
@@ -232,11 +322,19 @@ int pms_profile__start(const struct pms_profile_opts *o, struct pms_profile **ou
 		*fail = PMS_PF_LOAD;
 		goto fail;
 	}
+	if (!p->nr) {
+		err = -ESRCH;
+		*fail = PMS_PF_EVENT;
+		goto fail;
+	}
+	p->nr_cpus = nr_cpus;
 	pms_cpulist__release(&online);
+	free(targets);
 	*out = p;
 	return 0;
 fail:
 	pms_cpulist__release(&online);
+	free(targets);
 	pms_profile__free(p);
 	return err < 0 ? err : -EINVAL;
 }
@@ -273,6 +371,12 @@ const char *pms_profile__event(const struct pms_profile *p)
 
 size_t pms_profile__nr_cpus(const struct pms_profile *p)
 {
+	return p->nr_cpus;
+}
+
+size_t pms_profile__nr_events(const struct pms_profile *p, bool *per_task)
+{
+	*per_task = p->per_task;
 	return p->nr;
 }
 

@@ -82,7 +82,11 @@ void pms_profile__size_maps(unsigned int freq, size_t nr_cpus, double duration_s
 /* The id the BPF program gives a stack before probing (as bpf/profile.bpf.c computes it). */
 uint64_t pms_profile__stack_hash(const uint64_t *ips, uint32_t nr, uint32_t kind);
 
-/* Open, load and attach. On error *fail says which step; *event_name the event used ("cycles"/"cpu-clock"). */
+/*
+ * Open, load and attach: one event per CPU, or with pids and no cpus one per
+ * thread of the processes (inherit: later threads too; the BPF filter keeps
+ * children that are new processes out). On error *fail says which step.
+ */
 int pms_profile__start(const struct pms_profile_opts *opts, struct pms_profile **out,
 		       enum pms_profile_fail *fail);
 /* Detach the program from every event: no sample after this, so the counts and stats agree. */
@@ -90,8 +94,10 @@ void pms_profile__stop(struct pms_profile *p);
 void pms_profile__free(struct pms_profile *p);
 /* "cpu-clock" or "cycles". */
 const char *pms_profile__event(const struct pms_profile *p);
-/* CPUs sampled. */
+/* CPUs sampled (with per-task events: the online CPUs they may run on). */
 size_t pms_profile__nr_cpus(const struct pms_profile *p);
+/* Events opened; *per_task: one per thread of -p/-t (inherited by new threads) rather than per CPU. */
+size_t pms_profile__nr_events(const struct pms_profile *p, bool *per_task);
 
 /*
  * Wait up to timeout_ms for new address spaces and call cb for each
