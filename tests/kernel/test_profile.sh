@@ -9,7 +9,8 @@
 #  3. a loop of short-lived processes (a tiny program with a known hot function, ~5 ms each):
 #     most of their samples still resolve to the hot function (mappings snapshotted at the
 #     first sample, while the process lives);
-#  4. errors: an unprivileged user gets "needs root or CAP_BPF+CAP_PERFMON", exit 1.
+#  4. --interval prints a table per interval; -o pprof is read by go tool pprof;
+#  5. errors: an unprivileged user gets "needs root or CAP_BPF+CAP_PERFMON", exit 1.
 # Sourced by tests/kernel/run.sh; every function and variable is pf_-prefixed.
 
 pf_demo=$BUILD_DIR/demo/pms-shares
@@ -183,6 +184,26 @@ CEOF
 	fi
 }
 
+# --interval prints one table per interval; -o pprof is read by go tool pprof (an independent decoder).
+pf_outputs() {
+	pf_n=$("$PMUSCOPE" profile -F 999 -a --duration 1.3 --interval 0.5 --top 3 2>/dev/null | grep -c '^# Samples:')
+	# 0.5, 1.0 and the end at 1.3 s: 3 (2 when the machine starves us past a boundary)
+	if [ "$pf_n" -ge 2 ]; then pass "pf_interval: $pf_n tables"; else fail "pf_interval" "$pf_n tables, want 3"; fi
+	if ! command -v go >/dev/null 2>&1; then
+		skip "pf_pprof" "no go tool"
+		return
+	fi
+	"$pf_demo" --rounds 20000 >/dev/null &
+	pf_w=$!
+	"$PMUSCOPE" profile -F 999 -p $pf_w -o "$pf_tmp/p.pb.gz" --format pprof >/dev/null 2>"$pf_tmp/p.err"
+	wait $pf_w
+	if go tool pprof -top -symbolize=none "$pf_tmp/p.pb.gz" 2>&1 | grep -q ' leaf_work$'; then
+		pass "pf_pprof"
+	else
+		fail "pf_pprof" "$(go tool pprof -top -symbolize=none "$pf_tmp/p.pb.gz" 2>&1 | head -5) $(cat "$pf_tmp/p.err")"
+	fi
+}
+
 pf_unprivileged() {
 	if ! command -v setpriv >/dev/null 2>&1; then
 		skip "pf_unprivileged" "no setpriv"
@@ -205,6 +226,7 @@ else
 	pf_truth
 	pf_short
 	pf_build
+	pf_outputs
 	pf_unprivileged
 fi
 rm -rf "$pf_tmp"
