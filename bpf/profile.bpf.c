@@ -88,11 +88,17 @@ static __always_inline int same_stack(const struct pf_stack *a, const struct pf_
 	return 1;
 }
 
-/* The stack's id, storing it on first sight; 0 when it could not be kept (counted by reason). */
-static __always_inline __u64 store_stack(struct pf_stack *s, __u32 stat_full, __u32 stat_nomem,
-					 __u32 stat_collision)
+/*
+ * The stack's id, storing it on first sight; 0 when it could not be kept (counted by reason).
+ * A global function: the verifier checks it once, not once per caller, which halves the
+ * program's load time (its loops dominate verification).
+ */
+__noinline __u64 store_stack(struct pf_stack *s, __u32 stat_full, __u32 stat_nomem, __u32 stat_collision)
 {
 	__u64 h = 0;
+
+	if (!s || s->nr > PF_MAX_FRAMES) /* the verifier knows nothing of the caller's pointer */
+		return 0;
 
 	for (__u32 i = 0; i < PF_MAX_FRAMES; i++) {
 		if (i >= s->nr)
