@@ -117,8 +117,10 @@ __noinline __u64 store_stack(struct pf_stack *s, __u32 stat_full, __u32 stat_nom
 			continue; /* a different stack owns this id: next probe */
 		}
 		err = bpf_map_update_elem(&stacks, &id, s, BPF_NOEXIST);
-		if (!err)
+		if (!err) {
+			stat_inc(PF_STAT_STACKS_STORED);
 			return id;
+		}
 		if (err == -EEXIST) {
 			/* another CPU stored this id between our lookup and update */
 			old = bpf_map_lookup_elem(&stacks, &id);

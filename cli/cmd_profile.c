@@ -584,7 +584,7 @@ static const char *fail_message(enum pms_profile_fail f, int err)
 	case PMS_PF_VERIFIER:
 		return "the kernel's BPF verifier rejected the profile program (run with -v to see its log)";
 	case PMS_PF_TOO_OLD:
-		return "this kernel is too old for the profile program (it needs BPF ring buffers, bpf_get_stack and BTF-based CO-RE: Linux 5.8 or later)";
+		return "this kernel is too old for the profile program (it needs BPF ring buffers, global BPF functions, and hash maps without preallocation in perf_event programs: Linux 6.1 or later)";
 	case PMS_PF_EVENT:
 		return "cannot open the sampling event";
 	case PMS_PF_ATTACH:

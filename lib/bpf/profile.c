@@ -32,6 +32,7 @@ struct pms_profile {
 	uint64_t nr_counts;
 	int nr_possible;
 	size_t nr_cpus;     /* CPUs sampled (for per-task events: online CPUs) */
+	uint64_t stacks_deleted; /* by __clear_stacks(), out of PF_STAT_STACKS_STORED */
 	bool per_task;      /* events follow threads (-p/-t without -C) */
 };
 
@@ -243,7 +244,9 @@ int pms_profile__start(const struct pms_profile_opts *o, struct pms_profile **ou
 	if (!p->max_stacks || !p->max_counts) {
 		uint32_t s, c;
 
-		pms_profile__size_maps(o->freq, nr_cpus, o->duration_s, &s, &c);
+		/* per-task events sample at most one CPU per thread */
+		pms_profile__size_maps(o->freq, p->per_task && nr_targets < nr_cpus ? nr_targets : nr_cpus,
+				       o->duration_s, &s, &c);
 		p->max_stacks = p->max_stacks ? p->max_stacks : s;
 		p->max_counts = p->max_counts ? p->max_counts : c;
 	}
@@ -458,16 +461,20 @@ int pms_profile__clear_stacks(struct pms_profile *p)
 	uint64_t id;
 
 	/* always the first key: each delete removes the one get_next_key would continue from */
-	while (!bpf_map__get_next_key(p->skel->maps.stacks, NULL, &id, sizeof(id)))
-		if (bpf_map__delete_elem(p->skel->maps.stacks, &id, sizeof(id), 0) && errno != ENOENT)
-			return -errno;
+	while (!bpf_map__get_next_key(p->skel->maps.stacks, NULL, &id, sizeof(id))) {
+		if (bpf_map__delete_elem(p->skel->maps.stacks, &id, sizeof(id), 0)) {
+			if (errno != ENOENT)
+				return -errno;
+		} else {
+			p->stacks_deleted++;
+		}
+	}
 	return 0;
 }
 
 int pms_profile__stats(struct pms_profile *p, struct pms_profile_stats *out)
 {
 	uint64_t *vals;
-	uint64_t id, *prev = NULL;
 
 	memset(out, 0, sizeof(*out));
 	vals = calloc((size_t)p->nr_possible, sizeof(*vals));
@@ -481,11 +488,8 @@ int pms_profile__stats(struct pms_profile *p, struct pms_profile_stats *out)
 			out->v[i] += vals[c];
 	}
 	free(vals);
-	/* distinct stacks: walking the keys is cheap next to reading the stacks themselves */
-	while (!bpf_map__get_next_key(p->skel->maps.stacks, prev, &id, sizeof(id))) {
-		out->nr_stacks++;
-		prev = &id;
-	}
+	/* counted by the program: walking the keys would scan every bucket of a large map */
+	out->nr_stacks = out->v[PF_STAT_STACKS_STORED] - p->stacks_deleted;
 	out->max_stacks = p->max_stacks;
 	out->max_counts = p->max_counts;
 	out->nr_counts = p->nr_counts;

@@ -72,9 +72,9 @@ struct pms_profile_sample {
 struct pms_profile;
 
 /*
- * Map sizes for freq x cpus x duration samples (duration 0: 60 s): every
+ * Map sizes for freq x cpus x duration samples (duration 0: 30 s): every
  * sample may be a new (thread, stacks) key and bring a user and a kernel
- * stack, bounded to [4096, 1 << 20] keys, stacks twice that up to 1 << 21.
+ * stack, bounded to [4096, 1 << 18] keys, stacks twice that.
  */
 void pms_profile__size_maps(unsigned int freq, size_t nr_cpus, double duration_s,
 			    uint32_t *max_stacks, uint32_t *max_counts);

@@ -6,19 +6,24 @@ void pms_profile__size_maps(unsigned int freq, size_t nr_cpus, double duration_s
 			    uint32_t *max_stacks, uint32_t *max_counts)
 {
 	double samples = (double)(freq ? freq : 1) * (double)(nr_cpus ? nr_cpus : 1) *
-			 (duration_s > 0 ? duration_s : 60.0);
+			 (duration_s > 0 ? duration_s : 30.0);
 	uint32_t counts;
 
-	/* each sample can be a distinct key; beyond 1M keys user space should read by --interval */
+	/*
+	 * Each sample can be a distinct key (a compiler without frame pointers makes
+	 * nearly every user stack new). The bound keeps the bucket arrays, which the
+	 * kernel allocates and zeroes at load even without prealloc, to ~4 + 8 MiB;
+	 * longer runs at high rates read by --interval.
+	 */
 	if (samples < 4096)
 		counts = 4096;
-	else if (samples > (double)(1u << 20))
-		counts = 1u << 20;
+	else if (samples > (double)(1u << 18))
+		counts = 1u << 18;
 	else
 		counts = (uint32_t)samples;
 	*max_counts = counts;
 	/* a distinct key brings at most a new user and a new kernel stack */
-	*max_stacks = counts >= (1u << 20) ? 1u << 21 : counts * 2;
+	*max_stacks = counts * 2;
 }
 
 uint64_t pms_profile__stack_hash(const uint64_t *ips, uint32_t nr, uint32_t kind)

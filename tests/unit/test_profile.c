@@ -12,9 +12,9 @@ Test(profile, size_maps_follow_the_load)
 	pms_profile__size_maps(999, 2, 10, &s, &c);
 	cr_assert_eq(c, 19980);
 	cr_assert_eq(s, 2 * 19980);
-	/* unknown duration: a minute */
+	/* unknown duration: half a minute */
 	pms_profile__size_maps(99, 4, 0, &s, &c);
-	cr_assert_eq(c, 99 * 4 * 60);
+	cr_assert_eq(c, 99 * 4 * 30);
 }
 
 Test(profile, size_maps_are_bounded)
@@ -27,8 +27,8 @@ Test(profile, size_maps_are_bounded)
 	pms_profile__size_maps(0, 0, 0, &s, &c);
 	cr_assert_eq(c, 4096);
 	pms_profile__size_maps(100000, 256, 3600, &s, &c);
-	cr_assert_eq(c, 1u << 20);
-	cr_assert_eq(s, 1u << 21);
+	cr_assert_eq(c, 1u << 18);
+	cr_assert_eq(s, 1u << 19);
 }
 
 Test(profile, stack_hash_is_deterministic_and_nonzero)
