@@ -246,11 +246,18 @@ int pf_sample(struct bpf_perf_event_data *ctx)
 		return 0;
 	}
 	err = bpf_map_update_elem(&counts, &key, &one, BPF_NOEXIST);
-	if (err == -EEXIST) {
+	if (!err) {
+		stat_inc(PF_STAT_KEYS_CREATED);
+	} else if (err == -EEXIST) {
 		cnt = bpf_map_lookup_elem(&counts, &key);
 		if (cnt)
 			__sync_fetch_and_add(cnt, 1);
-	} else if (err) {
+		else /* user space read and deleted it in between: insert afresh */
+			err = bpf_map_update_elem(&counts, &key, &one, BPF_NOEXIST);
+		if (!cnt && !err)
+			stat_inc(PF_STAT_KEYS_CREATED);
+	}
+	if (err && err != -EEXIST) {
 		stat_inc(PF_STAT_COUNTS_FULL);
 		/* a user stack already lost above is counted once, under its first reason */
 		if (want_user && !(key.flags & (PF_F_KTHREAD | PF_F_USER_LOST)))

@@ -530,7 +530,8 @@ static int emit(struct pms_stacks *st, const char *event, double secs, size_t nr
 	return 0;
 }
 
-static void print_stats(struct pms_profile *p, const struct reader *rd, const struct sym *sy)
+static void print_stats(struct pms_profile *p, const struct reader *rd, const struct sym *sy,
+			unsigned int drains)
 {
 	struct pms_profile_stats s;
 	const uint64_t *v = s.v;
@@ -546,8 +547,8 @@ static void print_stats(struct pms_profile *p, const struct reader *rd, const st
 		v[PF_STAT_KERNEL_NOMEM];
 	fprintf(stderr,
 		"profile: %" PRIu64 " samples, %" PRIu64 " distinct stacks (map %u), %" PRIu64
-		" distinct keys (map %u), %" PRIu64 " idle samples left out\n",
-		v[PF_STAT_SAMPLES], s.nr_stacks, s.max_stacks, rd->samples ? s.nr_counts : 0, s.max_counts,
+		" keys (map %u, read early %u times to keep room), %" PRIu64 " idle samples left out\n",
+		v[PF_STAT_SAMPLES], s.nr_stacks, s.max_stacks, v[PF_STAT_KEYS_CREATED], s.max_counts, drains,
 		v[PF_STAT_IDLE]);
 	fprintf(stderr,
 		"profile: user stacks lost: %" PRIu64 " of %" PRIu64 " expected (%.2f%%): fault %" PRIu64
@@ -565,7 +566,7 @@ static void print_stats(struct pms_profile *p, const struct reader *rd, const st
 		v[PF_STAT_COUNTS_FULL]);
 	fprintf(stderr,
 		"profile: truncated at %d frames (kept, outer callers missing): user %" PRIu64 ", kernel %" PRIu64
-		"; stacks cleared between intervals before their samples were read: %" PRIu64 "\n",
+		"; stacks cleared to make room before their samples were read: %" PRIu64 "\n",
 		PF_MAX_FRAMES, v[PF_STAT_USER_TRUNC], v[PF_STAT_KERNEL_TRUNC], rd->evicted);
 	fprintf(stderr,
 		"profile: processes: %" PRIu64 " mappings snapshots at first sample, %" PRIu64
@@ -635,7 +636,8 @@ static int run(int argc, char **argv)
 	enum pms_profile_fail fail;
 	pid_t *pids = NULL;
 	struct pms_profile_stats ps;
-	double t0, t_iv, next_iv;
+	double t0, t_iv, next_iv, next_check;
+	unsigned int drains = 0;
 	int pos, err, ret = 0;
 
 	pos = opt_parse(self(), &argc, argv, 0);
@@ -718,6 +720,10 @@ static int run(int argc, char **argv)
 
 	t0 = t_iv = now_s();
 	next_iv = t0 + opt_interval;
+	next_check = t0 + 0.5;
+	rd.st = pms_stacks__new(&sto);
+	if (!rd.st)
+		die("out of memory");
 	while (!stop_flag) {
 		double t = now_s();
 		int timeout = 100;
@@ -735,32 +741,42 @@ static int run(int argc, char **argv)
 		if (po.nr_pids && !any_alive(pids, po.nr_pids))
 			break;
 		if (opt_interval && now_s() >= next_iv) {
-			fc_reset(&sy);
-			rd.st = pms_stacks__new(&sto);
-			if (!rd.st)
-				die("out of memory");
 			if (pms_profile__read(p, true, on_sample, &rd))
 				warning("reading the counts map failed");
 			emit(rd.st, pms_profile__event(p), now_s() - t_iv, pms_profile__nr_cpus(p), po.freq);
 			printf("\n");
 			pms_stacks__free(rd.st);
-			rd.st = NULL;
+			fc_reset(&sy);
+			rd.st = pms_stacks__new(&sto);
+			if (!rd.st)
+				die("out of memory");
 			next_iv += opt_interval;
 			t_iv = now_s();
 			/* stacks outlive their interval's counts; start over before the map fills */
 			if (!pms_profile__stats(p, &ps) && ps.nr_stacks > ps.max_stacks / 2 &&
 			    pms_profile__clear_stacks(p))
 				warning("cannot clear the stacks map");
+		} else if (now_s() >= next_check) {
+			/*
+			 * A run longer or busier than the maps were sized for: move the counts
+			 * into the tree before the map fills (the tree adds them up), and start
+			 * the stacks over once their keys are read.
+			 */
+			next_check = now_s() + 0.5;
+			if (!pms_profile__stats(p, &ps) && ps.live_counts > ps.max_counts / 4 * 3) {
+				if (pms_profile__read(p, true, on_sample, &rd))
+					warning("reading the counts map failed");
+				drains++;
+				if (!pms_profile__stats(p, &ps) && ps.nr_stacks > ps.max_stacks / 2 &&
+				    pms_profile__clear_stacks(p))
+					warning("cannot clear the stacks map");
+			}
 		}
 	}
 	pms_profile__stop(p);
 	/* drain announcements still queued: snapshots before reading the counts */
 	while (pms_profile__poll(p, 0, on_task, &sy) > 0)
 		;
-	fc_reset(&sy);
-	rd.st = pms_stacks__new(&sto);
-	if (!rd.st)
-		die("out of memory");
 	err = pms_profile__read(p, opt_interval > 0, on_sample, &rd);
 	if (err) {
 		error("reading the counts map: %s", strerror(-err));
@@ -772,7 +788,7 @@ static int run(int argc, char **argv)
 	} else if (emit(rd.st, pms_profile__event(p), now_s() - t_iv, pms_profile__nr_cpus(p), po.freq)) {
 		ret = EXIT_RUNTIME;
 	}
-	print_stats(p, &rd, &sy);
+	print_stats(p, &rd, &sy, drains);
 out:
 	pms_stacks__free(rd.st);
 	pms_profile__free(p);

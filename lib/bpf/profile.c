@@ -33,6 +33,7 @@ struct pms_profile {
 	int nr_possible;
 	size_t nr_cpus;     /* CPUs sampled (for per-task events: online CPUs) */
 	uint64_t stacks_deleted; /* by __clear_stacks(), out of PF_STAT_STACKS_STORED */
+	uint64_t keys_deleted;   /* by __read(clear), out of PF_STAT_KEYS_CREATED */
 	bool per_task;      /* events follow threads (-p/-t without -C) */
 };
 
@@ -422,9 +423,11 @@ int pms_profile__read(struct pms_profile *p, bool clear, pms_profile_sample_fn c
 		uint64_t count;
 		int r;
 
-		if (clear)
+		if (clear) {
 			r = bpf_map__lookup_and_delete_elem(m, &next, sizeof(next), &count, sizeof(count), 0);
-		else
+			if (!r)
+				p->keys_deleted++;
+		} else
 			r = bpf_map__lookup_elem(m, &next, sizeof(next), &count, sizeof(count), 0);
 		key = next;
 		/* deleted keys cannot lead to their successor: restart from the first key */
@@ -490,6 +493,7 @@ int pms_profile__stats(struct pms_profile *p, struct pms_profile_stats *out)
 	free(vals);
 	/* counted by the program: walking the keys would scan every bucket of a large map */
 	out->nr_stacks = out->v[PF_STAT_STACKS_STORED] - p->stacks_deleted;
+	out->live_counts = out->v[PF_STAT_KEYS_CREATED] - p->keys_deleted;
 	out->max_stacks = p->max_stacks;
 	out->max_counts = p->max_counts;
 	out->nr_counts = p->nr_counts;

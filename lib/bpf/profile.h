@@ -56,6 +56,7 @@ struct pms_profile_stats {
 	uint32_t max_stacks, max_counts;
 	uint64_t nr_stacks;       /* distinct stacks stored (user + kernel) */
 	uint64_t nr_counts;       /* distinct (thread, stacks) keys at the last read */
+	uint64_t live_counts;     /* keys in the counts map now (created - deleted by reads) */
 };
 
 /* A sample key read back, with its stacks (leaf first). */

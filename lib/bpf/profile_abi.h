@@ -79,6 +79,7 @@ enum pf_stat {
 				   (maps are not preallocated; it refills right after) */
 	PF_STAT_KERNEL_NOMEM,
 	PF_STAT_STACKS_STORED,  /* distinct stacks inserted (user space subtracts what it deletes) */
+	PF_STAT_KEYS_CREATED,   /* counts keys inserted (user space subtracts what it deletes) */
 	PF_STAT_USER_EXPECTED,  /* samples of a task with an mm (user stack expected, with -U/default) */
 	PF_STAT_COUNTS_FULL_USER, /* of PF_STAT_COUNTS_FULL: those with a user stack expected */
 	PF_STAT_NR,

@@ -5,7 +5,8 @@
 #     split 50/30/20 through main;run;<caller>;leaf_work chains;
 #  2. system-wide at 999 Hz during a `make -j2` of a copy of some of the project's sources:
 #     fewer than 1% of the samples that should have a user stack lose it, and the loss lines
-#     (every reason, with counts) are printed;
+#     (every reason, with counts) are printed; beside it a profile with maps far too small
+#     reads its counts early to keep room, and its samples = kept + dropped-and-counted;
 #  3. a loop of short-lived processes (a tiny program with a known hot function, ~5 ms each):
 #     most of their samples still resolve to the hot function (mappings snapshotted at the
 #     first sample, while the process lives);
@@ -100,11 +101,31 @@ pf_build() {
 		>"$pf_tmp/src/Makefile"
 	"$PMUSCOPE" profile -F 999 -a -o "$pf_tmp/build.folded" >/dev/null 2>"$pf_tmp/build.err" &
 	pf_p=$!
+	# beside it, one with maps far too small for the build: read early, every sample accounted for
+	"$PMUSCOPE" profile -F 999 -a --map-entries 300 -o "$pf_tmp/small.folded" >/dev/null 2>"$pf_tmp/small.err" &
+	pf_s=$!
 	sleep 1
 	(cd "$pf_tmp/src" && timeout 60 make -s -j2 >/dev/null 2>&1)
+	kill -INT $pf_s
+	wait $pf_s
+	pf_small_rc=$?
 	kill -INT $pf_p
 	wait $pf_p
 	pf_rc=$?
+	pf_acc=$(awk '
+		FILENAME ~ /folded$/ { kept += $NF; next }
+		/^profile: [0-9]+ samples,/ { total = $2; split($0, a, "read early "); split(a[2], b, " "); early = b[1] }
+		/samples dropped \(counts map full\)/ { dropped = $NF }
+		END { printf "%d %d %d %d\n", total, kept, dropped, early }' "$pf_tmp/small.folded" "$pf_tmp/small.err")
+	set -- $pf_acc
+	# equal but for increments that land on a key between its early read and its deletion
+	# (a window of microseconds; the final read, after detaching, is exact)
+	if [ $pf_small_rc = 0 ] && [ "$1" -gt 0 ] && [ "$4" -ge 1 ] &&
+		awk -v t="$1" -v k="$2" -v d="$3" 'BEGIN { x = t - k - d; if (x < 0) x = -x; exit !(x <= t / 200) }'; then
+		pass "pf_small_maps: $1 samples = $2 in the profile + $3 dropped and counted; read early $4 times"
+	else
+		fail "pf_small_maps" "exit $pf_small_rc; samples, kept, dropped, early reads: $pf_acc; $(cat "$pf_tmp/small.err")"
+	fi
 	if [ $pf_rc != 0 ]; then
 		fail "pf_build" "profile -a exit $pf_rc: $(head -c 400 "$pf_tmp/build.err")"
 		return
