@@ -42,12 +42,21 @@ async function box(page, id) {
 	return page.evaluate((n) => window.pmsFlame.frames().find((f) => f.id === n) || null, id);
 }
 async function canvasRect(page) { return page.evaluate(() => window.pmsFlame.canvas()); }
+// A deep stack makes the canvas taller than the viewport; scroll the box into view as a user would, since the mouse only reaches the viewport.
+async function reveal(page, b) {
+	await page.evaluate((y) => {
+		const r = window.pmsFlame.canvas();
+		const top = r.top + y;
+		if (top < 0 || top + 20 > window.innerHeight) window.scrollBy(0, top - window.innerHeight / 2);
+	}, b.y);
+	return canvasRect(page);
+}
 async function clickNode(page, id) {
-	const b = await box(page, id), c = await canvasRect(page);
+	const b = await box(page, id), c = await reveal(page, b);
 	await page.mouse.click(c.left + b.x + b.w / 2, c.top + b.y + b.h / 2);
 }
 async function hoverNode(page, id) {
-	const b = await box(page, id), c = await canvasRect(page);
+	const b = await box(page, id), c = await reveal(page, b);
 	await page.mouse.move(c.left + b.x + Math.min(b.w / 2, 40), c.top + b.y + b.h / 2);
 }
 const near = (a, b, tol) => Math.abs(a - b) <= tol;
