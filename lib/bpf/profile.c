@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Loads bpf/profile.bpf.c (skeleton), opens and attaches one sampling event per CPU, relays new-address-space events and reads the aggregated counts, stacks and drop counters back.
+// Loads bpf/profile.bpf.c (skeleton), opens and attaches one sampling event per CPU (or the sched_switch program for off-CPU time), relays new-address-space events and streamed samples, and reads the aggregated counts, stacks and drop counters back.
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,8 +25,11 @@ struct pms_profile {
 	size_t nr;
 	struct ring_buffer *rb;
 	pms_profile_task_fn task_cb;
-	void *task_ctx;
-	int task_stop;
+	pms_profile_sample_fn sample_cb;
+	void *cb_ctx;
+	int cb_stop;
+	struct bpf_link *switch_link; /* off_cpu */
+	bool off_cpu;
 	const char *event;
 	uint32_t max_stacks, max_counts;
 	uint64_t nr_counts;
@@ -62,13 +65,36 @@ static int open_event(struct perf_event_attr *attr, bool hw, unsigned int freq, 
 	return pms_sys__perf_event_open(attr, pid, cpu, -1, 0);
 }
 
-static int on_task(void *ctx, void *data, size_t size)
+/* One ring record; after a callback asked to stop, the rest are consumed unseen. */
+static int on_record(void *ctx, void *data, size_t size)
 {
 	struct pms_profile *p = ctx;
+	const struct pf_sample_event *ev = data;
+	struct pf_key key;
+	struct pms_profile_sample s = { .key = &key, .count = 1, .streamed = true };
+	uint32_t type;
 
-	if (size < sizeof(struct pf_task_event) || p->task_stop)
+	if (p->cb_stop || size < sizeof(type))
 		return 0;
-	p->task_stop = p->task_cb ? p->task_cb(p->task_ctx, data) : 0;
+	memcpy(&type, data, sizeof(type));
+	if (type == PF_EV_TASK && size >= sizeof(struct pf_task_event)) {
+		p->cb_stop = p->task_cb ? p->task_cb(p->cb_ctx, data) : 0;
+		return 0;
+	}
+	if (type != PF_EV_SAMPLE || size < offsetof(struct pf_sample_event, ips) ||
+	    ev->nr_user > PF_MAX_FRAMES || ev->nr_kernel > PF_MAX_FRAMES ||
+	    size < offsetof(struct pf_sample_event, ips) + ((size_t)ev->nr_user + ev->nr_kernel) * sizeof(__u64))
+		return 0;
+	key = ev->key;
+	if (ev->nr_user) {
+		s.user = ev->ips;
+		s.nr_user = ev->nr_user;
+	}
+	if (ev->nr_kernel) {
+		s.kernel = ev->ips + ev->nr_user;
+		s.nr_kernel = ev->nr_kernel;
+	}
+	p->cb_stop = p->sample_cb ? p->sample_cb(p->cb_ctx, &s) : 0;
 	return 0;
 }
 
@@ -182,7 +208,7 @@ int pms_profile__start(const struct pms_profile_opts *o, struct pms_profile **ou
 
 	*out = NULL;
 	*fail = PMS_PF_OK;
-	if (!o || o->sz < sizeof(*o) || !o->freq)
+	if (!o || o->sz < sizeof(*o) || (!o->freq && !o->off_cpu) || (o->off_cpu && o->cpus))
 		return -EINVAL;
 	libbpf_set_print(libbpf_print);
 	if (pms_sysfs__path(path, sizeof(path), "kernel/btf/vmlinux") || access(path, R_OK)) {
@@ -202,7 +228,9 @@ int pms_profile__start(const struct pms_profile_opts *o, struct pms_profile **ou
 	 * -p/-t without -C: events that follow the tasks, as perf record -p does, so the
 	 * timer runs only while they run (no interrupts on other CPUs); else one per CPU.
 	 */
-	if (o->nr_pids && !o->cpus) {
+	if (o->off_cpu) {
+		nr_targets = 0; /* one tracepoint program for every CPU */
+	} else if (o->nr_pids && !o->cpus) {
 		err = task_targets(o, &targets, &nr_targets);
 		if (err) {
 			pms_cpulist__release(&online);
@@ -224,7 +252,8 @@ int pms_profile__start(const struct pms_profile_opts *o, struct pms_profile **ou
 		free(targets);
 		return -ENOMEM;
 	}
-	p->per_task = o->nr_pids && !o->cpus;
+	p->per_task = o->nr_pids && !o->cpus && !o->off_cpu;
+	p->off_cpu = o->off_cpu;
 	p->fds = calloc(nr_targets ? nr_targets : 1, sizeof(*p->fds));
 	p->links = calloc(nr_targets ? nr_targets : 1, sizeof(*p->links));
 	if (!p->fds || !p->links) {
@@ -246,13 +275,29 @@ int pms_profile__start(const struct pms_profile_opts *o, struct pms_profile **ou
 		uint32_t s, c;
 
 		/* per-task events sample at most one CPU per thread */
-		pms_profile__size_maps(o->freq, p->per_task && nr_targets < nr_cpus ? nr_targets : nr_cpus,
-				       o->duration_s, &s, &c);
+		/* off-CPU: blocks come at about the rate of a busy sampler's samples */
+		pms_profile__size_maps(o->off_cpu ? 1000 : o->freq,
+				       p->per_task && nr_targets < nr_cpus ? nr_targets : nr_cpus, o->duration_s, &s, &c);
 		p->max_stacks = p->max_stacks ? p->max_stacks : s;
 		p->max_counts = p->max_counts ? p->max_counts : c;
 	}
 	bpf_map__set_max_entries(p->skel->maps.stacks, p->max_stacks);
-	bpf_map__set_max_entries(p->skel->maps.counts, p->max_counts);
+	/* the mode's own maps get the size, the other mode's one entry */
+	bpf_map__set_max_entries(p->skel->maps.counts, o->off_cpu ? 1 : p->max_counts);
+	bpf_map__set_max_entries(p->skel->maps.blocked, o->off_cpu ? p->max_counts : 1);
+	if (!o->off_cpu)
+		bpf_map__set_max_entries(p->skel->maps.block_start, 1);
+	bpf_program__set_autoload(o->off_cpu ? p->skel->progs.pf_sample : p->skel->progs.pf_switch, false);
+	{
+		/* announcements only off-CPU; streamed samples (asked for, or when the maps fill) else */
+		size_t ring = o->ring_bytes ? o->ring_bytes
+				 : o->off_cpu ? (size_t)256 << 10 : pms_profile__ring_bytes(o->freq, nr_cpus);
+
+		bpf_map__set_max_entries(p->skel->maps.events, (uint32_t)ring);
+		p->skel->rodata->wakeup_bytes = (uint32_t)(ring / 4);
+	}
+	p->skel->rodata->min_block_ns = o->min_block_ns;
+	p->skel->rodata->max_block_ns = o->max_block_ns ? o->max_block_ns : ~0ULL;
 	p->skel->rodata->include_idle = o->include_idle;
 	p->skel->rodata->want_user = o->user || !o->kernel;
 	p->skel->rodata->want_kernel = o->kernel || !o->user;
@@ -283,14 +328,23 @@ int pms_profile__start(const struct pms_profile_opts *o, struct pms_profile **ou
 			goto fail;
 		}
 	}
-	p->rb = ring_buffer__new(bpf_map__fd(p->skel->maps.events), on_task, p, NULL);
+	p->skel->bss->stream_all = o->stream;
+	p->rb = ring_buffer__new(bpf_map__fd(p->skel->maps.events), on_record, p, NULL);
 	if (!p->rb) {
 		err = -errno;
 		*fail = load_fail(err);
 		goto fail;
 	}
 
-	p->event = "cpu-clock";
+	p->event = o->off_cpu ? "off-cpu" : "cpu-clock";
+	if (o->off_cpu) {
+		p->switch_link = bpf_program__attach(p->skel->progs.pf_switch);
+		if (!p->switch_link) {
+			err = -errno;
+			*fail = (err == -EPERM || err == -EACCES) ? PMS_PF_PERM : PMS_PF_ATTACH;
+			goto fail;
+		}
+	}
 	for (size_t i = 0; i < nr_targets; i++) {
 		const struct target *t = &targets[i];
 		struct perf_event_attr attr;
@@ -326,7 +380,7 @@ int pms_profile__start(const struct pms_profile_opts *o, struct pms_profile **ou
 		*fail = PMS_PF_LOAD;
 		goto fail;
 	}
-	if (!p->nr) {
+	if (!p->nr && !o->off_cpu) {
 		err = -ESRCH;
 		*fail = PMS_PF_EVENT;
 		goto fail;
@@ -345,6 +399,8 @@ fail:
 
 void pms_profile__stop(struct pms_profile *p)
 {
+	bpf_link__destroy(p->switch_link);
+	p->switch_link = NULL;
 	for (size_t i = 0; i < p->nr; i++) {
 		bpf_link__destroy(p->links[i]);
 		p->links[i] = NULL;
@@ -361,6 +417,7 @@ void pms_profile__free(struct pms_profile *p)
 		if (p->fds && p->fds[i] >= 0)
 			close(p->fds[i]);
 	}
+	bpf_link__destroy(p->switch_link);
 	ring_buffer__free(p->rb);
 	profile_bpf__destroy(p->skel);
 	free(p->links);
@@ -384,15 +441,26 @@ size_t pms_profile__nr_events(const struct pms_profile *p, bool *per_task)
 	return p->nr;
 }
 
-int pms_profile__poll(struct pms_profile *p, int timeout_ms, pms_profile_task_fn cb, void *ctx)
+int pms_profile__poll(struct pms_profile *p, int timeout_ms, pms_profile_task_fn task_cb,
+		      pms_profile_sample_fn sample_cb, void *ctx)
 {
-	int n;
+	int n, m;
 
-	p->task_cb = cb;
-	p->task_ctx = ctx;
-	p->task_stop = 0;
+	p->task_cb = task_cb;
+	p->sample_cb = sample_cb;
+	p->cb_ctx = ctx;
+	p->cb_stop = 0;
 	n = ring_buffer__poll(p->rb, timeout_ms);
-	return n < 0 ? (n == -EINTR ? -EINTR : n) : n;
+	if (n < 0)
+		return n;
+	/* streamed samples do not wake us (only a filling ring does): take what the timeout left */
+	m = ring_buffer__consume(p->rb);
+	return m < 0 ? m : n + m;
+}
+
+bool pms_profile__streaming(const struct pms_profile *p)
+{
+	return !p->off_cpu && p->skel->bss->stream_all;
 }
 
 static int read_stack(struct pms_profile *p, uint64_t id, struct pf_stack *s)
@@ -404,7 +472,7 @@ static int read_stack(struct pms_profile *p, uint64_t id, struct pf_stack *s)
 
 int pms_profile__read(struct pms_profile *p, bool clear, pms_profile_sample_fn cb, void *ctx)
 {
-	struct bpf_map *m = p->skel->maps.counts;
+	struct bpf_map *m = p->off_cpu ? p->skel->maps.blocked : p->skel->maps.counts;
 	struct pf_key key, next, *prev = NULL;
 	struct pf_stack *us, *ks;
 	uint64_t n = 0;
@@ -420,22 +488,25 @@ int pms_profile__read(struct pms_profile *p, bool clear, pms_profile_sample_fn c
 	}
 	while (!bpf_map__get_next_key(m, prev, &next, sizeof(next))) {
 		struct pms_profile_sample s = { .key = &next };
-		uint64_t count;
+		struct pf_block val = { 0 };
+		/* counts hold a u64 of samples, blocked a struct pf_block */
+		size_t vsz = p->off_cpu ? sizeof(val) : sizeof(val.count);
 		int r;
 
 		if (clear) {
-			r = bpf_map__lookup_and_delete_elem(m, &next, sizeof(next), &count, sizeof(count), 0);
+			r = bpf_map__lookup_and_delete_elem(m, &next, sizeof(next), &val, vsz, 0);
 			if (!r)
 				p->keys_deleted++;
 		} else
-			r = bpf_map__lookup_elem(m, &next, sizeof(next), &count, sizeof(count), 0);
+			r = bpf_map__lookup_elem(m, &next, sizeof(next), &val, vsz, 0);
 		key = next;
 		/* deleted keys cannot lead to their successor: restart from the first key */
 		prev = clear ? NULL : &key;
 		if (r)
 			continue;
 		s.key = &key;
-		s.count = count;
+		s.count = val.count;
+		s.time_ns = val.time_ns;
 		if (!read_stack(p, key.user_id, us) && us->nr <= PF_MAX_FRAMES) {
 			s.user = us->ips;
 			s.nr_user = us->nr;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `profile`'s in-kernel sampler (bpf/profile.bpf.c) from user space: load it,
- * open one sampling event per CPU and attach it, announce new address spaces
- * as they are first sampled, read the aggregated counts with their stacks,
- * and account for every stack that could not be kept.
+ * open one sampling event per CPU and attach it (or, off-CPU, attach to the
+ * scheduler's switch tracepoint), announce new address spaces as they are
+ * first sampled, relay streamed samples, read the aggregated counts with
+ * their stacks, and account for every stack that could not be kept.
  *
  * Invariants:
  *  - Nothing is printed: libbpf's messages (the verifier log among them) go
@@ -49,6 +50,10 @@ struct pms_profile_opts {
 	double duration_s;     /* expected run time for map sizing; 0 = unknown */
 	uint32_t max_stacks;   /* map sizes; 0 = from pms_profile__size_maps() */
 	uint32_t max_counts;
+	bool stream;           /* every sample whole through the ring buffer from the start */
+	size_t ring_bytes;     /* ring buffer size; 0 = pms_profile__ring_bytes() */
+	bool off_cpu;          /* time blocked by stack (sched_switch) instead of sampling */
+	uint64_t min_block_ns, max_block_ns; /* off_cpu: keep blocks in [min, max]; max 0 = no limit */
 };
 
 struct pms_profile_stats {
@@ -59,10 +64,12 @@ struct pms_profile_stats {
 	uint64_t live_counts;     /* keys in the counts map now (created - deleted by reads) */
 };
 
-/* A sample key read back, with its stacks (leaf first). */
+/* A sample key read back, or one streamed sample, with its stacks (leaf first). */
 struct pms_profile_sample {
 	const struct pf_key *key;
-	uint64_t count;
+	uint64_t count;           /* samples; with off_cpu, times blocked */
+	uint64_t time_ns;         /* off_cpu: time blocked in all */
+	bool streamed;            /* one sample from the ring buffer (count 1) */
 	const __u64 *user;        /* NULL when the key has no user stack */
 	uint32_t nr_user;
 	const __u64 *kernel;
@@ -79,6 +86,12 @@ struct pms_profile;
  */
 void pms_profile__size_maps(unsigned int freq, size_t nr_cpus, double duration_s,
 			    uint32_t *max_stacks, uint32_t *max_counts);
+
+/*
+ * Ring buffer bytes for streaming freq x cpus samples: about a second of
+ * samples of 64 frames, a power of two in [1 MiB, 64 MiB].
+ */
+size_t pms_profile__ring_bytes(unsigned int freq, size_t nr_cpus);
 
 /* The id the BPF program gives a stack before probing (as bpf/profile.bpf.c computes it). */
 uint64_t pms_profile__stack_hash(const uint64_t *ips, uint32_t nr, uint32_t kind);
@@ -100,19 +113,29 @@ size_t pms_profile__nr_cpus(const struct pms_profile *p);
 /* Events opened; *per_task: one per thread of -p/-t (inherited by new threads) rather than per CPU. */
 size_t pms_profile__nr_events(const struct pms_profile *p, bool *per_task);
 
-/*
- * Wait up to timeout_ms for new address spaces and call cb for each
- * (return nonzero from cb to stop). Returns the number handled or -errno
- * (-EINTR when a signal came).
- */
 typedef int (*pms_profile_task_fn)(void *ctx, const struct pf_task_event *ev);
-int pms_profile__poll(struct pms_profile *p, int timeout_ms, pms_profile_task_fn cb, void *ctx);
+typedef int (*pms_profile_sample_fn)(void *ctx, const struct pms_profile_sample *s);
+
+/*
+ * Wait up to timeout_ms for the ring buffer, then hand over everything in it
+ * in order: new address spaces to task_cb, streamed samples to sample_cb
+ * (return nonzero from a callback to stop). Returns the number of records
+ * handled or -errno (-EINTR when a signal came).
+ */
+int pms_profile__poll(struct pms_profile *p, int timeout_ms, pms_profile_task_fn task_cb,
+		      pms_profile_sample_fn sample_cb, void *ctx);
+
+/*
+ * Whether samples go through the ring buffer: asked for (opts.stream), or
+ * since the maps filled up (the program switches by itself; see the
+ * PF_STAT_SWITCH_* counters for why).
+ */
+bool pms_profile__streaming(const struct pms_profile *p);
 
 /*
  * Every counted key with its stacks; clear = delete each key as it is read
  * (interval mode: the next read starts from zero). 0 or -errno.
  */
-typedef int (*pms_profile_sample_fn)(void *ctx, const struct pms_profile_sample *s);
 int pms_profile__read(struct pms_profile *p, bool clear, pms_profile_sample_fn cb, void *ctx);
 
 /*

@@ -12,6 +12,10 @@
  *  - Stack values hold leaf-first return addresses, zero past nr.
  *  - Every sample is counted in PF_STAT_SAMPLES; a sample whose stack could
  *    not be kept is counted once per reason below and keeps its other stack.
+ *    With sampling, a stack or key that does not fit the maps sends the sample
+ *    whole through the ring instead (PF_STAT_SWITCH_*: from then on all are),
+ *    so only a full ring drops samples. With --off-cpu a "sample" is one
+ *    block (switch-out while not runnable) and the maps' limits are losses.
  */
 #ifndef PMS_BPF_PROFILE_ABI_H
 #define PMS_BPF_PROFILE_ABI_H
@@ -50,10 +54,41 @@ struct pf_key {
 	char comm[PF_COMM_LEN];
 };
 
-/* Ring-buffer record: an address space seen for the first time. */
+/* Ring-buffer records start with their type: announcements and streamed samples share the ring, so a process is announced before its first streamed sample. */
+enum pf_event_type {
+	PF_EV_TASK = 1,
+	PF_EV_SAMPLE = 2,
+};
+
+/* An address space seen for the first time. */
 struct pf_task_event {
-	__u32 tgid, pid, exec_id, pad;
+	__u32 type;
+	__u32 tgid, pid, exec_id;
 	char comm[PF_COMM_LEN];
+};
+
+/*
+ * One sample sent whole (--stream, or after the maps filled): the key (ids 0)
+ * and the user frames then the kernel frames, leaf first; the record ends
+ * after nr_user + nr_kernel frames.
+ */
+struct pf_sample_event {
+	__u32 type;
+	__u16 nr_user, nr_kernel;
+	struct pf_key key;
+	__u64 ips[2 * PF_MAX_FRAMES];
+};
+
+/* --off-cpu: blocked time per key (the stacks where the thread went to sleep). */
+struct pf_block {
+	__u64 count;    /* times blocked */
+	__u64 time_ns;  /* summed off-CPU time */
+};
+
+/* --off-cpu: a thread that blocked, until it runs again (keyed by tid). */
+struct pf_block_start {
+	__u64 ts_ns;
+	struct pf_key key;
 };
 
 struct pf_task_key {
@@ -82,6 +117,16 @@ enum pf_stat {
 	PF_STAT_KEYS_CREATED,   /* counts keys inserted (user space subtracts what it deletes) */
 	PF_STAT_USER_EXPECTED,  /* samples of a task with an mm (user stack expected, with -U/default) */
 	PF_STAT_COUNTS_FULL_USER, /* of PF_STAT_COUNTS_FULL: those with a user stack expected */
+	PF_STAT_STREAMED,       /* samples sent whole through the ring buffer */
+	PF_STAT_STREAM_LOST,    /* samples dropped whole: ring buffer full */
+	PF_STAT_STREAM_LOST_USER, /* of PF_STAT_STREAM_LOST: those with a user stack expected */
+	PF_STAT_SWITCH_STACKS_FULL, /* samples streamed because the stacks map was full (then all are) */
+	PF_STAT_SWITCH_COUNTS_FULL, /* ... because the counts map was full */
+	PF_STAT_SWITCH_COLLISION,   /* ... because every probe of a stack's id held another stack */
+	PF_STAT_STREAM_NOMEM,   /* samples streamed because the allocator had no element at hand (not a switch) */
+	PF_STAT_BLOCK_SHORT,    /* --off-cpu: blocks shorter than --min-block, left out */
+	PF_STAT_BLOCK_LONG,     /* --off-cpu: blocks longer than --max-block, left out */
+	PF_STAT_BLOCK_START_FULL, /* --off-cpu: a block not timed: the start map was full */
 	PF_STAT_NR,
 };
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The pure parts of the BPF profiler's user side (map sizing, the stack hash), in every build including the one without libbpf.
+// The pure parts of the BPF profiler's user side (map and ring sizing, the stack hash), in every build including the one without libbpf.
 #include "profile.h"
 
 void pms_profile__size_maps(unsigned int freq, size_t nr_cpus, double duration_s,
@@ -24,6 +24,17 @@ void pms_profile__size_maps(unsigned int freq, size_t nr_cpus, double duration_s
 	*max_counts = counts;
 	/* a distinct key brings at most a new user and a new kernel stack */
 	*max_stacks = counts * 2;
+}
+
+size_t pms_profile__ring_bytes(unsigned int freq, size_t nr_cpus)
+{
+	/* a record of 64 frames is ~570 bytes: a second of them, so a slow reader loses nothing */
+	double want = (double)(freq ? freq : 1) * (double)(nr_cpus ? nr_cpus : 1) * 576.0;
+	size_t bytes = (size_t)1 << 20;
+
+	while ((double)bytes < want && bytes < ((size_t)64 << 20))
+		bytes <<= 1;
+	return bytes;
 }
 
 uint64_t pms_profile__stack_hash(const uint64_t *ips, uint32_t nr, uint32_t kind)
