@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `pmuscope profile`: sample stacks in the kernel with BPF (counted per thread and stack there), snapshot each new process's mappings while it lives, then print a report table, folded stacks, a flame graph or pprof, with every lost or truncated stack accounted for.
+// `pmuscope profile`: sample stacks in the kernel with BPF (counted per thread and stack there, or streamed sample by sample), or time threads off the CPU by the stacks where they blocked; snapshot each new process's mappings while it lives, then print a report table, folded stacks, a flame graph or pprof, with every lost or truncated stack accounted for.
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "report_print.h"
 #include "stop_signals.h"
+#include "time_range.h"
 #include "aggregate/stacks.h"
 #include "bpf/profile.h"
 #include "export/export.h"
@@ -24,8 +25,8 @@
 #endif
 
 static int opt_freq;
-static bool opt_all, opt_user, opt_kernel, opt_idle, opt_folded;
-static const char *opt_pid, *opt_tid, *opt_cpu, *opt_output, *opt_format;
+static bool opt_all, opt_user, opt_kernel, opt_idle, opt_folded, opt_stream, opt_off_cpu;
+static const char *opt_pid, *opt_tid, *opt_cpu, *opt_output, *opt_format, *opt_min_block, *opt_max_block;
 static double opt_duration, opt_interval;
 static int opt_top;
 static uint64_t opt_map_entries;
@@ -46,6 +47,10 @@ static const struct opt opts[] = {
 	OPT_STRING('f', "format", &opt_format, "<fmt>", "for -o: folded (default), pprof or flamegraph (HTML)"),
 	OPT_INT(0, "top", &opt_top, "<n>", "rows of the table (default 30)"),
 	OPT_U64(0, "map-entries", &opt_map_entries, "<n>", "counts map size (default: from -F x CPUs x duration)"),
+	OPT_BOOL(0, "stream", &opt_stream, "send every sample through the BPF ring buffer (done by itself when the maps fill)"),
+	OPT_BOOL(0, "off-cpu", &opt_off_cpu, "time blocked, by the stacks where threads went to sleep (sched_switch)"),
+	OPT_STRING(0, "min-block", &opt_min_block, "<time>", "--off-cpu: leave out shorter blocks (e.g. 100us, 1ms; bare = us)"),
+	OPT_STRING(0, "max-block", &opt_max_block, "<time>", "--off-cpu: leave out longer blocks"),
 	OPT_END(),
 };
 
@@ -54,8 +59,8 @@ static const struct pms_cmd *self(void);
 static void reset_opts(void)
 {
 	opt_freq = 0;
-	opt_all = opt_user = opt_kernel = opt_idle = opt_folded = false;
-	opt_pid = opt_tid = opt_cpu = opt_output = opt_format = NULL;
+	opt_all = opt_user = opt_kernel = opt_idle = opt_folded = opt_stream = opt_off_cpu = false;
+	opt_pid = opt_tid = opt_cpu = opt_output = opt_format = opt_min_block = opt_max_block = NULL;
 	opt_duration = opt_interval = 0;
 	opt_top = 0;
 	opt_map_entries = 0;
@@ -200,18 +205,6 @@ static struct aspace *snapshot(struct sym *sy, uint32_t tgid, uint32_t exec_id)
 	return a;
 }
 
-static int on_task(void *ctx, const struct pf_task_event *ev)
-{
-	struct sym *sy = ctx;
-	struct aspace *a = snapshot(sy, ev->tgid, ev->exec_id);
-
-	if (a->maps)
-		sy->snapshots++;
-	else
-		sy->missed++;
-	return 0;
-}
-
 static void sym_release(struct sym *sy)
 {
 	for (size_t i = 0; i < sy->as_cap; i++) {
@@ -352,7 +345,21 @@ struct reader {
 	uint64_t samples;
 	uint64_t period_ns; /* per sample: cpu-clock's 1/freq (pprof's second value, --weight period) */
 	uint64_t evicted; /* samples whose stack was deleted between intervals */
+	uint64_t streamed; /* samples that came through the ring buffer */
+	uint64_t blocked_ns; /* --off-cpu: time in the tree */
+	bool off_cpu;     /* weights are time blocked (ns), not samples */
 };
+
+/* The tracepoint's own frames: the BPF program and the kernel's code that runs it. */
+static bool tracing_frame(const struct reader *rd, uint32_t frame)
+{
+	size_t nr;
+	const struct pms_stack_frame *f = pms_stacks__frames(rd->st, &nr);
+	const char *name = frame < nr ? f[frame].name : "";
+
+	return !strncmp(name, "bpf_prog_", 9) || !strncmp(name, "bpf_trace_run", 13) ||
+	       !strncmp(name, "__bpf_trace_", 12) || !strncmp(name, "__traceiter_", 12);
+}
 
 static int on_sample(void *ctx, const struct pms_profile_sample *s)
 {
@@ -367,6 +374,8 @@ static int on_sample(void *ctx, const struct pms_profile_sample *s)
 	root.name = comm;
 	rd->path[n++] = intern(rd->st, &root);
 	rd->samples += s->count;
+	rd->streamed += s->streamed ? s->count : 0;
+	rd->blocked_ns += s->time_ns;
 	if (s->missing_user || s->missing_kernel)
 		rd->evicted += s->count;
 	if (s->user) {
@@ -391,10 +400,29 @@ static int on_sample(void *ctx, const struct pms_profile_sample *s)
 
 		rd->path[n++] = intern(rd->st, &f);
 	}
-	for (uint32_t i = s->nr_kernel; i-- > 0;)
-		rd->path[n++] = kernel_frame(rd->sy, rd->st, s->kernel[i]);
-	if (pms_stacks__add_path(rd->st, rd->path, n, s->count, s->count * rd->period_ns))
+	{
+		uint32_t skip = 0;
+
+		/* off-CPU stacks are taken inside the tracepoint: its BPF frames are not where the thread blocked */
+		while (rd->off_cpu && skip < s->nr_kernel && tracing_frame(rd, kernel_frame(rd->sy, rd->st, s->kernel[skip])))
+			skip++;
+		for (uint32_t i = s->nr_kernel; i-- > skip;)
+			rd->path[n++] = kernel_frame(rd->sy, rd->st, s->kernel[i]);
+	}
+	if (pms_stacks__add_path(rd->st, rd->path, n, s->count, rd->off_cpu ? s->time_ns : s->count * rd->period_ns))
 		die("out of memory");
+	return 0;
+}
+
+static int on_task(void *ctx, const struct pf_task_event *ev)
+{
+	struct reader *rd = ctx;
+	struct aspace *a = snapshot(rd->sy, ev->tgid, ev->exec_id);
+
+	if (a->maps)
+		rd->sy->snapshots++;
+	else
+		rd->sy->missed++;
 	return 0;
 }
 
@@ -416,14 +444,29 @@ static int cmp_rows(const void *a, const void *b)
 	return x->frame < y->frame ? -1 : x->frame > y->frame;
 }
 
-/* perf report's children/self table over functions: a recursive function counts once per stack. */
-static void print_table(FILE *f, const struct pms_stacks *st, int top)
+/* "1.234 s", "12.3 ms", "850 us": off-CPU times as people read them. */
+static const char *fmt_time(uint64_t ns, char *buf, size_t len)
+{
+	if (ns >= 1000000000ULL)
+		snprintf(buf, len, "%.3f s", (double)ns / 1e9);
+	else if (ns >= 1000000ULL)
+		snprintf(buf, len, "%.1f ms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.0f us", (double)ns / 1e3);
+	return buf;
+}
+
+/*
+ * perf report's children/self table over functions: a recursive function counts once per stack.
+ * by_time: weights are nanoseconds off the CPU, shown beside the shares.
+ */
+static void print_table(FILE *f, const struct pms_stacks *st, int top, bool by_time)
 {
 	size_t nr_nodes, nr_frames, nr_rows = 0;
 	const struct pms_stack_node *nodes = pms_stacks__nodes(st, &nr_nodes);
 	const struct pms_stack_frame *frames = pms_stacks__frames(st, &nr_frames);
 	struct fn_row *rows = xcalloc(nr_frames ? nr_frames : 1, sizeof(*rows));
-	uint64_t total = nr_nodes ? nodes[0].total_samples : 0;
+	uint64_t total = nr_nodes ? (by_time ? nodes[0].total_period : nodes[0].total_samples) : 0;
 
 	for (size_t i = 0; i < nr_frames; i++)
 		rows[i].frame = (uint32_t)i;
@@ -431,28 +474,31 @@ static void print_table(FILE *f, const struct pms_stacks *st, int top)
 		const struct pms_stack_node *nd = &nodes[i];
 		bool outer = false;
 
-		rows[nd->frame].self += nd->self_samples;
+		rows[nd->frame].self += by_time ? nd->self_period : nd->self_samples;
 		for (uint32_t p = nd->parent; p; p = nodes[p].parent)
 			if (nodes[p].frame == nd->frame) {
 				outer = true;
 				break;
 			}
 		if (!outer)
-			rows[nd->frame].total += nd->total_samples;
+			rows[nd->frame].total += by_time ? nd->total_period : nd->total_samples;
 	}
 	for (size_t i = 0; i < nr_frames; i++)
 		if (frames[i].kind != PMS_STACK_PROCESS && frames[i].kind != PMS_STACK_THREAD && rows[i].total)
 			rows[nr_rows++] = rows[i];
 	qsort(rows, nr_rows, sizeof(*rows), cmp_rows);
-	fprintf(f, "# Children      Self  Shared Object         Symbol\n");
-	fprintf(f, "# ........  ........  ....................  ......\n");
+	fprintf(f, "# Children      Self  %sShared Object         Symbol\n", by_time ? "  Total time  " : "");
+	fprintf(f, "# ........  ........  %s....................  ......\n", by_time ? "............  " : "");
 	for (size_t i = 0; i < nr_rows && (int)i < top; i++) {
 		const struct pms_stack_frame *fr = &frames[rows[i].frame];
 		const char *dso = fr->dso ? report_dso_short(fr->dso) : "[unknown]";
+		char tb[32];
 
-		fprintf(f, "  %7.2f%%  %7.2f%%  %-20s  [%c] %s\n", 100.0 * (double)rows[i].total / (double)total,
-			100.0 * (double)rows[i].self / (double)total, dso,
-			fr->kind == PMS_STACK_KERNEL ? 'k' : '.', fr->name);
+		fprintf(f, "  %7.2f%%  %7.2f%%  ", 100.0 * (double)rows[i].total / (double)total,
+			100.0 * (double)rows[i].self / (double)total);
+		if (by_time)
+			fprintf(f, "%12s  ", fmt_time(rows[i].total, tb, sizeof(tb)));
+		fprintf(f, "%-20s  [%c] %s\n", dso, fr->kind == PMS_STACK_KERNEL ? 'k' : '.', fr->name);
 	}
 	free(rows);
 }
@@ -471,6 +517,7 @@ static int write_file(const char *path, const struct strbuf *sb)
 
 static int emit(struct pms_stacks *st, const char *event, double secs, size_t nr_cpus, unsigned int freq)
 {
+	enum pms_export_weight weight = opt_off_cpu ? PMS_WEIGHT_PERIOD : PMS_WEIGHT_SAMPLES;
 	struct strbuf sb = STRBUF_INIT;
 	const struct pms_stack_node *nodes;
 	size_t nr_nodes;
@@ -496,11 +543,14 @@ static int emit(struct pms_stacks *st, const char *event, double secs, size_t nr
 		if (!strcmp(fmt, "pprof")) {
 			err = pms_export__pprof(st, &sb);
 		} else if (!strcmp(fmt, "flamegraph") || !strcmp(fmt, "html")) {
-			struct pms_flamegraph_opts fo = { .sz = sizeof(fo), .title = "pmuscope profile" };
+			struct pms_flamegraph_opts fo = {
+				.sz = sizeof(fo), .weight = weight,
+				.title = opt_off_cpu ? "pmuscope profile --off-cpu" : "pmuscope profile",
+			};
 
 			err = pms_flamegraph__html(st, &fo, &sb);
 		} else {
-			err = pms_export__folded(st, PMS_WEIGHT_SAMPLES, &sb);
+			err = pms_export__folded(st, weight, &sb);
 		}
 		if (err == -ENOMEM)
 			die("out of memory");
@@ -515,7 +565,7 @@ static int emit(struct pms_stacks *st, const char *event, double secs, size_t nr
 			return -1;
 	}
 	if (opt_folded) {
-		err = pms_export__folded(st, PMS_WEIGHT_SAMPLES, &sb);
+		err = pms_export__folded(st, weight, &sb);
 		if (err)
 			die("out of memory");
 		fwrite(sb.buf, 1, sb.len, stdout);
@@ -523,9 +573,17 @@ static int emit(struct pms_stacks *st, const char *event, double secs, size_t nr
 		return 0;
 	}
 	pms_stacks__sort(st, PMS_STACKS_BY_WEIGHT);
-	printf("# Samples: %" PRIu64 " of event '%s' (%u Hz, %zu CPUs, %.2f s)\n#\n",
-	       nr_nodes ? nodes[0].total_samples : 0, event, freq, nr_cpus, secs);
-	print_table(stdout, st, opt_top > 0 ? opt_top : 30);
+	if (opt_off_cpu) {
+		char tb[32];
+
+		printf("# Off-CPU time: %s in %" PRIu64 " blocks of threads that slept or waited (%.2f s)\n#\n",
+		       fmt_time(nr_nodes ? nodes[0].total_period : 0, tb, sizeof(tb)),
+		       nr_nodes ? nodes[0].total_samples : 0, secs);
+	} else {
+		printf("# Samples: %" PRIu64 " of event '%s' (%u Hz, %zu CPUs, %.2f s)\n#\n",
+		       nr_nodes ? nodes[0].total_samples : 0, event, freq, nr_cpus, secs);
+	}
+	print_table(stdout, st, opt_top > 0 ? opt_top : 30, opt_off_cpu);
 	fflush(stdout);
 	return 0;
 }
@@ -542,28 +600,43 @@ static void print_stats(struct pms_profile *p, const struct reader *rd, const st
 		return;
 	}
 	ulost = v[PF_STAT_USER_FAULT] + v[PF_STAT_USER_EMPTY] + v[PF_STAT_USER_MAP_FULL] +
-		v[PF_STAT_USER_COLLISION] + v[PF_STAT_USER_NOMEM] + v[PF_STAT_COUNTS_FULL_USER];
+		v[PF_STAT_USER_COLLISION] + v[PF_STAT_USER_NOMEM] + v[PF_STAT_COUNTS_FULL_USER] +
+		v[PF_STAT_STREAM_LOST_USER];
 	klost = v[PF_STAT_KERNEL_FAULT] + v[PF_STAT_KERNEL_MAP_FULL] + v[PF_STAT_KERNEL_COLLISION] +
 		v[PF_STAT_KERNEL_NOMEM];
 	fprintf(stderr,
-		"profile: %" PRIu64 " samples, %" PRIu64 " distinct stacks (map %u), %" PRIu64
-		" keys (map %u, read early %u times to keep room), %" PRIu64 " idle samples left out\n",
-		v[PF_STAT_SAMPLES], s.nr_stacks, s.max_stacks, v[PF_STAT_KEYS_CREATED], s.max_counts, drains,
-		v[PF_STAT_IDLE]);
+		"profile: %" PRIu64 " %s, %" PRIu64 " distinct stacks (map %u), %" PRIu64
+		" keys (map %u, read early %u times to keep room), %" PRIu64 " idle %s left out\n",
+		v[PF_STAT_SAMPLES], opt_off_cpu ? "blocks" : "samples", s.nr_stacks, s.max_stacks,
+		v[PF_STAT_KEYS_CREATED], s.max_counts, drains, v[PF_STAT_IDLE], opt_off_cpu ? "switches" : "samples");
+	if (opt_off_cpu)
+		fprintf(stderr,
+			"profile: blocks left out: shorter than --min-block %" PRIu64 ", longer than --max-block %" PRIu64
+			", not timed (start map full) %" PRIu64 "\n",
+			v[PF_STAT_BLOCK_SHORT], v[PF_STAT_BLOCK_LONG], v[PF_STAT_BLOCK_START_FULL]);
+	else
+		fprintf(stderr,
+			"profile: streamed through the ring buffer: %" PRIu64 " samples%s (moved there: stacks map full %"
+			PRIu64 ", counts map full %" PRIu64 ", collision %" PRIu64 ", allocator empty %" PRIu64
+			"); dropped (ring buffer full): %" PRIu64 "\n",
+			v[PF_STAT_STREAMED], opt_stream ? " (--stream)" : pms_profile__streaming(p) ? " (switched: maps full)" : "",
+			v[PF_STAT_SWITCH_STACKS_FULL], v[PF_STAT_SWITCH_COUNTS_FULL], v[PF_STAT_SWITCH_COLLISION],
+			v[PF_STAT_STREAM_NOMEM], v[PF_STAT_STREAM_LOST]);
 	fprintf(stderr,
 		"profile: user stacks lost: %" PRIu64 " of %" PRIu64 " expected (%.2f%%): fault %" PRIu64
 		", empty %" PRIu64 ", stack map full %" PRIu64 ", allocator empty %" PRIu64 ", collision %" PRIu64
-		", sample dropped (counts map full) %" PRIu64 "\n",
+		", sample dropped (counts map full) %" PRIu64 ", sample dropped (ring buffer full) %" PRIu64 "\n",
 		ulost, v[PF_STAT_USER_EXPECTED],
 		v[PF_STAT_USER_EXPECTED] ? 100.0 * (double)ulost / (double)v[PF_STAT_USER_EXPECTED] : 0.0,
 		v[PF_STAT_USER_FAULT], v[PF_STAT_USER_EMPTY], v[PF_STAT_USER_MAP_FULL], v[PF_STAT_USER_NOMEM],
-		v[PF_STAT_USER_COLLISION], v[PF_STAT_COUNTS_FULL_USER]);
+		v[PF_STAT_USER_COLLISION], v[PF_STAT_COUNTS_FULL_USER], v[PF_STAT_STREAM_LOST_USER]);
 	fprintf(stderr,
 		"profile: kernel stacks lost: %" PRIu64 ": fault %" PRIu64 ", stack map full %" PRIu64
-		", allocator empty %" PRIu64 ", collision %" PRIu64 "; samples dropped (counts map full): %" PRIu64 "\n",
+		", allocator empty %" PRIu64 ", collision %" PRIu64 "; %s dropped (counts map full): %" PRIu64
+		", (ring buffer full): %" PRIu64 "\n",
 		klost, v[PF_STAT_KERNEL_FAULT], v[PF_STAT_KERNEL_MAP_FULL], v[PF_STAT_KERNEL_NOMEM],
-		v[PF_STAT_KERNEL_COLLISION],
-		v[PF_STAT_COUNTS_FULL]);
+		v[PF_STAT_KERNEL_COLLISION], opt_off_cpu ? "blocks" : "samples",
+		v[PF_STAT_COUNTS_FULL], v[PF_STAT_STREAM_LOST]);
 	fprintf(stderr,
 		"profile: truncated at %d frames (kept, outer callers missing): user %" PRIu64 ", kernel %" PRIu64
 		"; stacks cleared to make room before their samples were read: %" PRIu64 "\n",
@@ -638,6 +711,7 @@ static int run(int argc, char **argv)
 	struct pms_profile_stats ps;
 	double t0, t_iv, next_iv, next_check;
 	unsigned int drains = 0;
+	bool switched = false;
 	int pos, err, ret = 0;
 
 	pos = opt_parse(self(), &argc, argv, 0);
@@ -662,6 +736,24 @@ static int run(int argc, char **argv)
 		usage_error(self(), "--interval prints each interval: -o is for one whole profile");
 	if (opt_map_entries && opt_map_entries > (1u << 24))
 		usage_error(self(), "--map-entries: at most %u", 1u << 24);
+	if (opt_off_cpu && opt_stream)
+		usage_error(self(), "--stream is for sampling: --off-cpu adds up blocked time in the kernel");
+	if (opt_off_cpu && opt_cpu)
+		usage_error(self(), "-C does not go with --off-cpu (a blocked thread may wake on any CPU): use -p or -t");
+	if (opt_off_cpu && opt_freq)
+		usage_error(self(), "-F does not go with --off-cpu (every block is timed, nothing is sampled)");
+	if (opt_off_cpu && opt_idle)
+		usage_error(self(), "--include-idle does not go with --off-cpu (the idle task never blocks)");
+	if ((opt_min_block || opt_max_block) && !opt_off_cpu)
+		usage_error(self(), "--min-block and --max-block go with --off-cpu");
+	if (opt_min_block && parse_duration_ns(opt_min_block, &po.min_block_ns))
+		usage_error(self(), "--min-block: want a time such as 100us, 2ms or 1s (a bare number is us), not '%s'",
+			    opt_min_block);
+	if (opt_max_block && (parse_duration_ns(opt_max_block, &po.max_block_ns) || !po.max_block_ns))
+		usage_error(self(), "--max-block: want a time above 0 such as 100us, 2ms or 1s (a bare number is us), not '%s'",
+			    opt_max_block);
+	if (po.max_block_ns && po.min_block_ns > po.max_block_ns)
+		usage_error(self(), "--min-block %s is longer than --max-block %s", opt_min_block, opt_max_block);
 	if (opt_cpu) {
 		size_t bad = 0;
 
@@ -687,6 +779,9 @@ static int run(int argc, char **argv)
 	po.kernel = opt_kernel;
 	po.include_idle = opt_idle;
 	po.try_hardware = true;
+	po.stream = opt_stream;
+	po.off_cpu = opt_off_cpu;
+	rd.off_cpu = opt_off_cpu;
 	po.duration_s = opt_interval ? opt_interval : opt_duration;
 	if (opt_map_entries) {
 		po.max_counts = (uint32_t)opt_map_entries;
@@ -704,7 +799,7 @@ static int run(int argc, char **argv)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	if (strcmp(pms_profile__event(p), "cycles"))
+	if (!opt_off_cpu && strcmp(pms_profile__event(p), "cycles"))
 		note("no hardware cycles counter here: sampling cpu-clock at %u Hz", po.freq);
 	sy.res = pms_resolver__new();
 	if (!sy.res)
@@ -713,9 +808,15 @@ static int run(int argc, char **argv)
 		bool per_task;
 		size_t nev = pms_profile__nr_events(p, &per_task);
 
-		fprintf(stderr, "pmuscope: profiling %s at %u Hz (%zu events, one per %s)%s\n",
-			opt_pid ? "the processes" : opt_tid ? "the threads" : "every process", po.freq, nev,
-			per_task ? "thread" : "CPU", opt_duration ? "" : "; Ctrl-C to stop");
+		const char *who = opt_pid ? "the processes" : opt_tid ? "the threads" : "every process";
+
+		if (opt_off_cpu)
+			fprintf(stderr, "pmuscope: timing %s off the CPU (sched_switch)%s\n", who,
+				opt_duration ? "" : "; Ctrl-C to stop");
+		else
+			fprintf(stderr, "pmuscope: profiling %s at %u Hz (%zu events, one per %s)%s%s\n", who, po.freq,
+				nev, per_task ? "thread" : "CPU", opt_stream ? ", every sample streamed" : "",
+				opt_duration ? "" : "; Ctrl-C to stop");
 	}
 
 	t0 = t_iv = now_s();
@@ -732,11 +833,17 @@ static int run(int argc, char **argv)
 			break;
 		if (opt_duration && (opt_duration - (t - t0)) * 1000 < timeout)
 			timeout = (int)((opt_duration - (t - t0)) * 1000) + 1;
-		err = pms_profile__poll(p, timeout, on_task, &sy);
+		err = pms_profile__poll(p, timeout, on_task, on_sample, &rd);
 		if (err < 0 && err != -EINTR) {
 			error("reading the BPF ring buffer: %s", strerror(-err));
 			ret = EXIT_RUNTIME;
 			break;
+		}
+		if (!opt_stream && !switched && pms_profile__streaming(p)) {
+			switched = true;
+			if (!pms_profile__stats(p, &ps))
+				note("after %.1f s the in-kernel maps are full (%u stacks, %u keys): every sample now goes "
+				     "through the ring buffer, as with --stream", now_s() - t0, ps.max_stacks, ps.max_counts);
 		}
 		if (po.nr_pids && !any_alive(pids, po.nr_pids))
 			break;
@@ -775,7 +882,7 @@ static int run(int argc, char **argv)
 	}
 	pms_profile__stop(p);
 	/* drain announcements still queued: snapshots before reading the counts */
-	while (pms_profile__poll(p, 0, on_task, &sy) > 0)
+	while (pms_profile__poll(p, 0, on_task, on_sample, &rd) > 0)
 		;
 	err = pms_profile__read(p, opt_interval > 0, on_sample, &rd);
 	if (err) {
@@ -783,7 +890,10 @@ static int run(int argc, char **argv)
 		ret = EXIT_RUNTIME;
 	}
 	if (rd.samples == 0 && !opt_interval) {
-		error("no samples%s", po.nr_pids ? " of the given processes (were they running?)" : "");
+		if (opt_off_cpu)
+			error("no thread blocked%s", po.nr_pids ? " among the given processes" : "");
+		else
+			error("no samples%s", po.nr_pids ? " of the given processes (were they running?)" : "");
 		ret = EXIT_RUNTIME;
 	} else if (emit(rd.st, pms_profile__event(p), now_s() - t_iv, pms_profile__nr_cpus(p), po.freq)) {
 		ret = EXIT_RUNTIME;
@@ -802,8 +912,8 @@ out:
 
 const struct pms_cmd cmd_profile = {
 	.name = "profile",
-	.summary = "sample call stacks with BPF, aggregated in the kernel (system-wide or -p), and print the hot functions",
-	.usage = "pmuscope profile [-F <hz>] [-a | -p <pids> | -t <tids>] [-C <cpus>] [--duration <s>] [-U | -K] [--folded | -o <file> [--format folded|pprof|flamegraph]]",
+	.summary = "sample call stacks with BPF, aggregated in the kernel (system-wide or -p), or time blocked threads (--off-cpu)",
+	.usage = "pmuscope profile [-F <hz> [--stream] | --off-cpu [--min-block <t>] [--max-block <t>]] [-a | -p <pids> | -t <tids>] [-C <cpus>] [--duration <s>] [-U | -K] [--folded | -o <file> [--format folded|pprof|flamegraph]]",
 	.opts = opts,
 	.run = run,
 };

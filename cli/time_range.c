@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// --time <start>,<end> in seconds, shared by report, script and export.
+// --time <start>,<end> in seconds, shared by report, script and export; durations with units (profile --min-block).
 #include <errno.h>
 #include <string.h>
 
@@ -51,5 +51,38 @@ int parse_time_range(const char *arg, uint64_t *start_ns, uint64_t *end_ns)
 		return err;
 	if (*end_ns && *start_ns > *end_ns)
 		return -EINVAL;
+	return 0;
+}
+
+int parse_duration_ns(const char *arg, uint64_t *ns)
+{
+	static const struct {
+		const char *suffix;
+		uint64_t ns;
+	} units[] = { { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 } };
+	size_t len = strlen(arg), num = len;
+	uint64_t scale = 1000, v; /* bare numbers are microseconds */
+	int err;
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t sl = strlen(units[i].suffix);
+
+		if (len > sl && !strcmp(arg + len - sl, units[i].suffix) &&
+		    (arg[len - sl - 1] < 'a' || arg[len - sl - 1] > 'z')) {
+			num = len - sl;
+			scale = units[i].ns;
+			break;
+		}
+	}
+	/* seconds with 9 decimals, rescaled: exact for every unit down to ns */
+	err = parse_seconds(arg, num, &v);
+	if (err)
+		return err;
+	if (v / 1000000000ULL > UINT64_MAX / scale)
+		return -ERANGE;
+	if (scale == 1000000000)
+		*ns = v;
+	else
+		*ns = v / 1000000000ULL * scale + (v % 1000000000ULL) * scale / 1000000000ULL;
 	return 0;
 }

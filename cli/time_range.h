@@ -12,4 +12,10 @@
 /* 0 with [*start_ns, *end_ns] (0 = open side), or -EINVAL / -ERANGE. */
 int parse_time_range(const char *arg, uint64_t *start_ns, uint64_t *end_ns);
 
+/*
+ * A duration such as "250us", "1.5ms", "2s" or "100ns"; a bare number is
+ * microseconds (bcc offcputime's -m/-M). 0 with *ns, or -EINVAL / -ERANGE.
+ */
+int parse_duration_ns(const char *arg, uint64_t *ns);
+
 #endif

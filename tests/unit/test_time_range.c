@@ -44,3 +44,36 @@ Test(time_range, rejects)
 	cr_assert_eq(parse_time_range(".,", &a, &b), -EINVAL);
 	cr_assert_eq(parse_time_range("99999999999999999999,", &a, &b), -ERANGE);
 }
+
+Test(duration, units_and_bare_microseconds)
+{
+	uint64_t ns = 0;
+
+	cr_assert_eq(parse_duration_ns("250", &ns), 0);
+	cr_assert_eq(ns, 250000ULL);
+	cr_assert_eq(parse_duration_ns("250us", &ns), 0);
+	cr_assert_eq(ns, 250000ULL);
+	cr_assert_eq(parse_duration_ns("1.5ms", &ns), 0);
+	cr_assert_eq(ns, 1500000ULL);
+	cr_assert_eq(parse_duration_ns("2s", &ns), 0);
+	cr_assert_eq(ns, 2000000000ULL);
+	cr_assert_eq(parse_duration_ns("100ns", &ns), 0);
+	cr_assert_eq(ns, 100ULL);
+	cr_assert_eq(parse_duration_ns("0.000000001s", &ns), 0);
+	cr_assert_eq(ns, 1ULL);
+	cr_assert_eq(parse_duration_ns("0", &ns), 0);
+	cr_assert_eq(ns, 0ULL);
+}
+
+Test(duration, rejects)
+{
+	uint64_t ns;
+
+	cr_assert_eq(parse_duration_ns("", &ns), -EINVAL);
+	cr_assert_eq(parse_duration_ns("ms", &ns), -EINVAL);
+	cr_assert_eq(parse_duration_ns("5 ms", &ns), -EINVAL);
+	cr_assert_eq(parse_duration_ns("5min", &ns), -EINVAL);
+	cr_assert_eq(parse_duration_ns("-5ms", &ns), -EINVAL);
+	cr_assert_eq(parse_duration_ns("5kms", &ns), -EINVAL);
+	cr_assert_eq(parse_duration_ns("99999999999999999999s", &ns), -ERANGE);
+}

@@ -9,6 +9,13 @@
 "$PMUSCOPE" profile -p 1,x; echo "exit=$?"
 "$PMUSCOPE" profile --interval 1 -o x; echo "exit=$?"
 "$PMUSCOPE" profile -C 1-; echo "exit=$?"
+"$PMUSCOPE" profile --off-cpu --stream; echo "exit=$?"
+"$PMUSCOPE" profile --off-cpu -C 0; echo "exit=$?"
+"$PMUSCOPE" profile --off-cpu -F 99; echo "exit=$?"
+"$PMUSCOPE" profile --min-block 1ms; echo "exit=$?"
+"$PMUSCOPE" profile --off-cpu --min-block 5min; echo "exit=$?"
+"$PMUSCOPE" profile --off-cpu --max-block 0; echo "exit=$?"
+"$PMUSCOPE" profile --off-cpu --min-block 2ms --max-block 1ms; echo "exit=$?"
 # no BTF: a sysfs root without kernel/btf/vmlinux (checked before anything is loaded)
 mkdir -p sys
 PMS_SYSFS_ROOT=$PWD/sys "$PMUSCOPE" profile --duration 0.1; echo "exit=$?"
