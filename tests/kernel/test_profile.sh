@@ -11,7 +11,15 @@
 #     most of their samples still resolve to the hot function (mappings snapshotted at the
 #     first sample, while the process lives);
 #  4. --interval prints a table per interval; -o pprof is read by go tool pprof;
-#  5. errors: an unprivileged user gets "needs root or CAP_BPF+CAP_PERFMON", exit 1.
+#  5. errors: an unprivileged user gets "needs root or CAP_BPF+CAP_PERFMON", exit 1;
+#  6. --stream (acceptance 5): a second profiler with --stream on the same pms-shares run as 1
+#     meets the same truth, and the two agree on every share within 2 points; the profile with
+#     maps far too small (2) switches to streaming by itself, says so, and loses nothing;
+#  7. --off-cpu (acceptance 4): demo/pms-sleep blocks in nap_short, nap_long, wait_pipe (main
+#     thread) and writer_nap (second thread) for times it measures itself; the off-CPU time of
+#     each function is within 10% of its measured time, in the folded output and in the table
+#     (in time units); --min-block / --max-block runs beside it keep only the longer / shorter
+#     blocks and count the others.
 # Sourced by tests/kernel/run.sh; every function and variable is pf_-prefixed.
 
 pf_demo=$BUILD_DIR/demo/pms-shares
@@ -64,14 +72,36 @@ pf_judge() {
 pf_truth() {
 	"$pf_demo" --rounds 75000 >/dev/null &
 	pf_w=$!
+	# the same run through the ring buffer, sample by sample (acceptance 5)
+	"$PMUSCOPE" profile -F 4000 -p $pf_w --stream -o "$pf_tmp/stream.folded" >/dev/null 2>"$pf_tmp/stream.err" &
+	pf_st=$!
 	"$PMUSCOPE" profile -F 4000 -p $pf_w -o "$pf_tmp/shares.folded" >"$pf_tmp/shares.table" 2>"$pf_tmp/shares.err"
 	pf_rc=$?
 	wait $pf_w
+	wait $pf_st
+	pf_st_rc=$?
 	if [ $pf_rc != 0 ]; then
 		fail "pf_truth" "profile -p exit $pf_rc: $(head -c 400 "$pf_tmp/shares.err")"
 		return
 	fi
 	pf_judge "pf_truth (profile -p, folded)" "$(pf_metrics "$pf_tmp/shares.folded")"
+	if [ $pf_st_rc != 0 ]; then
+		fail "pf_stream" "profile -p --stream exit $pf_st_rc: $(head -c 400 "$pf_tmp/stream.err")"
+	else
+		pf_judge "pf_stream_truth (profile -p --stream)" "$(pf_metrics "$pf_tmp/stream.folded")"
+		pf_cmp=$( (pf_metrics "$pf_tmp/shares.folded"; pf_metrics "$pf_tmp/stream.folded") | awk '
+			NR == 1 { for (i = 2; i <= NF; i++) { split($i, kv, "="); a[kv[1]] = kv[2] } next }
+			{ for (i = 2; i <= NF; i++) { split($i, kv, "="); d = kv[2] - a[kv[1]]; if (d < 0) d = -d
+				if (d > w) w = d; if (d > 2) bad = bad " " kv[1] " " a[kv[1]] " vs " kv[2] } }
+			END { printf "%s|%.2f", bad, w }')
+		pf_streamed=$(sed -n 's/^profile: streamed through the ring buffer: \([0-9]*\) samples (--stream).*dropped (ring buffer full): \([0-9]*\)$/\1 \2/p' "$pf_tmp/stream.err")
+		set -- $pf_streamed
+		if [ -z "${pf_cmp%%|*}" ] && [ $# = 2 ] && [ "$1" -ge 1000 ] && [ "$2" = 0 ]; then
+			pass "pf_stream_agrees: aggregated and streamed shares within ${pf_cmp#*|} points; $1 samples streamed, 0 dropped"
+		else
+			fail "pf_stream_agrees" "want every share within 2 points and >= 1000 streamed, 0 dropped: ${pf_cmp%%|*} (worst ${pf_cmp#*|}); streamed/dropped: $pf_streamed"
+		fi
+	fi
 	# the table: children of alpha/bravo/charlie from the same run, +-3 points
 	pf_tab=$(awk '$NF == "alpha" || $NF == "bravo" || $NF == "charlie" || $NF == "leaf_work" {
 		gsub(/%/, "", $1); gsub(/%/, "", $2); v[$NF] = $1; s[$NF] = $2 }
@@ -101,7 +131,7 @@ pf_build() {
 		>"$pf_tmp/src/Makefile"
 	"$PMUSCOPE" profile -F 999 -a -o "$pf_tmp/build.folded" >/dev/null 2>"$pf_tmp/build.err" &
 	pf_p=$!
-	# beside it, one with maps far too small for the build: read early, every sample accounted for
+	# beside it, one with maps far too small for the build: it switches to streaming, nothing lost
 	"$PMUSCOPE" profile -F 999 -a --map-entries 300 -o "$pf_tmp/small.folded" >/dev/null 2>"$pf_tmp/small.err" &
 	pf_s=$!
 	sleep 1
@@ -114,17 +144,19 @@ pf_build() {
 	pf_rc=$?
 	pf_acc=$(awk '
 		FILENAME ~ /folded$/ { kept += $NF; next }
-		/^profile: [0-9]+ samples,/ { total = $2; split($0, a, "read early "); split(a[2], b, " "); early = b[1] }
-		/samples dropped \(counts map full\)/ { dropped = $NF }
-		END { printf "%d %d %d %d\n", total, kept, dropped, early }' "$pf_tmp/small.folded" "$pf_tmp/small.err")
+		/^profile: [0-9]+ samples,/ { total = $2 }
+		/^profile: streamed through the ring buffer: [0-9]+ samples \(switched: maps full\)/ { streamed = $7; dropped = $NF }
+		/samples dropped \(counts map full\)/ { split($0, a, "samples dropped \\(counts map full\\): "); split(a[2], b, ","); cfull = b[1] }
+		END { printf "%d %d %d %d %d\n", total, kept, dropped + cfull, streamed, cfull }' "$pf_tmp/small.folded" "$pf_tmp/small.err")
 	set -- $pf_acc
 	# equal but for increments that land on a key between its early read and its deletion
 	# (a window of microseconds; the final read, after detaching, is exact)
-	if [ $pf_small_rc = 0 ] && [ "$1" -gt 0 ] && [ "$4" -ge 1 ] &&
+	if [ $pf_small_rc = 0 ] && [ "$1" -gt 0 ] && [ "$4" -gt 0 ] && [ "$5" = 0 ] &&
+		grep -q "in-kernel maps are full .*every sample now goes through the ring buffer" "$pf_tmp/small.err" &&
 		awk -v t="$1" -v k="$2" -v d="$3" 'BEGIN { x = t - k - d; if (x < 0) x = -x; exit !(x <= t / 200) }'; then
-		pass "pf_small_maps: $1 samples = $2 in the profile + $3 dropped and counted; read early $4 times"
+		pass "pf_small_maps: switched to streaming and said so; $1 samples = $2 in the profile + $3 dropped and counted ($4 streamed)"
 	else
-		fail "pf_small_maps" "exit $pf_small_rc; samples, kept, dropped, early reads: $pf_acc; $(cat "$pf_tmp/small.err")"
+		fail "pf_small_maps" "exit $pf_small_rc; samples, kept, dropped, streamed, counts-map drops: $pf_acc; $(cat "$pf_tmp/small.err")"
 	fi
 	if [ $pf_rc != 0 ]; then
 		fail "pf_build" "profile -a exit $pf_rc: $(head -c 400 "$pf_tmp/build.err")"
@@ -225,6 +257,92 @@ pf_outputs() {
 	fi
 }
 
+# pf_fn_times FOLDED: "fn seconds" for each function of pms-sleep, counted once per stack.
+pf_fn_times() {
+	awk '{
+		n = $NF; line = $0; sub(/ [0-9]+$/, "", line)
+		nf = split(line, fr, ";")
+		delete seen
+		for (i = 1; i <= nf; i++) if (!(fr[i] in seen)) { seen[fr[i]] = 1; t[fr[i]] += n }
+	}
+	END { for (f in t) if (f ~ /^(nap_short|nap_long|wait_pipe|writer_nap)$/) printf "%s %.4f\n", f, t[f] / 1e9 }' "$1"
+}
+
+# Off-CPU time against what demo/pms-sleep measured itself (acceptance 4). The workload waits on
+# a FIFO until the profilers are attached, so none of its blocks happen before them.
+pf_offcpu() {
+	pf_sleep=$BUILD_DIR/demo/pms-sleep
+	rm -f "$pf_tmp/go"
+	mkfifo "$pf_tmp/go"
+	sh -c 'read x <"$1"; exec "$2" --rounds 20 --short-ms 10 --long-ms 30 --pipe-ms 20' sh "$pf_tmp/go" "$pf_sleep" \
+		>"$pf_tmp/sleep.out" &
+	pf_w=$!
+	"$PMUSCOPE" profile --off-cpu -p $pf_w -o "$pf_tmp/off.folded" >"$pf_tmp/off.table" 2>"$pf_tmp/off.err" &
+	pf_a=$!
+	"$PMUSCOPE" profile --off-cpu -p $pf_w --min-block 25ms --folded >"$pf_tmp/offmin.folded" 2>"$pf_tmp/offmin.err" &
+	pf_b=$!
+	"$PMUSCOPE" profile --off-cpu -p $pf_w --max-block 15ms --folded >"$pf_tmp/offmax.folded" 2>"$pf_tmp/offmax.err" &
+	pf_c=$!
+	# attached once each has said so
+	pf_i=0
+	while [ $pf_i -lt 100 ] && [ "$(cat "$pf_tmp/off.err" "$pf_tmp/offmin.err" "$pf_tmp/offmax.err" | grep -c 'off the CPU')" -lt 3 ]; do
+		sleep 0.1
+		pf_i=$((pf_i + 1))
+	done
+	echo go >"$pf_tmp/go"
+	wait $pf_w
+	wait $pf_a
+	pf_rc=$?
+	wait $pf_b
+	wait $pf_c
+	pf_truth_line=$(cat "$pf_tmp/sleep.out")
+	if [ $pf_rc != 0 ] || [ -z "$pf_truth_line" ]; then
+		fail "pf_offcpu" "profile --off-cpu exit $pf_rc, workload said '$pf_truth_line': $(head -c 400 "$pf_tmp/off.err")"
+		return
+	fi
+	# writer_nap sleeps pipe-ms per round, as wait_pipe waits for it
+	pf_want="nap_short=$(echo "$pf_truth_line" | sed -n 's/.*nap_short=\([0-9.]*\).*/\1/p')
+nap_long=$(echo "$pf_truth_line" | sed -n 's/.*nap_long=\([0-9.]*\).*/\1/p')
+wait_pipe=$(echo "$pf_truth_line" | sed -n 's/.*wait_pipe=\([0-9.]*\).*/\1/p')
+writer_nap=0.4"
+	pf_res=$( (echo "$pf_want"; pf_fn_times "$pf_tmp/off.folded") | awk '
+		/=/ { split($0, kv, "="); want[kv[1]] = kv[2]; next }
+		{ got[$1] = $2 }
+		END { for (f in want) { g = got[f] + 0; d = (g - want[f]) / want[f]; if (d < 0) d = -d
+			out = out sprintf(" %s %.3f/%.3f s", f, g, want[f]); if (d > 0.10) bad = bad " " f }
+			print (bad ? "BAD" bad : "OK") "|" out }')
+	if [ "${pf_res%%|*}" = OK ]; then
+		pass "pf_offcpu_truth: off-CPU/measured:${pf_res#*|}"
+	else
+		fail "pf_offcpu_truth" "want each within 10%: ${pf_res#*|} ($(cat "$pf_tmp/off.err"))"
+	fi
+	# the table from the same run, in time units: nap_long's total time
+	pf_tab=$(awk -v want="$(echo "$pf_want" | sed -n 's/^nap_long=//p')" '
+		/^# Off-CPU time: / { head = 1 }
+		$NF == "nap_long" { v = $3; u = $4; s = (u == "s") ? v : (u == "ms") ? v / 1000 : v / 1e6
+			d = (s - want) / want; if (d < 0) d = -d; ok = d <= 0.10; shown = $3 " " $4 }
+		END { print (head && ok ? "OK" : "BAD") " nap_long " shown " (measured " want " s)" }' "$pf_tmp/off.table")
+	case $pf_tab in
+	OK*) pass "pf_offcpu_table: ${pf_tab#OK }" ;;
+	*) fail "pf_offcpu_table" "$pf_tab; $(head -8 "$pf_tmp/off.table")" ;;
+	esac
+	# --min-block 25ms keeps only nap_long (30 ms); --max-block 15ms only nap_short (10 ms)
+	pf_min=$(pf_fn_times "$pf_tmp/offmin.folded" | awk '{ printf "%s ", $1 }')
+	pf_max=$(pf_fn_times "$pf_tmp/offmax.folded" | awk '{ printf "%s ", $1 }')
+	pf_short_n=$(sed -n 's/^profile: blocks left out: shorter than --min-block \([0-9]*\),.*/\1/p' "$pf_tmp/offmin.err")
+	pf_long_n=$(sed -n 's/^profile: blocks left out: .*longer than --max-block \([0-9]*\),.*/\1/p' "$pf_tmp/offmax.err")
+	if [ "$pf_min" = "nap_long " ] && [ "${pf_short_n:-0}" -ge 60 ]; then
+		pass "pf_offcpu_min_block: only nap_long kept, $pf_short_n shorter blocks left out and counted"
+	else
+		fail "pf_offcpu_min_block" "kept: '$pf_min', left out: '$pf_short_n' (want nap_long only, >= 60): $(cat "$pf_tmp/offmin.err")"
+	fi
+	if [ "$pf_max" = "nap_short " ] && [ "${pf_long_n:-0}" -ge 60 ]; then
+		pass "pf_offcpu_max_block: only nap_short kept, $pf_long_n longer blocks left out and counted"
+	else
+		fail "pf_offcpu_max_block" "kept: '$pf_max', left out: '$pf_long_n' (want nap_short only, >= 60): $(cat "$pf_tmp/offmax.err")"
+	fi
+}
+
 pf_unprivileged() {
 	if ! command -v setpriv >/dev/null 2>&1; then
 		skip "pf_unprivileged" "no setpriv"
@@ -248,6 +366,7 @@ else
 	pf_short
 	pf_build
 	pf_outputs
+	pf_offcpu
 	pf_unprivileged
 fi
 rm -rf "$pf_tmp"
