@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "report_print.h"
@@ -98,6 +99,7 @@ struct aspace {
 	uint32_t tgid, exec_id;
 	bool used;
 	struct pms_maps *maps;      /* NULL: could not be read (the process had exited) */
+	char *root;                 /* "/proc/PID/root" when the process sees other files than we do */
 	uint8_t (*build_ids)[PMS_BUILD_ID_MAX];
 	size_t *build_id_sizes;
 };
@@ -123,7 +125,11 @@ struct sym {
 	struct fslot *fc;
 	size_t fc_cap, nr_fc;
 	struct pms_resolver *res;
-	uint64_t snapshots, missed, late;
+	uint64_t snapshots, missed, late, foreign;
+	char self_mnt_ns[64];       /* our mount namespace ("mnt:[4026531841]"), read once */
+	dev_t self_root_dev;
+	ino_t self_root_ino;
+	bool self_known;
 };
 
 static uint64_t mix64(uint64_t x)
@@ -156,6 +162,17 @@ static void as_grow(struct sym *sy)
 	free(old);
 }
 
+/* Where to open a mapping's file from here (malloc'd). */
+static char *object_path(const struct aspace *a, const struct pms_map *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (a->root)
+		strbuf_adds(&sb, a->root);
+	strbuf_adds(&sb, m->path);
+	return strbuf_detach(&sb);
+}
+
 static const struct bid_cache *build_id_of(struct sym *sy, const char *path)
 {
 	struct bid_cache *b;
@@ -170,6 +187,39 @@ static const struct bid_cache *build_id_of(struct sym *sy, const char *path)
 	n = pms_build_id__read(path, b->id, sizeof(b->id));
 	b->size = n > 0 ? (size_t)n : 0;
 	return b;
+}
+
+/*
+ * Whether tgid's paths mean other files than ours: another mount namespace
+ * (a container) or another root (chroot). Then its files are opened through
+ * /proc/PID/root, which only lives as long as the process.
+ */
+static bool sees_other_files(struct sym *sy, uint32_t tgid)
+{
+	char path[64], ns[64];
+	struct stat st;
+	ssize_t n;
+
+	if (!sy->self_known) {
+		struct stat root;
+
+		n = readlink("/proc/self/ns/mnt", sy->self_mnt_ns, sizeof(sy->self_mnt_ns) - 1);
+		sy->self_mnt_ns[n > 0 ? n : 0] = 0;
+		if (!stat("/", &root)) {
+			sy->self_root_dev = root.st_dev;
+			sy->self_root_ino = root.st_ino;
+		}
+		sy->self_known = true;
+	}
+	snprintf(path, sizeof(path), "/proc/%u/ns/mnt", tgid);
+	n = readlink(path, ns, sizeof(ns) - 1);
+	if (n > 0) {
+		ns[n] = 0;
+		if (strcmp(ns, sy->self_mnt_ns))
+			return true;
+	}
+	snprintf(path, sizeof(path), "/proc/%u/root/", tgid);
+	return !stat(path, &st) && (st.st_dev != sy->self_root_dev || st.st_ino != sy->self_root_ino);
 }
 
 /* Read /proc/PID/maps and the build-ids of its executable mappings now, before the process can exit. */
@@ -192,15 +242,36 @@ static struct aspace *snapshot(struct sym *sy, uint32_t tgid, uint32_t exec_id)
 	}
 	a->build_ids = xcalloc(a->maps->nr ? a->maps->nr : 1, sizeof(*a->build_ids));
 	a->build_id_sizes = xcalloc(a->maps->nr ? a->maps->nr : 1, sizeof(*a->build_id_sizes));
+	if (sees_other_files(sy, tgid)) {
+		char root[64];
+
+		snprintf(root, sizeof(root), "/proc/%u/root", tgid);
+		a->root = xstrdup(root);
+		sy->foreign++;
+	}
 	for (size_t i = 0; i < a->maps->nr; i++) {
 		const struct pms_map *m = &a->maps->maps[i];
 		const struct bid_cache *b;
+		char *file;
 
 		if (!pms_map__is_exec(m) || m->anon || m->special || m->path[0] != '/')
 			continue;
-		b = build_id_of(sy, m->path);
+		file = object_path(a, m);
+		b = build_id_of(sy, file);
 		memcpy(a->build_ids[i], b->id, b->size);
 		a->build_id_sizes[i] = b->size;
+		if (a->root && b->size) {
+			/* open it now, while /proc/PID/root exists: the resolver keeps it open */
+			struct pms_map_ref ref = {
+				.path = file, .start = m->start, .pgoff = m->pgoff, .pid = (pid_t)tgid,
+				.build_id = b->id, .build_id_size = b->size,
+			};
+			struct pms_resolved r;
+
+			if (pms_resolver__user(sy->res, &ref, m->start, &r))
+				die("out of memory");
+		}
+		free(file);
 	}
 	return a;
 }
@@ -209,6 +280,7 @@ static void sym_release(struct sym *sy)
 {
 	for (size_t i = 0; i < sy->as_cap; i++) {
 		pms_maps__free(sy->as[i].maps);
+		free(sy->as[i].root);
 		free(sy->as[i].build_ids);
 		free(sy->as[i].build_id_sizes);
 	}
@@ -269,15 +341,17 @@ static uint32_t user_frame(struct sym *sy, struct pms_stacks *st, struct aspace 
 	struct fslot *slot = fc_get(sy, as_idx + 1, ip);
 	struct pms_stack_frame f = { .kind = PMS_STACK_UNKNOWN, .name = "[unknown]" };
 	const struct pms_map *m;
-	char hex[32];
+	char hex[32], *file = NULL;
 
 	if (slot->used)
 		return slot->frame;
 	m = a && a->maps ? pms_maps__find(a->maps, leaf ? ip : ip - 1) : NULL;
+	if (m && a->root && m->path[0] == '/')
+		file = object_path(a, m);
 	if (m) {
 		size_t mi = (size_t)(m - a->maps->maps);
 		struct pms_map_ref ref = {
-			.path = m->path, .start = m->start, .pgoff = m->pgoff, .pid = (pid_t)a->tgid,
+			.path = file ? file : m->path, .start = m->start, .pgoff = m->pgoff, .pid = (pid_t)a->tgid,
 			.build_id = a->build_id_sizes[mi] ? a->build_ids[mi] : NULL,
 			.build_id_size = a->build_id_sizes[mi],
 		};
@@ -285,7 +359,8 @@ static uint32_t user_frame(struct sym *sy, struct pms_stacks *st, struct aspace 
 
 		if (pms_resolver__user(sy->res, &ref, leaf ? ip : ip - 1, &r))
 			die("out of memory");
-		f.dso = r.dso;
+		/* the name the process knows the file by, not our way in */
+		f.dso = file && r.dso && !strcmp(r.dso, file) ? m->path : r.dso;
 		if (r.status == PMS_RES_OK) {
 			f.name = r.sym;
 			f.kind = r.dso && !strcmp(r.dso, "[jit]") ? PMS_STACK_JIT : PMS_STACK_USER;
@@ -305,6 +380,7 @@ static uint32_t user_frame(struct sym *sy, struct pms_stacks *st, struct aspace 
 	slot->as = as_idx + 1;
 	slot->ip = ip;
 	slot->frame = intern(st, &f);
+	free(file);
 	sy->nr_fc++;
 	return slot->frame;
 }
@@ -642,10 +718,11 @@ static void print_stats(struct pms_profile *p, const struct reader *rd, const st
 		"; stacks cleared to make room before their samples were read: %" PRIu64 "\n",
 		PF_MAX_FRAMES, v[PF_STAT_USER_TRUNC], v[PF_STAT_KERNEL_TRUNC], rd->evicted);
 	fprintf(stderr,
-		"profile: processes: %" PRIu64 " mappings snapshots at first sample, %" PRIu64
+		"profile: processes: %" PRIu64 " mappings snapshots at first sample (%" PRIu64
+		" in another mount namespace or root: files opened through /proc/PID/root), %" PRIu64
 		" read late, %" PRIu64 " missed (exited first); not announced: tasks map full %" PRIu64
 		", ring full %" PRIu64 "\n",
-		sy->snapshots, sy->late, sy->missed, v[PF_STAT_TASKS_FULL], v[PF_STAT_RINGBUF_FULL]);
+		sy->snapshots, sy->foreign, sy->late, sy->missed, v[PF_STAT_TASKS_FULL], v[PF_STAT_RINGBUF_FULL]);
 }
 
 static const char *fail_message(enum pms_profile_fail f, int err)

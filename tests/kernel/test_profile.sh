@@ -19,7 +19,9 @@
 #     thread) and writer_nap (second thread) for times it measures itself; the off-CPU time of
 #     each function is within 10% of its measured time, in the folded output and in the table
 #     (in time units); --min-block / --max-block runs beside it keep only the longer / shorter
-#     blocks and count the others.
+#     blocks and count the others;
+#  8. a process in another mount namespace whose binary we cannot see by its path is still
+#     symbolized (through /proc/PID/root).
 # Sourced by tests/kernel/run.sh; every function and variable is pf_-prefixed.
 
 pf_demo=$BUILD_DIR/demo/pms-shares
@@ -343,6 +345,41 @@ writer_nap=0.4"
 	fi
 }
 
+# A process in another mount namespace: its binary exists only there (a tmpfs mounted in the
+# namespace over a directory that is empty for us); opened through /proc/PID/root.
+pf_mntns() {
+	if ! command -v unshare >/dev/null 2>&1; then
+		skip "pf_mntns" "no unshare (util-linux)"
+		return
+	fi
+	mkdir -p "$pf_tmp/ns"
+	unshare -m --propagation private sh -c 'mount -t tmpfs none "$1" && cp "$2" "$1/pms-shares-ns" &&
+		exec "$1/pms-shares-ns" --rounds 40000' sh "$pf_tmp/ns" "$pf_demo" >/dev/null 2>"$pf_tmp/ns.err" &
+	pf_u=$!
+	pf_w=""
+	pf_i=0
+	while [ -z "$pf_w" ] && [ $pf_i -lt 50 ]; do
+		pf_w=$(pgrep -f "$pf_tmp/ns/pms-shares-ns")
+		[ -n "$pf_w" ] || sleep 0.05
+		pf_i=$((pf_i + 1))
+	done
+	if [ -z "$pf_w" ] || [ -e "$pf_tmp/ns/pms-shares-ns" ]; then
+		skip "pf_mntns" "cannot run a binary in a private mount namespace: $(cat "$pf_tmp/ns.err")"
+		wait $pf_u
+		return
+	fi
+	"$PMUSCOPE" profile -F 999 -p "$pf_w" --folded >"$pf_tmp/ns.folded" 2>"$pf_tmp/ns.prof.err"
+	wait $pf_u
+	pf_res=$(awk '{ t += $NF; if ($0 ~ /;main;run;(alpha|bravo|charlie;delta);leaf_work /) k += $NF }
+		END { printf "%d %d %.1f\n", t, k, t ? 100 * k / t : 0 }' "$pf_tmp/ns.folded")
+	set -- $pf_res
+	if [ "$1" -ge 300 ] && awk -v p="$3" 'BEGIN { exit !(p >= 95) }'; then
+		pass "pf_mntns: $2 of $1 samples on main;run;<caller>;leaf_work ($3%) from a binary only the process's mount namespace has"
+	else
+		fail "pf_mntns" "want >= 300 samples, >= 95% symbolized chains: $pf_res; $(head -3 "$pf_tmp/ns.folded"); $(cat "$pf_tmp/ns.prof.err")"
+	fi
+}
+
 pf_unprivileged() {
 	if ! command -v setpriv >/dev/null 2>&1; then
 		skip "pf_unprivileged" "no setpriv"
@@ -367,6 +404,7 @@ else
 	pf_build
 	pf_outputs
 	pf_offcpu
+	pf_mntns
 	pf_unprivileged
 fi
 rm -rf "$pf_tmp"
