@@ -9,7 +9,8 @@
 #   - profiler CPU: user+sys of `pmuscope profile` itself (it is not the
 #     workload's parent: its own rusage from bench/record_run.c), vs perf
 #     record's (recorder minus workload, as bench/record.sh) (goal: <= 0.5x),
-# at 999 and 9999 Hz, median of N runs. profile attaches to the running
+# at 999 and 9999 Hz, median of N runs; then the same with --stream (every
+# sample through the BPF ring buffer and symbolized one by one in user space). profile attaches to the running
 # workload by pid (it loads its program first: the first ~0.2 s go
 # unsampled, which favours nothing measured here: the workload's CPU time
 # is dominated by the sampled part either way).
@@ -56,7 +57,7 @@ pms_one() {
 	rp=$!
 	wp=""
 	while [ -z "$wp" ]; do wp=$(pgrep -P $rp); done
-	"$tmp/run" "$tmp/pr.t" -- "$pms" profile -F "$1" -p "$wp" -o "$tmp/pms.folded" >/dev/null 2>"$tmp/pms.err" ||
+	"$tmp/run" "$tmp/pr.t" -- "$pms" profile -F "$1" $extra -p "$wp" -o "$tmp/pms.folded" >/dev/null 2>"$tmp/pms.err" ||
 		{ echo "profile: pmuscope profile failed: $(tail -n 3 "$tmp/pms.err")" >&2; wait $rp; return 1; }
 	wait $rp
 	read -r _ pu ps <"$tmp/pr.t"
@@ -66,8 +67,12 @@ pms_one() {
 	awk '{ s += $NF } END { print s }' "$tmp/pms.folded" >>"$tmp/pms.samples"
 }
 
+# overhead FREQ [LABEL OPTION...]: the LABEL run passes the options to pmuscope profile.
 overhead() {
-	freq=$1
+	freq=$1 label=${2:+-$2}
+	shift
+	[ $# -gt 0 ] && shift
+	extra="$*"
 	rm -f "$tmp/bare" "$tmp/pms" "$tmp/perf" "$tmp/pms.samples"
 	i=0
 	while [ $i -lt "$runs" ]; do
@@ -82,14 +87,16 @@ overhead() {
 		fi
 		i=$((i + 1))
 	done
-	awk -v f="$freq" -v bw="$(col bare 1)" -v bc="$(col bare 2)" \
+	awk -v f="$freq" -v l="$label" -v bw="$(col bare 1)" -v bc="$(col bare 2)" \
 	    -v pw="$(col pms 1)" -v fw="$(col perf 1)" -v pu="$(col pms 2)" -v fu="$(col perf 2)" \
 	    -v pc="$(col pms 3)" -v fc="$(col perf 3)" -v ns="$(median <"$tmp/pms.samples")" 'BEGIN {
-		printf "profile-%d-slowdown: workload CPU pmuscope profile %.3fx, perf record -g %.3fx, ratio %.2fx (goal <= 1.00x); wall %.3fx vs %.3fx; bare %.0f ms\n",
-			f, pu / bc, fu / bc, pu / fu, pw / bw, fw / bw, bw
-		printf "profile-%d-cpu: pmuscope profile %.1f ms (%d samples), perf record -g %.1f ms, ratio %.2fx (goal <= 0.5x)\n",
-			f, pc, ns, fc, pc / fc }'
+		printf "profile%s-%d-slowdown: workload CPU pmuscope profile %.3fx, perf record -g %.3fx, ratio %.2fx (goal <= 1.00x); wall %.3fx vs %.3fx; bare %.0f ms\n",
+			l, f, pu / bc, fu / bc, pu / fu, pw / bw, fw / bw, bw
+		printf "profile%s-%d-cpu: pmuscope profile %.1f ms (%d samples), perf record -g %.1f ms, ratio %.2fx (goal <= 0.5x)\n",
+			l, f, pc, ns, fc, pc / fc }'
 }
 
 overhead 999
 overhead 9999
+overhead 999 stream --stream
+overhead 9999 stream --stream
