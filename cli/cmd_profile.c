@@ -733,7 +733,7 @@ static const char *fail_message(enum pms_profile_fail f, int err)
 	case PMS_PF_PERM:
 		return "permission denied: profile needs root or CAP_BPF+CAP_PERFMON";
 	case PMS_PF_VERIFIER:
-		return "the kernel's BPF verifier rejected the profile program (run with -v to see its log)";
+		return "the kernel's BPF verifier rejected the profile program (run 'pmuscope -v profile ...' to see its log)";
 	case PMS_PF_TOO_OLD:
 		return "this kernel is too old for the profile program (it needs BPF ring buffers, global BPF functions, and hash maps without preallocation in perf_event programs: Linux 6.1 or later)";
 	case PMS_PF_EVENT:

@@ -40,13 +40,34 @@ struct pms_profile {
 	bool per_task;      /* events follow threads (-p/-t without -C) */
 };
 
+/*
+ * Set when libbpf shows a verifier log: the verifier answers EACCES, EINVAL
+ * or others alike, so the errno alone cannot tell a rejection from a lack
+ * of privilege. libbpf's print callback has no context pointer, hence a
+ * thread-local.
+ */
+static _Thread_local bool verifier_log_seen;
+
 /* libbpf's messages, the verifier log among them, through the library's one callback. */
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char buf[4096];
+	char small[1024], *buf = small;
+	va_list copy;
+	int n;
 
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	pms__print(level == LIBBPF_DEBUG ? PMS_DEBUG : PMS_INFO, "libbpf: %s", buf);
+	/* a verifier log is one message of up to megabytes, its verdict at the end: keep it whole */
+	va_copy(copy, ap);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	if (n >= (int)sizeof(small) && (buf = malloc((size_t)n + 1)))
+		vsnprintf(buf, (size_t)n + 1, fmt, copy);
+	else if (!buf)
+		buf = small;
+	va_end(copy);
+	if (strstr(buf, "-- BEGIN PROG LOAD LOG --"))
+		verifier_log_seen = true;
+	pms__print(level == LIBBPF_DEBUG ? PMS_DEBUG : PMS_INFO, "%s%s", strncmp(buf, "libbpf: ", 8) ? "libbpf: " : "", buf);
+	if (buf != small)
+		free(buf);
 	return 0;
 }
 
@@ -288,6 +309,7 @@ int pms_profile__start(const struct pms_profile_opts *o, struct pms_profile **ou
 	if (!o->off_cpu)
 		bpf_map__set_max_entries(p->skel->maps.block_start, 1);
 	bpf_program__set_autoload(o->off_cpu ? p->skel->progs.pf_sample : p->skel->progs.pf_switch, false);
+	bpf_program__set_autoload(p->skel->progs.pf_reject, getenv("PMS_BPF_TEST_REJECT") != NULL);
 	{
 		/* announcements only off-CPU; streamed samples (asked for, or when the maps fill) else */
 		size_t ring = o->ring_bytes ? o->ring_bytes
@@ -305,10 +327,13 @@ int pms_profile__start(const struct pms_profile_opts *o, struct pms_profile **ou
 	if (o->nr_pids > bpf_map__max_entries(p->skel->maps.filter))
 		bpf_map__set_max_entries(p->skel->maps.filter, (uint32_t)o->nr_pids);
 
+	verifier_log_seen = false;
 	err = profile_bpf__load(p->skel);
 	if (err) {
 		err = err < 0 ? err : -errno;
-		if (err == -EPERM || err == -EACCES)
+		if (verifier_log_seen)
+			*fail = PMS_PF_VERIFIER; /* its log went to PMS_INFO */
+		else if (err == -EPERM || err == -EACCES)
 			*fail = PMS_PF_PERM;
 		else if (probe_features() == -EOPNOTSUPP)
 			*fail = PMS_PF_TOO_OLD; /* named by probe_features(): better than the load's errno */

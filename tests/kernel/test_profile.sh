@@ -21,7 +21,9 @@
 #     (in time units); --min-block / --max-block runs beside it keep only the longer / shorter
 #     blocks and count the others;
 #  8. a process in another mount namespace whose binary we cannot see by its path is still
-#     symbolized (through /proc/PID/root).
+#     symbolized (through /proc/PID/root);
+#  9. a verifier rejection (a test-only program that reads past its context) is named as one,
+#     and -v shows the verifier's log.
 # Sourced by tests/kernel/run.sh; every function and variable is pf_-prefixed.
 
 pf_demo=$BUILD_DIR/demo/pms-shares
@@ -380,6 +382,28 @@ pf_mntns() {
 	fi
 }
 
+# A verifier rejection, for real: PMS_BPF_TEST_REJECT loads one more program that reads past
+# its context. Reported as a rejection (not as the EACCES the verifier answers with, which
+# reads like a permission problem), the log shown with -v only.
+pf_verifier() {
+	pf_out=$(PMS_BPF_TEST_REJECT=1 "$PMUSCOPE" profile --duration 0.1 2>&1)
+	pf_rc=$?
+	pf_vout=$(PMS_BPF_TEST_REJECT=1 "$PMUSCOPE" -v profile --duration 0.1 2>&1)
+	pf_vrc=$?
+	if [ $pf_rc = 1 ] && echo "$pf_out" | grep -q "verifier rejected the profile program (run 'pmuscope -v profile" &&
+		! echo "$pf_out" | grep -q "PROG LOAD LOG"; then
+		pass "pf_verifier_message"
+	else
+		fail "pf_verifier_message" "exit $pf_rc: $pf_out"
+	fi
+	if [ $pf_vrc = 1 ] && echo "$pf_vout" | grep -q -- "-- BEGIN PROG LOAD LOG --" &&
+		echo "$pf_vout" | grep -q "invalid bpf_context access" && echo "$pf_vout" | grep -q "verifier rejected"; then
+		pass "pf_verifier_log_on_v"
+	else
+		fail "pf_verifier_log_on_v" "exit $pf_vrc: $(echo "$pf_vout" | head -c 600)"
+	fi
+}
+
 pf_unprivileged() {
 	if ! command -v setpriv >/dev/null 2>&1; then
 		skip "pf_unprivileged" "no setpriv"
@@ -405,6 +429,7 @@ else
 	pf_outputs
 	pf_offcpu
 	pf_mntns
+	pf_verifier
 	pf_unprivileged
 fi
 rm -rf "$pf_tmp"
