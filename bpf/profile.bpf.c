@@ -17,6 +17,7 @@ const volatile __u32 filter_mode = 0; /* 0 all, 1 tgid in filter map, 2 tid in f
 const volatile __u8 include_idle = 0;
 const volatile __u8 want_user = 1;
 const volatile __u8 want_kernel = 1;
+const volatile __u32 dwarf_stack_bytes = 0; /* --call-graph dwarf: user stack bytes to copy (streamed) */
 const volatile __u32 wakeup_bytes = 65536; /* streamed data that wakes the reader (else its poll timeout does) */
 const volatile __u64 min_block_ns = 0;     /* --off-cpu: blocks outside [min, max] are left out */
 const volatile __u64 max_block_ns = ~0ULL;
@@ -54,6 +55,13 @@ struct {
 	__type(key, __u32);
 	__type(value, struct pf_sample_event);
 } stream_scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pf_dwarf_event);
+} dwarf_scratch SEC(".maps");
 
 /* --off-cpu (user space shrinks them to 1 entry otherwise) */
 struct {
@@ -241,6 +249,99 @@ static __always_inline int current_key(struct pf_key *key)
 	return 0;
 }
 
+/* Ring wakeups: the reader polls every 100 ms anyway; wake it only when a good part of the ring waits. */
+static __always_inline __u64 wakeup_flag(void)
+{
+	return bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
+/*
+ * --call-graph dwarf: the user registers (at kernel entry: what user space
+ * had) and a copy of the user stack from sp, unwound in user space with
+ * the binaries' CFI; halved until readable near the top of the stack.
+ */
+static __always_inline void stream_dwarf(void *ctx, const struct pf_key *key, int counted)
+{
+	struct pf_dwarf_event *ev;
+	__u32 zero = 0, size = dwarf_stack_bytes, nk = 0;
+	__u64 out;
+	long n;
+
+	ev = bpf_map_lookup_elem(&dwarf_scratch, &zero);
+	if (!ev)
+		return;
+	ev->type = PF_EV_SAMPLE_DWARF;
+	ev->key = *key;
+	ev->key.user_id = 0;
+	ev->key.kernel_id = 0;
+	ev->stack_size = 0;
+	if (want_user && !(key->flags & PF_F_KTHREAD)) {
+		struct pt_regs *r = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+		__u64 sp;
+
+		ev->regs[0] = BPF_CORE_READ(r, ax);
+		ev->regs[1] = BPF_CORE_READ(r, bx);
+		ev->regs[2] = BPF_CORE_READ(r, cx);
+		ev->regs[3] = BPF_CORE_READ(r, dx);
+		ev->regs[4] = BPF_CORE_READ(r, si);
+		ev->regs[5] = BPF_CORE_READ(r, di);
+		ev->regs[6] = BPF_CORE_READ(r, bp);
+		ev->regs[7] = sp = BPF_CORE_READ(r, sp);
+		ev->regs[8] = BPF_CORE_READ(r, ip);
+		ev->regs[9] = BPF_CORE_READ(r, r8);
+		ev->regs[10] = BPF_CORE_READ(r, r9);
+		ev->regs[11] = BPF_CORE_READ(r, r10);
+		ev->regs[12] = BPF_CORE_READ(r, r11);
+		ev->regs[13] = BPF_CORE_READ(r, r12);
+		ev->regs[14] = BPF_CORE_READ(r, r13);
+		ev->regs[15] = BPF_CORE_READ(r, r14);
+		ev->regs[16] = BPF_CORE_READ(r, r15);
+		for (int i = 0; i < 7; i++) {
+			if (size > PF_DWARF_MAX_STACK)
+				size = PF_DWARF_MAX_STACK;
+			if (size < 256)
+				break;
+			if (!bpf_probe_read_user(ev->stack, size, (const void *)sp)) {
+				ev->stack_size = size;
+				break;
+			}
+			size >>= 1; /* past the top of the stack: less of it */
+		}
+		if (!ev->stack_size) {
+			ev->key.flags |= PF_F_USER_LOST;
+			if (!counted)
+				stat_inc(PF_STAT_USER_FAULT);
+		}
+	}
+	if (want_kernel) {
+		n = bpf_get_stack(ctx, ev->kernel, sizeof(ev->kernel), 0);
+		if (n > 0) {
+			nk = n / sizeof(__u64);
+			if (nk >= PF_MAX_FRAMES) {
+				nk = PF_MAX_FRAMES;
+				ev->key.flags |= PF_F_KERNEL_TRUNC;
+				if (!counted)
+					stat_inc(PF_STAT_KERNEL_TRUNC);
+			}
+		} else if (n < 0) {
+			ev->key.flags |= PF_F_KERNEL_LOST;
+			if (!counted)
+				stat_inc(PF_STAT_KERNEL_FAULT);
+		}
+	}
+	ev->nr_kernel = nk;
+	out = __builtin_offsetof(struct pf_dwarf_event, stack) + (__u64)ev->stack_size;
+	if (out > sizeof(*ev))
+		out = sizeof(*ev);
+	if (bpf_ringbuf_output(&events, ev, out, wakeup_flag())) {
+		stat_inc(PF_STAT_STREAM_LOST);
+		if (want_user && !(key->flags & PF_F_KTHREAD))
+			stat_inc(PF_STAT_STREAM_LOST_USER);
+	} else {
+		stat_inc(PF_STAT_STREAMED);
+	}
+}
+
 /*
  * Send the sample whole: both stacks into the per-CPU record, then only the
  * frames taken into the ring. counted: the stacks' own counters were already
@@ -250,9 +351,13 @@ static __always_inline void stream_sample(void *ctx, const struct pf_key *key, i
 {
 	struct pf_sample_event *ev;
 	__u32 zero = 0, nu = 0, nk = 0;
-	__u64 size, flags;
+	__u64 size;
 	long n;
 
+	if (dwarf_stack_bytes) {
+		stream_dwarf(ctx, key, counted);
+		return;
+	}
 	ev = bpf_map_lookup_elem(&stream_scratch, &zero);
 	if (!ev)
 		return;
@@ -299,9 +404,7 @@ static __always_inline void stream_sample(void *ctx, const struct pf_key *key, i
 	size = __builtin_offsetof(struct pf_sample_event, ips) + (__u64)(nu + nk) * sizeof(__u64);
 	if (size > sizeof(*ev))
 		size = sizeof(*ev);
-	/* the reader polls every 100 ms anyway: wake it only when a good part of the ring is waiting */
-	flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
-	if (bpf_ringbuf_output(&events, ev, size, flags)) {
+	if (bpf_ringbuf_output(&events, ev, size, wakeup_flag())) {
 		stat_inc(PF_STAT_STREAM_LOST);
 		if (want_user && !(key->flags & PF_F_KTHREAD))
 			stat_inc(PF_STAT_STREAM_LOST_USER);

@@ -23,11 +23,13 @@
 #include "symbol/dso.h"
 #include "symbol/maps.h"
 #include "symbol/resolver.h"
+#include "symbol/unwind.h"
 #endif
 
 static int opt_freq;
 static bool opt_all, opt_user, opt_kernel, opt_idle, opt_folded, opt_stream, opt_off_cpu;
-static const char *opt_pid, *opt_tid, *opt_cpu, *opt_output, *opt_format, *opt_min_block, *opt_max_block;
+static const char *opt_pid, *opt_tid, *opt_cpu, *opt_output, *opt_format, *opt_min_block, *opt_max_block,
+	*opt_call_graph;
 static double opt_duration, opt_interval;
 static int opt_top;
 static uint64_t opt_map_entries;
@@ -49,6 +51,8 @@ static const struct opt opts[] = {
 	OPT_INT(0, "top", &opt_top, "<n>", "rows of the table (default 30)"),
 	OPT_U64(0, "map-entries", &opt_map_entries, "<n>", "counts map size (default: from -F x CPUs x duration)"),
 	OPT_BOOL(0, "stream", &opt_stream, "send every sample through the BPF ring buffer (done by itself when the maps fill)"),
+	OPT_STRING(0, "call-graph", &opt_call_graph, "<fp|dwarf[,size]>",
+		   "user stacks by frame pointers (default) or by DWARF CFI from a copy of the stack (streamed; size 256..16384, default 8192)"),
 	OPT_BOOL(0, "off-cpu", &opt_off_cpu, "time blocked, by the stacks where threads went to sleep (sched_switch)"),
 	OPT_STRING(0, "min-block", &opt_min_block, "<time>", "--off-cpu: leave out shorter blocks (e.g. 100us, 1ms; bare = us)"),
 	OPT_STRING(0, "max-block", &opt_max_block, "<time>", "--off-cpu: leave out longer blocks"),
@@ -61,7 +65,7 @@ static void reset_opts(void)
 {
 	opt_freq = 0;
 	opt_all = opt_user = opt_kernel = opt_idle = opt_folded = opt_stream = opt_off_cpu = false;
-	opt_pid = opt_tid = opt_cpu = opt_output = opt_format = opt_min_block = opt_max_block = NULL;
+	opt_pid = opt_tid = opt_cpu = opt_output = opt_format = opt_min_block = opt_max_block = opt_call_graph = NULL;
 	opt_duration = opt_interval = 0;
 	opt_top = 0;
 	opt_map_entries = 0;
@@ -99,6 +103,8 @@ struct aspace {
 	uint32_t tgid, exec_id;
 	bool used;
 	struct pms_maps *maps;      /* NULL: could not be read (the process had exited) */
+	struct pms_unwinder *unw;   /* --call-graph dwarf, made at the first sample to unwind */
+	int unw_err;
 	char *root;                 /* "/proc/PID/root" when the process sees other files than we do */
 	uint8_t (*build_ids)[PMS_BUILD_ID_MAX];
 	size_t *build_id_sizes;
@@ -279,6 +285,7 @@ static struct aspace *snapshot(struct sym *sy, uint32_t tgid, uint32_t exec_id)
 static void sym_release(struct sym *sy)
 {
 	for (size_t i = 0; i < sy->as_cap; i++) {
+		pms_unwinder__free(sy->as[i].unw);
 		pms_maps__free(sy->as[i].maps);
 		free(sy->as[i].root);
 		free(sy->as[i].build_ids);
@@ -422,9 +429,55 @@ struct reader {
 	uint64_t period_ns; /* per sample: cpu-clock's 1/freq (pprof's second value, --weight period) */
 	uint64_t evicted; /* samples whose stack was deleted between intervals */
 	uint64_t streamed; /* samples that came through the ring buffer */
+	uint64_t unwound, unwind_failed; /* --call-graph dwarf */
 	uint64_t blocked_ns; /* --off-cpu: time in the tree */
 	bool off_cpu;     /* weights are time blocked (ns), not samples */
+	bool dwarf;       /* --call-graph dwarf */
 };
+
+/* The image a key's user stack belongs to, snapshotted now if its announcement was not read yet. */
+static struct aspace *aspace_of(struct sym *sy, const struct pf_key *k)
+{
+	struct aspace *a;
+
+	if ((sy->nr_as + 1) * 2 > sy->as_cap)
+		as_grow(sy);
+	a = as_slot(sy, k->tgid, k->exec_id);
+	if (!a->used) {
+		/* no announcement read (ring full, or the read came first): try now */
+		a = snapshot(sy, k->tgid, k->exec_id);
+		if (a->maps)
+			sy->late++;
+		else
+			sy->missed++;
+	}
+	return a;
+}
+
+/* --call-graph dwarf: unwind the copied stack with the image's CFI; path[n..] gets the frames, outermost first. */
+static size_t dwarf_user_frames(struct reader *rd, const struct pms_profile_sample *s, size_t n)
+{
+	struct sym *sy = rd->sy;
+	struct aspace *a = aspace_of(sy, s->key);
+	struct pms_unwind_regs regs = { .arch = PMS_UNWIND_X86_64, .mask = s->user_regs_mask, .values = s->user_regs };
+	uint64_t ips[PF_MAX_FRAMES];
+	size_t nr = 0;
+
+	if (a->maps && !a->unw && !a->unw_err)
+		a->unw_err = pms_unwinder__new(a->maps, &a->unw);
+	if (!a->unw || pms_unwinder__unwind(a->unw, &regs, s->user_stack, s->user_stack_size, ips, PF_MAX_FRAMES, &nr) ||
+	    !nr) {
+		struct pms_stack_frame f = { .kind = PMS_STACK_UNKNOWN, .name = "[user stack lost]" };
+
+		rd->unwind_failed += s->count;
+		rd->path[n++] = intern(rd->st, &f);
+		return n;
+	}
+	rd->unwound += s->count;
+	for (size_t i = nr; i-- > 0;)
+		rd->path[n++] = user_frame(sy, rd->st, a, (size_t)(a - sy->as), ips[i], i == 0);
+	return n;
+}
 
 /* The tracepoint's own frames: the BPF program and the kernel's code that runs it. */
 static bool tracing_frame(const struct reader *rd, uint32_t frame)
@@ -454,21 +507,12 @@ static int on_sample(void *ctx, const struct pms_profile_sample *s)
 	rd->blocked_ns += s->time_ns;
 	if (s->missing_user || s->missing_kernel)
 		rd->evicted += s->count;
-	if (s->user) {
+	if (s->user_stack) {
+		n = dwarf_user_frames(rd, s, n);
+	} else if (s->user) {
 		struct sym *sy = rd->sy;
-		struct aspace *a;
+		struct aspace *a = aspace_of(sy, k);
 
-		if ((sy->nr_as + 1) * 2 > sy->as_cap)
-			as_grow(sy);
-		a = as_slot(sy, k->tgid, k->exec_id);
-		if (!a->used) {
-			/* no announcement read (ring full, or the read came first): try now */
-			a = snapshot(sy, k->tgid, k->exec_id);
-			if (a->maps)
-				sy->late++;
-			else
-				sy->missed++;
-		}
 		for (uint32_t i = s->nr_user; i-- > 0;)
 			rd->path[n++] = user_frame(sy, rd->st, a, (size_t)(a - sy->as), s->user[i], i == 0);
 	} else if ((k->flags & PF_F_USER_LOST) && !opt_kernel) {
@@ -685,6 +729,10 @@ static void print_stats(struct pms_profile *p, const struct reader *rd, const st
 		" keys (map %u, read early %u times to keep room), %" PRIu64 " idle %s left out\n",
 		v[PF_STAT_SAMPLES], opt_off_cpu ? "blocks" : "samples", s.nr_stacks, s.max_stacks,
 		v[PF_STAT_KEYS_CREATED], s.max_counts, drains, v[PF_STAT_IDLE], opt_off_cpu ? "switches" : "samples");
+	if (rd->dwarf)
+		fprintf(stderr, "profile: DWARF unwinding: %" PRIu64 " samples unwound, %" PRIu64
+			" failed (no CFI or mappings for the sampled code: shown as [user stack lost])\n",
+			rd->unwound, rd->unwind_failed);
 	if (opt_off_cpu)
 		fprintf(stderr,
 			"profile: blocks left out: shorter than --min-block %" PRIu64 ", longer than --max-block %" PRIu64
@@ -695,7 +743,8 @@ static void print_stats(struct pms_profile *p, const struct reader *rd, const st
 			"profile: streamed through the ring buffer: %" PRIu64 " samples%s (moved there: stacks map full %"
 			PRIu64 ", counts map full %" PRIu64 ", collision %" PRIu64 ", allocator empty %" PRIu64
 			"); dropped (ring buffer full): %" PRIu64 "\n",
-			v[PF_STAT_STREAMED], opt_stream ? " (--stream)" : pms_profile__streaming(p) ? " (switched: maps full)" : "",
+			v[PF_STAT_STREAMED], opt_stream ? " (--stream)" : rd->dwarf ? " (--call-graph dwarf)"
+					     : pms_profile__streaming(p) ? " (switched: maps full)" : "",
 			v[PF_STAT_SWITCH_STACKS_FULL], v[PF_STAT_SWITCH_COUNTS_FULL], v[PF_STAT_SWITCH_COLLISION],
 			v[PF_STAT_STREAM_NOMEM], v[PF_STAT_STREAM_LOST]);
 	fprintf(stderr,
@@ -813,6 +862,28 @@ static int run(int argc, char **argv)
 		usage_error(self(), "--interval prints each interval: -o is for one whole profile");
 	if (opt_map_entries && opt_map_entries > (1u << 24))
 		usage_error(self(), "--map-entries: at most %u", 1u << 24);
+	if (opt_call_graph) {
+		const char *cg = opt_call_graph;
+
+		if (!strncmp(cg, "dwarf", 5) && (cg[5] == 0 || cg[5] == ',')) {
+			char *end = NULL;
+			unsigned long v = cg[5] ? strtoul(cg + 6, &end, 0) : 8192;
+
+			if ((end && (*end || end == cg + 6 || cg[6] == '-')) || v < 256 || v > PF_DWARF_MAX_STACK)
+				usage_error(self(), "--call-graph dwarf,<size>: want 256..%d bytes of stack, not '%s'",
+					    PF_DWARF_MAX_STACK, cg + 6);
+			po.dwarf_stack_bytes = (uint32_t)((v + 7) & ~7ul);
+#ifndef __x86_64__
+			usage_error(self(), "--call-graph dwarf: profile copies x86-64 registers only");
+#endif
+		} else if (strcmp(cg, "fp")) {
+			usage_error(self(), "--call-graph: want fp or dwarf[,size], not '%s'", cg);
+		}
+		if (po.dwarf_stack_bytes && opt_off_cpu)
+			usage_error(self(), "--call-graph dwarf does not go with --off-cpu (stacks are taken at every switch)");
+		if (po.dwarf_stack_bytes && opt_kernel)
+			usage_error(self(), "--call-graph dwarf unwinds user stacks: leave out -K");
+	}
 	if (opt_off_cpu && opt_stream)
 		usage_error(self(), "--stream is for sampling: --off-cpu adds up blocked time in the kernel");
 	if (opt_off_cpu && opt_cpu)
@@ -859,6 +930,7 @@ static int run(int argc, char **argv)
 	po.stream = opt_stream;
 	po.off_cpu = opt_off_cpu;
 	rd.off_cpu = opt_off_cpu;
+	rd.dwarf = po.dwarf_stack_bytes != 0;
 	po.duration_s = opt_interval ? opt_interval : opt_duration;
 	if (opt_map_entries) {
 		po.max_counts = (uint32_t)opt_map_entries;
@@ -892,7 +964,9 @@ static int run(int argc, char **argv)
 				opt_duration ? "" : "; Ctrl-C to stop");
 		else
 			fprintf(stderr, "pmuscope: profiling %s at %u Hz (%zu events, one per %s)%s%s\n", who, po.freq,
-				nev, per_task ? "thread" : "CPU", opt_stream ? ", every sample streamed" : "",
+				nev, per_task ? "thread" : "CPU",
+				po.dwarf_stack_bytes ? ", every sample streamed with its user stack for DWARF unwinding"
+				: opt_stream ? ", every sample streamed" : "",
 				opt_duration ? "" : "; Ctrl-C to stop");
 	}
 
@@ -916,7 +990,7 @@ static int run(int argc, char **argv)
 			ret = EXIT_RUNTIME;
 			break;
 		}
-		if (!opt_stream && !switched && pms_profile__streaming(p)) {
+		if (!opt_stream && !po.dwarf_stack_bytes && !switched && pms_profile__streaming(p)) {
 			switched = true;
 			if (!pms_profile__stats(p, &ps))
 				note("after %.1f s the in-kernel maps are full (%u stacks, %u keys): every sample now goes "

@@ -102,6 +102,26 @@ static int on_record(void *ctx, void *data, size_t size)
 		p->cb_stop = p->task_cb ? p->task_cb(p->cb_ctx, data) : 0;
 		return 0;
 	}
+	if (type == PF_EV_SAMPLE_DWARF) {
+		const struct pf_dwarf_event *d = data;
+
+		if (size < offsetof(struct pf_dwarf_event, stack) || d->nr_kernel > PF_MAX_FRAMES ||
+		    d->stack_size > PF_DWARF_MAX_STACK || size < offsetof(struct pf_dwarf_event, stack) + d->stack_size)
+			return 0;
+		key = d->key;
+		if (d->stack_size) {
+			s.user_regs = (const uint64_t *)d->regs; /* __u64 and uint64_t: same 64 bits, other names */
+			s.user_regs_mask = PF_DWARF_REGS_MASK;
+			s.user_stack = d->stack;
+			s.user_stack_size = d->stack_size;
+		}
+		if (d->nr_kernel) {
+			s.kernel = d->kernel;
+			s.nr_kernel = d->nr_kernel;
+		}
+		p->cb_stop = p->sample_cb ? p->sample_cb(p->cb_ctx, &s) : 0;
+		return 0;
+	}
 	if (type != PF_EV_SAMPLE || size < offsetof(struct pf_sample_event, ips) ||
 	    ev->nr_user > PF_MAX_FRAMES || ev->nr_kernel > PF_MAX_FRAMES ||
 	    size < offsetof(struct pf_sample_event, ips) + ((size_t)ev->nr_user + ev->nr_kernel) * sizeof(__u64))
@@ -229,7 +249,9 @@ int pms_profile__start(const struct pms_profile_opts *o, struct pms_profile **ou
 
 	*out = NULL;
 	*fail = PMS_PF_OK;
-	if (!o || o->sz < sizeof(*o) || (!o->freq && !o->off_cpu) || (o->off_cpu && o->cpus))
+	if (!o || o->sz < sizeof(*o) || (!o->freq && !o->off_cpu) || (o->off_cpu && o->cpus) ||
+	    (o->dwarf_stack_bytes && (o->off_cpu || o->dwarf_stack_bytes < 256 ||
+				      o->dwarf_stack_bytes > PF_DWARF_MAX_STACK || o->dwarf_stack_bytes % 8)))
 		return -EINVAL;
 	libbpf_set_print(libbpf_print);
 	if (pms_sysfs__path(path, sizeof(path), "kernel/btf/vmlinux") || access(path, R_OK)) {
@@ -313,11 +335,14 @@ int pms_profile__start(const struct pms_profile_opts *o, struct pms_profile **ou
 	{
 		/* announcements only off-CPU; streamed samples (asked for, or when the maps fill) else */
 		size_t ring = o->ring_bytes ? o->ring_bytes
-				 : o->off_cpu ? (size_t)256 << 10 : pms_profile__ring_bytes(o->freq, nr_cpus);
+				 : o->off_cpu ? (size_t)256 << 10
+				 : pms_profile__ring_bytes(o->freq, nr_cpus, o->dwarf_stack_bytes ?
+					offsetof(struct pf_dwarf_event, stack) + o->dwarf_stack_bytes : 0);
 
 		bpf_map__set_max_entries(p->skel->maps.events, (uint32_t)ring);
 		p->skel->rodata->wakeup_bytes = (uint32_t)(ring / 4);
 	}
+	p->skel->rodata->dwarf_stack_bytes = o->dwarf_stack_bytes;
 	p->skel->rodata->min_block_ns = o->min_block_ns;
 	p->skel->rodata->max_block_ns = o->max_block_ns ? o->max_block_ns : ~0ULL;
 	p->skel->rodata->include_idle = o->include_idle;
@@ -353,7 +378,7 @@ int pms_profile__start(const struct pms_profile_opts *o, struct pms_profile **ou
 			goto fail;
 		}
 	}
-	p->skel->bss->stream_all = o->stream;
+	p->skel->bss->stream_all = o->stream || o->dwarf_stack_bytes;
 	p->rb = ring_buffer__new(bpf_map__fd(p->skel->maps.events), on_record, p, NULL);
 	if (!p->rb) {
 		err = -errno;

@@ -54,6 +54,8 @@ struct pms_profile_opts {
 	size_t ring_bytes;     /* ring buffer size; 0 = pms_profile__ring_bytes() */
 	bool off_cpu;          /* time blocked by stack (sched_switch) instead of sampling */
 	uint64_t min_block_ns, max_block_ns; /* off_cpu: keep blocks in [min, max]; max 0 = no limit */
+	uint32_t dwarf_stack_bytes; /* user stack bytes per sample for DWARF unwinding (x86-64;
+				      256..PF_DWARF_MAX_STACK, a multiple of 8); implies stream. 0 = frame pointers */
 };
 
 struct pms_profile_stats {
@@ -70,6 +72,11 @@ struct pms_profile_sample {
 	uint64_t count;           /* samples; with off_cpu, times blocked */
 	uint64_t time_ns;         /* off_cpu: time blocked in all */
 	bool streamed;            /* one sample from the ring buffer (count 1) */
+	/* dwarf_stack_bytes: user registers (PF_DWARF_REGS_MASK) and stack to unwind; user is NULL */
+	const uint64_t *user_regs;
+	uint64_t user_regs_mask;
+	const void *user_stack;
+	size_t user_stack_size;
 	const __u64 *user;        /* NULL when the key has no user stack */
 	uint32_t nr_user;
 	const __u64 *kernel;
@@ -89,9 +96,10 @@ void pms_profile__size_maps(unsigned int freq, size_t nr_cpus, double duration_s
 
 /*
  * Ring buffer bytes for streaming freq x cpus samples: about a second of
- * samples of 64 frames, a power of two in [1 MiB, 64 MiB].
+ * samples of bytes_per_sample (0: a 64-frame stack, 576), a power of two in
+ * [1 MiB, 256 MiB].
  */
-size_t pms_profile__ring_bytes(unsigned int freq, size_t nr_cpus);
+size_t pms_profile__ring_bytes(unsigned int freq, size_t nr_cpus, size_t bytes_per_sample);
 
 /* The id the BPF program gives a stack before probing (as bpf/profile.bpf.c computes it). */
 uint64_t pms_profile__stack_hash(const uint64_t *ips, uint32_t nr, uint32_t kind);

@@ -58,6 +58,7 @@ struct pf_key {
 enum pf_event_type {
 	PF_EV_TASK = 1,
 	PF_EV_SAMPLE = 2,
+	PF_EV_SAMPLE_DWARF = 3,
 };
 
 /* An address space seen for the first time. */
@@ -77,6 +78,27 @@ struct pf_sample_event {
 	__u16 nr_user, nr_kernel;
 	struct pf_key key;
 	__u64 ips[2 * PF_MAX_FRAMES];
+};
+
+#define PF_DWARF_MAX_STACK 16384 /* bytes of user stack a --call-graph dwarf sample can copy */
+#define PF_DWARF_NR_REGS 17      /* x86-64 ax bx cx dx si di bp sp ip r8..r15 */
+/* their perf_regs.h bits (PERF_REG_X86_AX..IP, R8..R15): the mask of pms_unwind_regs */
+#define PF_DWARF_REGS_MASK 0x0000000000ff01ffULL
+
+/*
+ * One sample for DWARF unwinding in user space (--call-graph dwarf): the
+ * user registers and stack_size bytes of stack from sp up instead of a
+ * frame-pointer walk; the kernel stack as usual. The record ends after
+ * stack_size bytes of stack.
+ */
+struct pf_dwarf_event {
+	__u32 type;
+	__u16 nr_kernel, pad;
+	__u32 stack_size, pad2;
+	struct pf_key key;
+	__u64 regs[PF_DWARF_NR_REGS];
+	__u64 kernel[PF_MAX_FRAMES];
+	__u8 stack[PF_DWARF_MAX_STACK];
 };
 
 /* --off-cpu: blocked time per key (the stacks where the thread went to sleep). */

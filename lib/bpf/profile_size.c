@@ -26,13 +26,14 @@ void pms_profile__size_maps(unsigned int freq, size_t nr_cpus, double duration_s
 	*max_stacks = counts * 2;
 }
 
-size_t pms_profile__ring_bytes(unsigned int freq, size_t nr_cpus)
+size_t pms_profile__ring_bytes(unsigned int freq, size_t nr_cpus, size_t bytes_per_sample)
 {
-	/* a record of 64 frames is ~570 bytes: a second of them, so a slow reader loses nothing */
-	double want = (double)(freq ? freq : 1) * (double)(nr_cpus ? nr_cpus : 1) * 576.0;
+	/* a second of records, so a reader that falls behind for a moment loses nothing */
+	double want = (double)(freq ? freq : 1) * (double)(nr_cpus ? nr_cpus : 1) *
+		      (double)(bytes_per_sample ? bytes_per_sample : 576);
 	size_t bytes = (size_t)1 << 20;
 
-	while ((double)bytes < want && bytes < ((size_t)64 << 20))
+	while ((double)bytes < want && bytes < ((size_t)256 << 20))
 		bytes <<= 1;
 	return bytes;
 }

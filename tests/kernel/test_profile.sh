@@ -22,7 +22,9 @@
 #     blocks and count the others;
 #  8. a process in another mount namespace whose binary we cannot see by its path is still
 #     symbolized (through /proc/PID/root);
-#  9. a verifier rejection (a test-only program that reads past its context) is named as one,
+#  9. --call-graph dwarf unwinds pms-shares built without frame pointers (the truth of 1)
+#     where frame pointers on the same run cannot;
+# 10. a verifier rejection (a test-only program that reads past its context) is named as one,
 #     and -v shows the verifier's log.
 # Sourced by tests/kernel/run.sh; every function and variable is pf_-prefixed.
 
@@ -382,6 +384,39 @@ pf_mntns() {
 	fi
 }
 
+# --call-graph dwarf on pms-shares built without frame pointers: the chains come back; frame
+# pointers on the same run (beside it) do not get them, so the binary really lacks them.
+pf_dwarf() {
+	if ! gcc -std=gnu11 -O1 -g -fomit-frame-pointer -fno-inline -o "$pf_tmp/shares-nofp" "$TOP/demo/pms-shares.c"; then
+		fail "pf_dwarf" "cannot build pms-shares without frame pointers"
+		return
+	fi
+	"$pf_tmp/shares-nofp" --rounds 60000 >/dev/null &
+	pf_w=$!
+	"$PMUSCOPE" profile -F 999 -p $pf_w --folded >"$pf_tmp/nofp-fp.folded" 2>/dev/null &
+	pf_f=$!
+	"$PMUSCOPE" profile -F 2000 -p $pf_w --call-graph dwarf --folded >"$pf_tmp/nofp.folded" 2>"$pf_tmp/nofp.err"
+	pf_rc=$?
+	wait $pf_w
+	wait $pf_f
+	if [ $pf_rc != 0 ]; then
+		fail "pf_dwarf" "profile --call-graph dwarf exit $pf_rc: $(head -c 400 "$pf_tmp/nofp.err")"
+		return
+	fi
+	pf_judge "pf_dwarf_truth (no frame pointers, --call-graph dwarf)" "$(pf_metrics "$pf_tmp/nofp.folded")"
+	pf_fp=$(pf_metrics "$pf_tmp/nofp-fp.folded" | sed -n 's/.*chains=\([0-9.]*\).*/\1/p')
+	if awk -v c="${pf_fp:-100}" 'BEGIN { exit !(c < 50) }'; then
+		pass "pf_dwarf_needed: frame pointers on the same run: ${pf_fp}% exact chains"
+	else
+		fail "pf_dwarf_needed" "the frame-pointer profile got ${pf_fp}% exact chains: is the binary built without them?"
+	fi
+	if grep -q "^profile: DWARF unwinding: [0-9]* samples unwound, 0 failed" "$pf_tmp/nofp.err"; then
+		pass "pf_dwarf_counts: $(grep '^profile: DWARF' "$pf_tmp/nofp.err")"
+	else
+		fail "pf_dwarf_counts" "$(cat "$pf_tmp/nofp.err")"
+	fi
+}
+
 # A verifier rejection, for real: PMS_BPF_TEST_REJECT loads one more program that reads past
 # its context. Reported as a rejection (not as the EACCES the verifier answers with, which
 # reads like a permission problem), the log shown with -v only.
@@ -429,6 +464,7 @@ else
 	pf_outputs
 	pf_offcpu
 	pf_mntns
+	pf_dwarf
 	pf_verifier
 	pf_unprivileged
 fi
