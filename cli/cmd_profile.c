@@ -1064,7 +1064,7 @@ out:
 const struct pms_cmd cmd_profile = {
 	.name = "profile",
 	.summary = "sample call stacks with BPF, aggregated in the kernel (system-wide or -p), or time blocked threads (--off-cpu)",
-	.usage = "pmuscope profile [-F <hz> [--stream] | --off-cpu [--min-block <t>] [--max-block <t>]] [-a | -p <pids> | -t <tids>] [-C <cpus>] [--duration <s>] [-U | -K] [--folded | -o <file> [--format folded|pprof|flamegraph]]",
+	.usage = "pmuscope profile [-F <hz> [--stream] [--call-graph fp|dwarf[,size]] | --off-cpu [--min-block <t>] [--max-block <t>]] [-a | -p <pids> | -t <tids>] [-C <cpus>] [--duration <s>] [-U | -K] [--folded | -o <file> [--format folded|pprof|flamegraph]]",
 	.opts = opts,
 	.run = run,
 };

@@ -31,6 +31,25 @@ Test(profile, size_maps_are_bounded)
 	cr_assert_eq(s, 1u << 19);
 }
 
+Test(profile, ring_holds_a_second_of_samples)
+{
+	/* 999 Hz x 2 CPUs x 576 B = 1.15 MB: the next power of two */
+	cr_assert_eq(pms_profile__ring_bytes(999, 2, 0), (size_t)2 << 20);
+	/* small loads get the 1 MiB floor */
+	cr_assert_eq(pms_profile__ring_bytes(99, 1, 0), (size_t)1 << 20);
+	cr_assert_eq(pms_profile__ring_bytes(0, 0, 0), (size_t)1 << 20);
+	/* dwarf records: 999 Hz x 2 x ~9.4 KB = 18.8 MB -> 32 MiB */
+	cr_assert_eq(pms_profile__ring_bytes(999, 2, 9400), (size_t)32 << 20);
+	/* bounded at 256 MiB */
+	cr_assert_eq(pms_profile__ring_bytes(100000, 64, 17000), (size_t)256 << 20);
+	for (unsigned int f = 1; f < 100000; f = f * 3 + 1) {
+		size_t b = pms_profile__ring_bytes(f, 2, 0);
+
+		cr_assert_eq(b & (b - 1), 0, "%zu is not a power of two", b);
+		cr_assert(b >= (size_t)1 << 20 && b <= (size_t)256 << 20);
+	}
+}
+
 Test(profile, stack_hash_is_deterministic_and_nonzero)
 {
 	uint64_t a[] = { 0x401000, 0x401234, 0x7f0000001000 };

@@ -16,6 +16,11 @@
 "$PMUSCOPE" profile --off-cpu --min-block 5min; echo "exit=$?"
 "$PMUSCOPE" profile --off-cpu --max-block 0; echo "exit=$?"
 "$PMUSCOPE" profile --off-cpu --min-block 2ms --max-block 1ms; echo "exit=$?"
+"$PMUSCOPE" profile --call-graph lbr; echo "exit=$?"
+"$PMUSCOPE" profile --call-graph dwarf,100; echo "exit=$?"
+"$PMUSCOPE" profile --call-graph dwarf,8k; echo "exit=$?"
+"$PMUSCOPE" profile --off-cpu --call-graph dwarf; echo "exit=$?"
+"$PMUSCOPE" profile -K --call-graph dwarf; echo "exit=$?"
 # no BTF: a sysfs root without kernel/btf/vmlinux (checked before anything is loaded)
 mkdir -p sys
 PMS_SYSFS_ROOT=$PWD/sys "$PMUSCOPE" profile --duration 0.1; echo "exit=$?"
