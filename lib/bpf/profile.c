@@ -324,6 +324,9 @@ int pms_profile__start(const struct pms_profile_opts *o, struct pms_profile **ou
 		p->max_stacks = p->max_stacks ? p->max_stacks : s;
 		p->max_counts = p->max_counts ? p->max_counts : c;
 	}
+	/* streaming from the start keeps nothing in the maps: their bucket arrays would be zeroed for nothing */
+	if (o->stream || o->dwarf_stack_bytes)
+		p->max_stacks = p->max_counts = 1;
 	bpf_map__set_max_entries(p->skel->maps.stacks, p->max_stacks);
 	/* the mode's own maps get the size, the other mode's one entry */
 	bpf_map__set_max_entries(p->skel->maps.counts, o->off_cpu ? 1 : p->max_counts);
