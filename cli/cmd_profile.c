@@ -564,18 +564,6 @@ static int cmp_rows(const void *a, const void *b)
 	return x->frame < y->frame ? -1 : x->frame > y->frame;
 }
 
-/* "1.234 s", "12.3 ms", "850 us": off-CPU times as people read them. */
-static const char *fmt_time(uint64_t ns, char *buf, size_t len)
-{
-	if (ns >= 1000000000ULL)
-		snprintf(buf, len, "%.3f s", (double)ns / 1e9);
-	else if (ns >= 1000000ULL)
-		snprintf(buf, len, "%.1f ms", (double)ns / 1e6);
-	else
-		snprintf(buf, len, "%.0f us", (double)ns / 1e3);
-	return buf;
-}
-
 /*
  * perf report's children/self table over functions: a recursive function counts once per stack.
  * by_time: weights are nanoseconds off the CPU, shown beside the shares.
@@ -612,12 +600,16 @@ static void print_table(FILE *f, const struct pms_stacks *st, int top, bool by_t
 	for (size_t i = 0; i < nr_rows && (int)i < top; i++) {
 		const struct pms_stack_frame *fr = &frames[rows[i].frame];
 		const char *dso = fr->dso ? report_dso_short(fr->dso) : "[unknown]";
-		char tb[32];
 
 		fprintf(f, "  %7.2f%%  %7.2f%%  ", 100.0 * (double)rows[i].total / (double)total,
 			100.0 * (double)rows[i].self / (double)total);
-		if (by_time)
-			fprintf(f, "%12s  ", fmt_time(rows[i].total, tb, sizeof(tb)));
+		if (by_time) {
+			struct strbuf tb = STRBUF_INIT;
+
+			strbuf_add_duration_ns(&tb, rows[i].total);
+			fprintf(f, "%12s  ", strbuf_str(&tb));
+			strbuf_release(&tb);
+		}
 		fprintf(f, "%-20s  [%c] %s\n", dso, fr->kind == PMS_STACK_KERNEL ? 'k' : '.', fr->name);
 	}
 	free(rows);
@@ -649,6 +641,10 @@ static int emit(struct pms_stacks *st, const char *event, double secs, size_t nr
 
 		m.event = event;
 		m.period_unit = "nanoseconds";
+		if (opt_off_cpu) {
+			m.sample_noun = "blocks";
+			m.period_noun = "off-CPU time";
+		}
 		if (!clock_gettime(CLOCK_REALTIME, &ts))
 			m.start_wall_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec -
 					  (uint64_t)(secs * 1e9);
@@ -694,11 +690,12 @@ static int emit(struct pms_stacks *st, const char *event, double secs, size_t nr
 	}
 	pms_stacks__sort(st, PMS_STACKS_BY_WEIGHT);
 	if (opt_off_cpu) {
-		char tb[32];
+		struct strbuf tb = STRBUF_INIT;
 
+		strbuf_add_duration_ns(&tb, nr_nodes ? nodes[0].total_period : 0);
 		printf("# Off-CPU time: %s in %" PRIu64 " blocks of threads that slept or waited (%.2f s)\n#\n",
-		       fmt_time(nr_nodes ? nodes[0].total_period : 0, tb, sizeof(tb)),
-		       nr_nodes ? nodes[0].total_samples : 0, secs);
+		       strbuf_str(&tb), nr_nodes ? nodes[0].total_samples : 0, secs);
+		strbuf_release(&tb);
 	} else {
 		printf("# Samples: %" PRIu64 " of event '%s' (%u Hz, %zu CPUs, %.2f s)\n#\n",
 		       nr_nodes ? nodes[0].total_samples : 0, event, freq, nr_cpus, secs);

@@ -812,6 +812,8 @@ int pms_stacks__set_meta(struct pms_stacks *st, const struct pms_stacks_meta *me
 
 	if ((meta->event && !(m.event = intern_str(st, meta->event))) ||
 	    (meta->period_unit && !(m.period_unit = intern_str(st, meta->period_unit))) ||
+	    (meta->sample_noun && !(m.sample_noun = intern_str(st, meta->sample_noun))) ||
+	    (meta->period_noun && !(m.period_noun = intern_str(st, meta->period_noun))) ||
 	    (meta->command && !(m.command = intern_str(st, meta->command))) ||
 	    (meta->hostname && !(m.hostname = intern_str(st, meta->hostname))))
 		return -ENOMEM;

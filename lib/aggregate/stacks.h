@@ -81,6 +81,8 @@ struct pms_stacks_opts {
 struct pms_stacks_meta {
 	const char *event;          /* event of the samples, or "cpu-clock,sched:..." when several */
 	const char *period_unit;    /* "nanoseconds" for cpu-clock/task-clock, else "events" */
+	const char *sample_noun;    /* what one sample is, plural: NULL = "samples"; "blocks" off-CPU */
+	const char *period_noun;    /* what the period measures: NULL = "period"; "off-CPU time" */
 	const char *command;        /* the recorded command line (HEADER_CMDLINE) */
 	const char *hostname;
 	uint64_t time_first_ns, time_last_ns;

@@ -414,7 +414,7 @@ static void fg_subtitle(const struct pms_stacks *st, const struct pms_flamegraph
 	}
 	if (m && m->event)
 		strbuf_addf(out, "%s: ", m->event);
-	strbuf_addf(out, "%" PRIu64 " samples", samples);
+	strbuf_addf(out, "%" PRIu64 " %s", samples, m && m->sample_noun ? m->sample_noun : "samples");
 	if (m && m->lost)
 		strbuf_addf(out, ", %" PRIu64 " lost", m->lost);
 	if (m && m->command)
@@ -436,6 +436,8 @@ static void fg_json(const struct fg *g, const struct pms_stacks *st, const struc
 	pms_json__str(&j, "subtitle", subtitle);
 	pms_json__str(&j, "weight", g->weight_period ? "period" : "samples");
 	pms_json__str(&j, "periodUnit", m && m->period_unit ? m->period_unit : "events");
+	pms_json__str(&j, "sampleNoun", m && m->sample_noun ? m->sample_noun : "samples");
+	pms_json__str(&j, "periodNoun", m && m->period_noun ? m->period_noun : "period");
 	pms_json__bool(&j, "icicle", o->icicle);
 	pms_json__uint(&j, "mergedSourceNodes", g->nr_merged_src);
 	pms_json__arr(&j, "kinds");
@@ -664,6 +666,10 @@ int pms_flamegraph__svg(const struct pms_stacks *st, const struct pms_flamegraph
 {
 	struct pms_flamegraph_opts def = { .sz = sizeof(def) };
 	const struct pms_flamegraph_opts *o = opts ? opts : &def;
+	const struct pms_stacks_meta *m = st ? pms_stacks__meta(st) : NULL;
+	const char *sample_noun = m && m->sample_noun ? m->sample_noun : "samples";
+	const char *period_noun = m && m->period_noun ? m->period_noun : "period";
+	bool period_ns = m && m->period_unit && !strcmp(m->period_unit, "nanoseconds");
 	struct strbuf sub = STRBUF_INIT;
 	struct fg g;
 	uint64_t total, base_total = 0;
@@ -732,10 +738,14 @@ int pms_flamegraph__svg(const struct pms_stacks *st, const struct pms_flamegraph
 		}
 		if (n->nr_merged)
 			strbuf_addf(out, " (%u frames)", n->nr_merged);
-		strbuf_addf(out, " (%" PRIu64 " samples, %.2f%%", n->samples,
+		strbuf_addf(out, " (%" PRIu64 " %s, %.2f%%", n->samples, sample_noun,
 			    total ? 100.0 * (double)wgt / (double)total : 0.0);
-		if (g.weight_period)
-			strbuf_addf(out, ", period %" PRIu64, n->period);
+		if (g.weight_period && period_ns) {
+			strbuf_addf(out, ", %s ", period_noun);
+			strbuf_add_duration_ns(out, n->period);
+		} else if (g.weight_period) {
+			strbuf_addf(out, ", %s %" PRIu64, period_noun, n->period);
+		}
 		if (o->base) {
 			double was = base_total ? 100.0 * (double)(g.weight_period ? n->base_period : n->base_samples) /
 							  (double)base_total : 0;

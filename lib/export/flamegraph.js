@@ -145,10 +145,16 @@
 
 	function pct(v, t) { return t ? (100 * v / t).toFixed(2) + '%' : '-'; }
 	function fmt(v) { return Math.round(v).toLocaleString('en-US'); }
+	var sampleNoun = D.sampleNoun || 'samples', periodNoun = D.periodNoun || 'period';
+	// nanoseconds as people read them, as the text table prints them
+	function fmtPeriod(v) {
+		if (D.periodUnit !== 'nanoseconds') return fmt(v);
+		return v >= 999950000 ? (v / 1e9).toFixed(3) + ' s' : v >= 999500 ? (v / 1e6).toFixed(1) + ' ms' : (v / 1e3).toFixed(0) + ' us';
+	}
 	function label(n) {
-		var f = fi[n], unit = D.periodUnit === 'nanoseconds' ? ' ns' : '';
+		var f = fi[n];
 		var lines = [F.name[f] + (dso(f) ? '  [' + dso(f) + ']' : '') + '  (' + KINDS[F.kind[f]] + ')',
-			fmt(samples[n]) + ' samples, period ' + fmt(period[n]) + unit,
+			fmt(samples[n]) + ' ' + sampleNoun + ', ' + periodNoun + ' ' + fmtPeriod(period[n]),
 			pct(val[n], total) + ' of all' + (zoomed && n !== zoomed && isAncestor(zoomed, n) ? ', ' + pct(val[n], val[zoomed]) + ' of the zoomed frame' : '') +
 				(n > 0 ? ', ' + pct(val[n], val[parent[n]]) + ' of its parent' : '')];
 		if (delta && n > 0) {
@@ -224,7 +230,7 @@
 			if (matched[k]) { nodes++; if (!under[k]) sum += val[k]; }
 		}
 		searchInfo = { pattern: String(rx.source), matched: sum, total: total, percent: total ? 100 * sum / total : 0, nodes: nodes };
-		$('pms-matched').textContent = 'Matched: ' + searchInfo.percent.toFixed(1) + '% (' + fmt(sum) + ' of ' + fmt(total) + ' ' + (byPeriod ? 'period' : 'samples') + ')';
+		$('pms-matched').textContent = 'Matched: ' + searchInfo.percent.toFixed(1) + '% (' + (byPeriod ? fmtPeriod(sum) + ' of ' + fmtPeriod(total) + ' ' + periodNoun : fmt(sum) + ' of ' + fmt(total) + ' ' + sampleNoun) + ')';
 		root.dataset.matched = searchInfo.percent.toFixed(2);
 		draw();
 		return searchInfo;

@@ -319,7 +319,7 @@ int pms_export__pprof(const struct pms_stacks *st, struct strbuf *out)
 	e.strs[e.nr_strs++] = ""; /* string_table[0] must be "" */
 
 	/* samples/count first (pprof's convention), then the event's own weight */
-	value_type(&e, &pb, PROFILE_SAMPLE_TYPE, &sub, "samples", "count");
+	value_type(&e, &pb, PROFILE_SAMPLE_TYPE, &sub, meta->sample_noun ? meta->sample_noun : "samples", "count");
 	value_type(&e, &pb, PROFILE_SAMPLE_TYPE, &sub, event, unit);
 
 	/*

@@ -86,6 +86,17 @@ char *strbuf_detach(struct strbuf *sb)
 	return p;
 }
 
+void strbuf_add_duration_ns(struct strbuf *sb, uint64_t ns)
+{
+	/* the unit is chosen on the rounded value: 999999 ns is "1.0 ms", not "1000 us" */
+	if (ns >= 999950000ULL)
+		strbuf_addf(sb, "%.3f s", (double)ns / 1e9);
+	else if (ns >= 999500ULL)
+		strbuf_addf(sb, "%.1f ms", (double)ns / 1e6);
+	else
+		strbuf_addf(sb, "%.0f us", (double)ns / 1e3);
+}
+
 void strbuf_release(struct strbuf *sb)
 {
 	free(sb->buf);

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct strbuf {
 	char *buf;
@@ -24,6 +25,8 @@ void strbuf_adds(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, char c);
 __attribute__((format(printf, 2, 3)))
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
+/* A time as people read it: "1.234 s", "12.3 ms", "850 us" (off-CPU times, block lengths). */
+void strbuf_add_duration_ns(struct strbuf *sb, uint64_t ns);
 void strbuf_reset(struct strbuf *sb);
 /* Returns the buffer (caller frees) and resets sb; NULL on earlier OOM. */
 char *strbuf_detach(struct strbuf *sb);

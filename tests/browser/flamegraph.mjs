@@ -4,6 +4,7 @@
 //   shares: the pms-shares page; report=<file of "percent symbol" lines: pmuscope report --children --sort sym>
 //   any:    any recording: hottest frame width (against report= when given), zoom, reset, search, icicle
 //   diff:   a differential page (opts.base): red and blue fills, base/new/delta in tooltips; keys grew=, shrank= (frame names)
+//   offcpu: a profile --off-cpu page: widths are time shares, tooltips and the search count blocks and off-CPU time; keys fn= (a function that blocked), report= (the run's table as "percent symbol" lines)
 //   load:   prints "load <ms> nodes <n>" per run, median of runs= (bench/flamegraph.sh)
 import { readFileSync } from 'node:fs';
 import { launch, openPage, check, failures } from './lib.mjs';
@@ -195,6 +196,24 @@ async function main() {
 			else check(name('zoom'), false, 'no frame with children narrower than 90%');
 			await searchChecks(page, kv.search || 'main', kv.searchshare ? Number(kv.searchshare) : null, 1);
 			await icicleChecks(page);
+		} else if (mode === 'offcpu') {
+			const id = await page.evaluate((s) => window.pmsFlame.find(s)
+				.reduce((a, n) => (a < 0 || window.pmsFlame.node(n).value > window.pmsFlame.node(a).value ? n : a), -1), kv.fn);
+			const n = await page.evaluate((x) => window.pmsFlame.node(x), id);
+			check(name('weighted-by-time'), n && n.value === n.period && n.period > n.samples, JSON.stringify(n));
+			// the text table printed by the same run is the independent number
+			await widthMatches(page, id, report.get(kv.fn) ?? -1, kv.fn);
+			await hoverNode(page, id);
+			const tip = String(await page.evaluate(() => window.pmsFlame.tooltip()));
+			// the page's own numbers in the words and units of the text table: "20 blocks, off-CPU time 612.3 ms"
+			const ms = (n.period / 1e6).toFixed(1), tm = new RegExp(`${n.samples} blocks, off-CPU time (${ms} ms|${(n.period / 1e9).toFixed(3)} s)`);
+			check(name('tooltip'), tm.test(tip) && !tip.includes('samples'), tip.replace(/\n/g, ' | '));
+			await page.evaluate((f) => window.pmsFlame.searchFor(`^${f}$`), kv.fn);
+			const matched = await page.textContent('#pms-matched');
+			check(name('matched-in-time'), / of [\d.]+ (ms|s) off-CPU time\)$/.test(matched), matched);
+			await page.evaluate(() => window.pmsFlame.searchFor(''));
+			const sub = await page.textContent('#pms-subtitle');
+			check(name('subtitle'), / blocks/.test(sub) && !/samples/.test(sub), sub);
 		} else if (mode === 'diff') {
 			const fs = await page.evaluate(() => window.pmsFlame.frames());
 			const red = fs.filter((f) => /^rgb\(255,(\d+),\1\)$/.test(f.fill) && f.fill !== 'rgb(255,255,255)');

@@ -6,7 +6,9 @@
 # its children scaled; Reset restores; searching ^(alpha|bravo) shows "Matched:" = their summed
 # share (~80%); hovering shows the tooltip; the icicle toggle flips the rows; no console errors,
 # no network. A differential page (--base: shares 50/30/20 -> 20/30/50) shows charlie red and
-# alpha blue. The --svg variant is well-formed XML with one <g> per drawn frame.
+# alpha blue. The --svg variant is well-formed XML with one <g> per drawn frame. A profile
+# --off-cpu page of demo/pms-sleep: nap_long's width equals the run's table share, the tooltip
+# and the search count blocks and time ("20 blocks, off-CPU time 612.3 ms").
 # Screenshots go to $BUILD_DIR/browser/. Sourced by tests/browser/run.sh; names are fg_-prefixed.
 
 fg_dir=$BUILD_DIR/browser
@@ -90,6 +92,31 @@ else
 			fg_node any perf-icicle "$fg_tmp/perf-icicle.html" report="$fg_tmp/perf.rep" search='^leaf_work$'
 	else
 		fail "fg-perf-record" "perf record: $(head -c 300 "$fg_tmp/perf.err")"
+	fi
+
+	# an off-CPU page (profile --off-cpu, BPF): widths are shares of time, and the page says
+	# blocks and off-CPU time where a sampled page says samples and period
+	fg_sleep=$BUILD_DIR/demo/pms-sleep
+	rm -f "$fg_tmp/go"
+	mkfifo "$fg_tmp/go"
+	sh -c 'read x <"$1"; exec "$2" --rounds 10' sh "$fg_tmp/go" "$fg_sleep" >/dev/null &
+	fg_w=$!
+	"$PMUSCOPE" profile --off-cpu -p $fg_w -o "$fg_tmp/offcpu.html" -f flamegraph >"$fg_tmp/offcpu.table" 2>"$fg_tmp/offcpu.err" &
+	fg_p=$!
+	fg_i=0
+	while [ $fg_i -lt 100 ] && ! grep -q 'off the CPU' "$fg_tmp/offcpu.err" && kill -0 $fg_p 2>/dev/null; do
+		sleep 0.1
+		fg_i=$((fg_i + 1))
+	done
+	echo go >"$fg_tmp/go"
+	wait $fg_w
+	if wait $fg_p; then
+		awk '$1 ~ /%$/ && NF >= 6 { sub(/%$/, "", $1); print $1, $NF }' "$fg_tmp/offcpu.table" >"$fg_tmp/offcpu.rep"
+		fg_node offcpu offcpu "$fg_tmp/offcpu.html" fn=nap_long report="$fg_tmp/offcpu.rep"
+	elif grep -qiE 'permission|BTF|not supported' "$fg_tmp/offcpu.err"; then
+		skip "fg-offcpu" "profile --off-cpu cannot run here: $(head -c 200 "$fg_tmp/offcpu.err")"
+	else
+		fail "fg-offcpu-profile" "$(head -c 300 "$fg_tmp/offcpu.err")"
 	fi
 
 	# differential: alpha 50 -> 20 (blue), charlie 20 -> 50 (red)

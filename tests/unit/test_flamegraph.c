@@ -197,6 +197,38 @@ Test(flamegraph, svg_geometry_sums)
 	pms_stacks__free(st);
 }
 
+/* Off-CPU trees: a sample is a block and the period is time; both pages say so in those words. */
+Test(flamegraph, off_cpu_nouns_and_times)
+{
+	struct pms_stacks *st = pms_stacks__new(NULL);
+	struct pms_flamegraph_opts o = { .sz = sizeof(o), .weight = PMS_WEIGHT_PERIOD };
+	struct pms_stacks_meta m;
+	uint32_t ids[2];
+	char *s;
+
+	ids[0] = fid(st, "main", PMS_STACK_USER);
+	ids[1] = fid(st, "nap", PMS_STACK_USER);
+	cr_assert_eq(pms_stacks__add_path(st, ids, 2, 3, 1500000000ULL), 0);
+	cr_assert_eq(pms_stacks__add_path(st, ids, 1, 1, 2500000ULL), 0);
+	m = *pms_stacks__meta(st);
+	m.event = "off-cpu";
+	m.period_unit = "nanoseconds";
+	m.sample_noun = "blocks";
+	m.period_noun = "off-CPU time";
+	cr_assert_eq(pms_stacks__set_meta(st, &m), 0);
+	s = svg(st, &o);
+	cr_assert_not_null(strstr(s, "<title>nap [/bin/x] (3 blocks, 99.83%, off-CPU time 1.500 s)</title>"), "%s", s);
+	cr_assert_not_null(strstr(s, "(4 blocks, 100.00%, off-CPU time 1.502 s)</title>"));
+	cr_assert_null(strstr(s, "samples"));
+	free(s);
+	s = html(st, &o);
+	cr_assert_not_null(strstr(s, "\"sampleNoun\":\"blocks\""));
+	cr_assert_not_null(strstr(s, "\"periodNoun\":\"off-CPU time\""));
+	cr_assert_not_null(strstr(s, "off-cpu: 4 blocks"));
+	free(s);
+	pms_stacks__free(st);
+}
+
 Test(flamegraph, diff_colours_by_share_change)
 {
 	struct pms_stacks *st = pms_stacks__new(NULL), *base = pms_stacks__new(NULL);

@@ -14,6 +14,27 @@
 #include "util/strsim.h"
 #include "util/sysfs.h"
 
+Test(util_strbuf, durations_as_people_read_them)
+{
+	static const struct {
+		uint64_t ns;
+		const char *want;
+	} cases[] = {
+		{ 0, "0 us" }, { 499, "0 us" }, { 850000, "850 us" }, { 999499, "999 us" },
+		{ 999999, "1.0 ms" }, { 1000000, "1.0 ms" }, { 12345678, "12.3 ms" },
+		{ 999949999, "999.9 ms" }, { 999999999, "1.000 s" },
+		{ 1000000000, "1.000 s" }, { 61234000000ULL, "61.234 s" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_add_duration_ns(&sb, cases[i].ns);
+		cr_expect_str_eq(strbuf_str(&sb), cases[i].want, "%llu ns", (unsigned long long)cases[i].ns);
+		strbuf_release(&sb);
+	}
+}
+
 Test(util_strbuf, appends_and_formats)
 {
 	struct strbuf sb = STRBUF_INIT;
