@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Loads bpf/profile.bpf.c (skeleton), opens and attaches one sampling event per CPU (or the sched_switch program for off-CPU time), relays new-address-space events and streamed samples, and reads the aggregated counts, stacks and drop counters back.
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,6 +236,57 @@ static int task_targets(const struct pms_profile_opts *o, struct target **out, s
 	return 0;
 }
 
+/*
+ * A hash map created without preallocation takes its elements from a per-CPU
+ * cache that the kernel fills with one element of our stack size at creation
+ * and refills from irq_work. pf_switch runs in the scheduler with interrupts
+ * off, so the first block on each CPU, which stores a user and a kernel stack,
+ * found the cache empty for the second and lost the kernel stack ("allocator
+ * empty"). Inserting and deleting a few elements from each CPU before the
+ * programs are attached has the refill run there, and the deletes leave the
+ * elements in that CPU's cache. Best effort: a CPU we may not run on keeps
+ * the old behaviour, whose losses stay counted. The calling thread's
+ * affinity is restored.
+ */
+static void warm_map_caches(struct bpf_object *obj, const int *cpus, size_t nr_cpus)
+{
+	enum { WARM_ELEMS = 12 }; /* a cache's high watermark for elements over 1 KiB */
+	unsigned char key[256], value[4096];
+	cpu_set_t saved, one;
+	struct bpf_map *m;
+
+	if (sched_getaffinity(0, sizeof(saved), &saved))
+		return;
+	memset(value, 0, sizeof(value));
+	for (size_t c = 0; c < nr_cpus; c++) {
+		if (cpus[c] < 0 || cpus[c] >= CPU_SETSIZE)
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpus[c], &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			continue;
+		bpf_object__for_each_map(m, obj) {
+			uint32_t ksz = bpf_map__key_size(m), vsz = bpf_map__value_size(m);
+			uint32_t n = bpf_map__max_entries(m) < WARM_ELEMS ? bpf_map__max_entries(m) : WARM_ELEMS;
+
+			if (bpf_map__type(m) != BPF_MAP_TYPE_HASH || !(bpf_map__map_flags(m) & BPF_F_NO_PREALLOC) ||
+			    ksz < sizeof(uint32_t) || ksz > sizeof(key) || vsz > sizeof(value))
+				continue;
+			memset(key, 0xff, ksz); /* no real key: ids, pids and exec ids are never all ones */
+			for (uint32_t i = 0; i < n; i++) {
+				memcpy(key, &i, sizeof(i));
+				if (bpf_map_update_elem(bpf_map__fd(m), key, value, BPF_NOEXIST))
+					n = i;
+			}
+			for (uint32_t i = 0; i < n; i++) {
+				memcpy(key, &i, sizeof(i));
+				bpf_map_delete_elem(bpf_map__fd(m), key);
+			}
+		}
+	}
+	sched_setaffinity(0, sizeof(saved), &saved);
+}
+
 int pms_profile__start(const struct pms_profile_opts *o, struct pms_profile **out,
 		       enum pms_profile_fail *fail)
 {
@@ -381,6 +433,7 @@ int pms_profile__start(const struct pms_profile_opts *o, struct pms_profile **ou
 			goto fail;
 		}
 	}
+	warm_map_caches(p->skel->obj, cpus, nr_cpus);
 	p->skel->bss->stream_all = o->stream || o->dwarf_stack_bytes;
 	p->rb = ring_buffer__new(bpf_map__fd(p->skel->maps.events), on_record, p, NULL);
 	if (!p->rb) {

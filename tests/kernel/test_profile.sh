@@ -319,6 +319,14 @@ pf_offcpu() {
 	else
 		fail "pf_offcpu_truth" "want each within 10%: ${pf_res#*|} ($(cat "$pf_tmp/off.err"))"
 	fi
+	# the maps' element caches are warmed on every CPU before attaching: the first block on a CPU
+	# used to lose its kernel stack to an empty cache inside the scheduler ("allocator empty 1")
+	pf_alloc=$(grep -o 'allocator empty [0-9]*' "$pf_tmp/off.err" | awk '{ n += $3 } END { print n + 0 }')
+	if [ "$(grep -c 'allocator empty' "$pf_tmp/off.err")" = 2 ] && [ "$pf_alloc" = 0 ]; then
+		pass "pf_offcpu_no_alloc_loss: no stack lost to an empty map element cache"
+	else
+		fail "pf_offcpu_no_alloc_loss" "$pf_alloc stacks lost to an empty allocator: $(grep 'stacks lost' "$pf_tmp/off.err")"
+	fi
 	# the table from the same run, in time units: nap_long's total time
 	pf_tab=$(awk -v want="$(echo "$pf_want" | sed -n 's/^nap_long=//p')" '
 		/^# Off-CPU time: / { head = 1 }
