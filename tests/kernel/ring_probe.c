@@ -479,7 +479,14 @@ int main(int argc, char **argv)
 	      g.max_period <= 2e9 / freq, "cpu-clock periods %llu..%llu ns (%.0f ns at %d Hz)",
 	      (unsigned long long)g.min_period, (unsigned long long)g.max_period, 1e9 / freq, freq);
 	check("ring_comm", g.comm_seen == 1, "%d COMM ring-busy records for pid %d", g.comm_seen, (int)g.child);
-	check("ring_exit", g.exit_seen == 1, "%d EXIT records for pid %d", g.exit_seen, (int)g.child);
+	/*
+	 * EXIT is written as the child dies, in the burst of its last samples: with a one-page ring
+	 * that overflows, it can be one of the records the kernel counted as lost (a LOST record
+	 * does not say of which type), so it is only required when nothing was lost.
+	 */
+	check("ring_exit", g.exit_seen == 1 || (!g.exit_seen && g.st.nr_lost_events),
+	      "%d EXIT records for pid %d (%llu records lost)", g.exit_seen, (int)g.child,
+	      (unsigned long long)g.st.nr_lost_events);
 	check("ring_mmap2", g.mmap2_seen == 1, "%d MMAP2 records of /bin/true", g.mmap2_seen);
 	check("ring_sample_id_all", !g.bad_sid && g.comm_seen + g.exit_seen + g.mmap2_seen > 0,
 	      "%llu side-band records without a dummy-event IDENTIFIER and the child's pid in sample_id",

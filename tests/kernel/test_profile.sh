@@ -195,19 +195,22 @@ pf_short() {
 #include <stdlib.h>
 #include <time.h>
 static volatile unsigned long sink;
-__attribute__((noinline)) static void pf_hot_spin(double ms)
+/* A fixed amount of work, not of time: on a loaded machine a timed spin gets less CPU while
+   exec and exit cost the same, and the hot share would fall for no fault of the profiler.
+   The clock call keeps pf_hot_spin from being a leaf, which gcc gives no frame even with
+   -fno-omit-frame-pointer, and frame-pointer stacks would then skip main. */
+__attribute__((noinline)) static void pf_hot_spin(long rounds)
 {
-	struct timespec a, b;
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	do {
+	struct timespec ts;
+	for (long r = 0; r < rounds; r++) {
 		for (int i = 0; i < 10000; i++)
 			sink += i;
-		clock_gettime(CLOCK_MONOTONIC, &b);
-	} while ((b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6 < ms);
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+	}
 }
 int main(int argc, char **argv)
 {
-	pf_hot_spin(argc > 1 ? atof(argv[1]) : 5);
+	pf_hot_spin(argc > 1 ? atol(argv[1]) : 600);
 	return 0;
 }
 CEOF
@@ -220,7 +223,7 @@ CEOF
 	sleep 1
 	pf_i=0
 	while [ $pf_i -lt 200 ]; do
-		"$pf_tmp/pf-short" 5
+		"$pf_tmp/pf-short" 600 # ~5 ms of CPU here
 		pf_i=$((pf_i + 1))
 	done
 	kill -INT $pf_p
