@@ -26,7 +26,7 @@
 #include "util/strbuf.h"
 
 static const char *opt_input, *opt_sort, *opt_time, *opt_html;
-static bool opt_stdio, opt_json, opt_header, opt_header_only, opt_stats;
+static bool opt_stdio, opt_json, opt_header, opt_header_only, opt_stats, opt_nr_samples;
 static int opt_children = -1; /* -1: on when the file has call chains */
 static enum pms_cg_order opt_order;
 static bool opt_order_set, opt_graph_none;
@@ -144,6 +144,7 @@ static const struct opt opts[] = {
 	OPT_CALLBACK_NOARG(0, "children", "inclusive Children column (default with call chains)", set_children),
 	OPT_CALLBACK_NOARG(0, "no-children", "self weights only", set_children),
 	OPT_CALLBACK('g', "call-graph", "<how>", "caller|callee|none[,threshold%] (default caller with children, else callee; 0.5)", set_call_graph),
+	OPT_BOOL('n', "show-nr-samples", &opt_nr_samples, "a Samples column beside the percentages"),
 	OPT_DOUBLE(0, "percent-limit", &opt_percent_limit, "<p>", "hide entries below p percent"),
 	OPT_CALLBACK(0, "comm", "<names>", "only these commands (comma list)", cb_comm),
 	OPT_CALLBACK(0, "comms", "<names>", "same as --comm", cb_comm),
@@ -769,6 +770,7 @@ static int run(int argc, char **argv)
 	view.graph = ho.order != PMS_CG_NONE;
 	view.skip_first_frame = opt_sort && keys[0] == PMS_SORT_SYM;
 	view.percent_limit = opt_percent_limit;
+	view.nr_samples = opt_nr_samples;
 	view.cg_min_percent = opt_cg_min;
 
 	if (opt_html) {
@@ -861,7 +863,7 @@ out:
 	pms_session__free(s);
 	reset_opts();
 	opt_input = opt_sort = opt_time = opt_html = NULL;
-	opt_stdio = opt_json = opt_header = opt_header_only = opt_stats = false;
+	opt_stdio = opt_json = opt_header = opt_header_only = opt_stats = opt_nr_samples = false;
 	opt_children = -1;
 	opt_order_set = opt_graph_none = false;
 	opt_cg_min = 0.5;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // report's tables: perf-style columns and call graphs (--stdio) and the JSON entries of one event.
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,6 +282,8 @@ void report_print_stdio(FILE *f, const struct report_view *v, const struct pms_h
 	}
 	/* header and dots */
 	fputs(v->children ? "# Children      Self" : "# Overhead", f);
+	if (v->nr_samples)
+		fputs("       Samples", f);
 	for (size_t k = 0; k < v->nr_keys; k++) {
 		bool right = v->keys[k] == PMS_SORT_PID || v->keys[k] == PMS_SORT_TID;
 
@@ -289,6 +292,8 @@ void report_print_stdio(FILE *f, const struct report_view *v, const struct pms_h
 	fputs("\n# ........", f);
 	if (v->children)
 		fputs("  ........", f);
+	if (v->nr_samples)
+		fputs("  ............", f);
 	for (size_t k = 0; k < v->nr_keys; k++) {
 		fputs("  ", f);
 		for (int i = 0; i < w[k]; i++)
@@ -305,6 +310,8 @@ void report_print_stdio(FILE *f, const struct report_view *v, const struct pms_h
 				pct(e->self_period, ev->period));
 		else
 			fprintf(f, "  %7.2f%%", pct(e->self_period, ev->period));
+		if (v->nr_samples)
+			fprintf(f, "  %12" PRIu64, e->self_samples);
 		for (size_t k = 0; k < v->nr_keys; k++) {
 			key_text(v->keys[k], e, w[k], buf, sizeof(buf));
 			if ((v->keys[k] == PMS_SORT_SYM || v->keys[k] == PMS_SORT_SRCLINE) && k + 1 == v->nr_keys)

@@ -23,6 +23,7 @@ struct report_view {
 	bool children;        /* Children + Self columns, sorted by children */
 	bool graph;           /* print call graphs (the hist has trees) */
 	bool skip_first_frame;/* --sort starting with sym: the entry already names the frame */
+	bool nr_samples;      /* -n: a Samples column (the entry's self samples, as perf) */
 	double percent_limit; /* hide entries below (children % in children mode) */
 	double cg_min_percent;/* graph threshold, perf's 0.5 */
 };
