@@ -52,32 +52,6 @@ struct side {
 };
 
 /*
- * In recovery mode the reader clamps a data section that runs past the end
- * of the file (a cut file whose cut fell between records); for a
- * comparison that is damage, as it is for report.
- */
-static bool truncated_data(const char *path, char *msg, size_t sz)
-{
-	uint64_t sec[2];
-	struct stat st;
-	int fd;
-	bool cut = false;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	/* perf_file_header: magic, size, attr_size, attrs{offset,size}, data{offset,size} */
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && pread(fd, sec, sizeof(sec), 40) == (ssize_t)sizeof(sec) &&
-	    sec[1] && sec[0] + sec[1] > (uint64_t)st.st_size && sec[0] + sec[1] > sec[0]) {
-		cut = true;
-		snprintf(msg, sz, "data section [%#" PRIx64 ", +%#" PRIx64 ") extends past end of file at offset %#" PRIx64
-			 ": file truncated", sec[0], sec[1], (uint64_t)st.st_size);
-	}
-	close(fd);
-	return cut;
-}
-
-/*
  * Replay path into one stacks tree per event (attr) and keep the one
  * compared: -e's, else the first event in attr order that has samples
  * (report's first section). 0, or EXIT_RUNTIME after printing why.
@@ -131,8 +105,6 @@ static int load(struct side *d)
 	dmg = pms_data_reader__error(pms_session__reader(d->s));
 	if (err < 0 || (dmg && dmg->err)) {
 		snprintf(d->damage, sizeof(d->damage), "%s", dmg && dmg->err ? dmg->msg : strerror(-err));
-		d->damaged = true;
-	} else if (strcmp(d->path, "-") && truncated_data(d->path, d->damage, sizeof(d->damage))) {
 		d->damaged = true;
 	}
 	if (d->damaged)

@@ -432,37 +432,6 @@ static void json_summary(struct jw *w, struct pms_session *s, const struct pms_h
 
 /* ---------------------------------------------------------------- run -- */
 
-/*
- * In recovery mode the reader clamps a data section that runs past end of
- * file and only warns; for report that is damage (a cut file): say where
- * the header says the data ends and where the file does.
- */
-static bool truncated_data(const char *path, struct pms_data_error *out)
-{
-	uint64_t sec[2];
-	struct stat st;
-	int fd;
-	bool cut = false;
-
-	if (!strcmp(path, "-"))
-		return false;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	/* perf_file_header: magic, size, attr_size, attrs{offset,size}, data{offset,size} */
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && pread(fd, sec, sizeof(sec), 40) == (ssize_t)sizeof(sec) &&
-	    sec[1] && sec[0] + sec[1] > (uint64_t)st.st_size && sec[0] + sec[1] > sec[0]) {
-		cut = true;
-		out->err = -EBADMSG;
-		out->offset = (uint64_t)st.st_size;
-		snprintf(out->msg, sizeof(out->msg),
-			 "data section [%#" PRIx64 ", +%#" PRIx64 ") extends past end of file at offset %#" PRIx64
-			 ": file truncated", sec[0], sec[1], (uint64_t)st.st_size);
-	}
-	close(fd);
-	return cut;
-}
-
 static bool file_has_callchains(struct pms_data_reader *rd)
 {
 	for (size_t i = 0; i < pms_data_reader__nr_attrs(rd); i++) {
@@ -635,7 +604,7 @@ static int run(int argc, char **argv)
 	struct pms_hist_filter filter;
 	struct pms_session_opts so = { .sz = sizeof(so), .recover = true };
 	struct pms_hist_opts ho = { .sz = sizeof(ho) };
-	struct pms_data_error derr, cut;
+	struct pms_data_error derr;
 	const struct pms_data_error *damage;
 	struct pms_session *s = NULL;
 	struct pms_data_reader *rd;
@@ -683,7 +652,6 @@ static int run(int argc, char **argv)
 	path = opt_input ? opt_input : "perf.data";
 
 	memset(&derr, 0, sizeof(derr));
-	memset(&cut, 0, sizeof(cut));
 	/* whole chains cost a lookup per frame: skip them when nothing would show them */
 	so.callchain = !(opt_children == 0 && opt_graph_none) || opt_html;
 	err = pms_session__open(&s, path, &so, &derr);
@@ -730,8 +698,6 @@ static int run(int argc, char **argv)
 			html_add(&html, s, smp, counted);
 	}
 	damage = pms_data_reader__error(rd);
-	if (!(damage && damage->err) && truncated_data(path, &cut))
-		damage = &cut;
 	if (err < 0 || (damage && damage->err)) {
 		if (damage && damage->err)
 			error("%s: %s", path, damage->msg);

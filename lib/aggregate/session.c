@@ -1470,20 +1470,12 @@ int pms_session__next(struct pms_session *s, const struct pms_session_sample **o
 
 /* ---- open ---- */
 
+/* Events the file does not name (pipe mode without EVENT_DESC) get perf's name for their attr. */
 static const char *fallback_event_name(struct pms_session *s, const struct perf_event_attr *a)
 {
-	const struct pms_event_name *tab = NULL;
-	size_t nr = 0;
-	char buf[64];
+	char buf[96];
 
-	if (a->type == PERF_TYPE_HARDWARE)
-		tab = pms_event_names__hardware(&nr);
-	else if (a->type == PERF_TYPE_SOFTWARE)
-		tab = pms_event_names__software(&nr);
-	for (size_t i = 0; i < nr; i++)
-		if (tab[i].config == a->config)
-			return tab[i].name;
-	snprintf(buf, sizeof(buf), "%u:0x%llx", a->type, (unsigned long long)a->config);
+	pms_event_name__from_attr(a, buf, sizeof(buf));
 	return intern(&s->strs, &s->arena, buf);
 }
 

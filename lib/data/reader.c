@@ -57,6 +57,13 @@ struct pms_data_reader {
 	uint64_t comp_offset; /* offset of the last COMPRESSED record fed */
 
 	uint64_t *scratch;    /* aligned copy of a misaligned record */
+	/* raw feature payloads (file sections or pipe HEADER_FEATURE bodies), by bit */
+	struct { uint64_t off, size; } raw_feat[PMS_FEAT_LAST];
+	/* pipe mode: the HEADER_TRACING_DATA payload (file mode has the TRACING_DATA feature) */
+	uint64_t tracing_off, tracing_size;
+	/* recovery clamped the data section at EOF: said as damage once the records run out */
+	bool clamped;
+	uint64_t clamped_off, clamped_size;
 	struct pms_data_error error;
 	char warning[320];
 };
@@ -189,6 +196,8 @@ static void parse_features(struct pms_data_reader *r, const struct pms_file_head
 				    "the file; left out", pms_data_feature__name(bit) ?: "?", s.offset, s.size);
 			continue;
 		}
+		r->raw_feat[bit].off = s.offset;
+		r->raw_feat[bit].size = s.size;
 		err = pms_data_feature__decode(&r->feat, bit, r->buf + s.offset, (size_t)s.size, msg,
 					       sizeof(msg));
 		if (err == -EBADMSG)
@@ -265,6 +274,9 @@ static int open_file_mode(struct pms_data_reader *r, uint64_t hsize)
 					 "of file (0x%zx bytes): file truncated", h.data.offset,
 					 h.data.size, r->len);
 		set_warning(r, "data section extends past end of file; reading to end of file");
+		r->clamped = true;
+		r->clamped_off = h.data.offset;
+		r->clamped_size = h.data.size;
 		r->data_end = r->len;
 		return 0;
 	}
@@ -304,6 +316,8 @@ static int absorb_pipe_record(struct pms_data_reader *r, const uint8_t *p, size_
 		memcpy(&feat, p + 8, 8);
 		if (feat >= 256)
 			return 0;
+		r->raw_feat[feat].off = off + 16;
+		r->raw_feat[feat].size = size - 16;
 		err = pms_data_feature__decode(&r->feat, (unsigned)feat, p + 16, size - 16, msg,
 					       sizeof(msg));
 		if (err == -EBADMSG || err == -ENOENT) {
@@ -324,6 +338,28 @@ static int absorb_pipe_record(struct pms_data_reader *r, const uint8_t *p, size_
 	return 0;
 }
 
+/*
+ * Bytes that follow a record without being counted in its header.size: an
+ * AUXTRACE record's AUX data (Intel PT, CoreSight), a pipe-mode
+ * HEADER_TRACING_DATA record's tracing data. perf writes them right after
+ * the record; a reader that does not step over them takes the payload for
+ * records ("bad record size").
+ */
+static uint64_t trailing_payload(const struct perf_event_header *h, const uint8_t *p)
+{
+	uint64_t n = 0;
+
+	if (h->type == PMS_RECORD_AUXTRACE && h->size >= 16) {
+		memcpy(&n, p + 8, 8);
+	} else if (h->type == PMS_RECORD_HEADER_TRACING_DATA && h->size >= 12) {
+		uint32_t n32;
+
+		memcpy(&n32, p + 8, 4);
+		n = n32;
+	}
+	return n;
+}
+
 /* Pipe mode: attrs and features come as records; take them all in up front. */
 static int prescan_pipe(struct pms_data_reader *r)
 {
@@ -332,6 +368,8 @@ static int prescan_pipe(struct pms_data_reader *r)
 	while (r->len - off >= 8) {
 		struct perf_event_header h;
 		int err;
+
+		uint64_t extra;
 
 		memcpy(&h, r->buf + off, sizeof(h));
 		if (h.size < 8 || h.size > r->len - off)
@@ -342,7 +380,14 @@ static int prescan_pipe(struct pms_data_reader *r)
 			if (err && !r->recover)
 				return err;
 		}
-		off += h.size;
+		extra = trailing_payload(&h, r->buf + off);
+		if (extra > r->len - off - h.size)
+			break;
+		if (h.type == PMS_RECORD_HEADER_TRACING_DATA && !r->tracing_size) {
+			r->tracing_off = off + h.size;
+			r->tracing_size = extra;
+		}
+		off += h.size + extra;
 	}
 	r->error = (struct pms_data_error){ 0 };
 	return 0;
@@ -655,6 +700,26 @@ int pms_data_reader__record_attr(const struct pms_data_reader *r,
 	return pms_data_reader__attr_of_id(r, id);
 }
 
+int pms_data_reader__feature_raw(const struct pms_data_reader *r, unsigned bit, const void **p,
+				 size_t *size)
+{
+	uint64_t off = 0, n = 0;
+
+	if (bit < PMS_FEAT_LAST) {
+		off = r->raw_feat[bit].off;
+		n = r->raw_feat[bit].size;
+	}
+	if (bit == PMS_FEAT_TRACING_DATA && !n) {
+		off = r->tracing_off;
+		n = r->tracing_size;
+	}
+	if (!n || !in_file(r, off, n))
+		return -ENOENT;
+	*p = r->buf + off;
+	*size = (size_t)n;
+	return 0;
+}
+
 const struct pms_data_features *pms_data_reader__features(const struct pms_data_reader *r)
 {
 	return &r->feat;
@@ -744,8 +809,14 @@ static int next_inner(struct pms_data_reader *r, const struct perf_event_header 
 	}
 	if (h.size > left)
 		return 0;
-	*ev = aligned(r, r->dbuf.p + r->dpos, h.size);
-	r->dpos += h.size;
+	{
+		uint64_t extra = trailing_payload(&h, r->dbuf.p + r->dpos);
+
+		if (extra > left - h.size)
+			return 0;
+		*ev = aligned(r, r->dbuf.p + r->dpos, h.size);
+		r->dpos += h.size + (size_t)extra;
+	}
 	return 1;
 }
 
@@ -779,6 +850,12 @@ int pms_data_reader__next(struct pms_data_reader *r, const struct perf_event_hea
 					  r->dbuf.len - r->dpos, r->comp_offset);
 				return damaged(r);
 			}
+			if (r->clamped) {
+				set_error(r, -EBADMSG, r->len,
+					  "data section [%#" PRIx64 ", +%#" PRIx64 ") extends past end of file at "
+					  "offset %#zx: file truncated", r->clamped_off, r->clamped_size, r->len);
+				return damaged(r);
+			}
 			r->done = true;
 			return 0;
 		}
@@ -801,7 +878,19 @@ int pms_data_reader__next(struct pms_data_reader *r, const struct perf_event_hea
 				  " bytes left)", off, h.size, left);
 			return damaged(r);
 		}
-		r->pos += h.size;
+		{
+			uint64_t extra = trailing_payload(&h, r->buf + off);
+
+			if (extra > left - h.size) {
+				set_error(r, -EBADMSG, off,
+					  "%s record at offset 0x%" PRIx64 " is followed by %" PRIu64
+					  " bytes of data, but only %" PRIu64 " are left",
+					  h.type == PMS_RECORD_AUXTRACE ? "AUXTRACE" : "HEADER_TRACING_DATA", off,
+					  extra, left - h.size);
+				return damaged(r);
+			}
+			r->pos += h.size + extra;
+		}
 		if (h.type == PMS_RECORD_COMPRESSED || h.type == PMS_RECORD_COMPRESSED2) {
 			if (feed_compressed(r, r->buf + off, h.size, off))
 				return damaged(r);

@@ -16,7 +16,10 @@
  * - Damage stops iteration with an error naming the file offset. With
  *   opts.recover, __next() instead ends (returns 0) after the last whole
  *   record and the damage stays available from __error(); a data section
- *   that runs past EOF is clamped rather than refused.
+ *   that runs past EOF is clamped rather than refused, and said as damage
+ *   (file truncated) once the records before EOF have come out.
+ * - Payloads that follow a record outside its header.size (AUXTRACE AUX
+ *   data, pipe-mode HEADER_TRACING_DATA) are stepped over.
  * - data.size == 0 with bytes after data.offset (perf killed before it
  *   finalized the header) is read by scanning to end of file.
  * - Feature sections are optional: a damaged one is left out (see
@@ -103,6 +106,16 @@ int pms_data_reader__attr_of_id(const struct pms_data_reader *r, uint64_t id);
  */
 int pms_data_reader__record_attr(const struct pms_data_reader *r,
 				 const struct perf_event_header *ev);
+
+/*
+ * The raw bytes of feature bit (a file's feature section, or the body of a
+ * pipe-mode HEADER_FEATURE record; for PMS_FEAT_TRACING_DATA also a
+ * pipe-mode HEADER_TRACING_DATA payload), for features the reader does not
+ * decode itself (tracing data, group descriptions). Borrowed until __free().
+ * -ENOENT when the file has none.
+ */
+int pms_data_reader__feature_raw(const struct pms_data_reader *r, unsigned bit, const void **p,
+				 size_t *size);
 
 /* Borrowed; valid until __free(). */
 const struct pms_data_features *pms_data_reader__features(const struct pms_data_reader *r);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The kernel's generic hardware, software and hw-cache event names in perf 6.1's spellings.
 #include <linux/perf_event.h>
+#include <linux/hw_breakpoint.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,4 +237,93 @@ const struct pms_event_name *pms_event_names__cache(size_t *nr)
 	}
 	*nr = nr_cache_names;
 	return cache_names;
+}
+
+/*
+ * perf's evsel__add_modifiers(): ":ukh" for the contexts counted when some
+ * are excluded, "p" per precise_ip level, then "HG" when exclude_guest is not
+ * what perf's parser would have set by default (1 with u/k/h or p, else 0).
+ */
+static size_t add_modifiers(const struct perf_event_attr *a, char *buf, size_t sz, size_t r)
+{
+	char mods[16];
+	size_t n = 0;
+	bool guest_default = false;
+
+	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
+		if (!a->exclude_kernel)
+			mods[n++] = 'k';
+		if (!a->exclude_user)
+			mods[n++] = 'u';
+		if (!a->exclude_hv)
+			mods[n++] = 'h';
+		guest_default = true;
+	}
+	for (unsigned i = 0; i < a->precise_ip && i < 3; i++)
+		mods[n++] = 'p';
+	if (a->precise_ip)
+		guest_default = true;
+	if (a->exclude_host || a->exclude_guest == guest_default) {
+		if (!a->exclude_host)
+			mods[n++] = 'H';
+		if (!a->exclude_guest)
+			mods[n++] = 'G';
+	}
+	if (!n || r >= sz)
+		return r;
+	mods[n] = '\0';
+	return r + (size_t)snprintf(buf + r, sz - r, ":%s", mods);
+}
+
+size_t pms_event_name__from_attr(const struct perf_event_attr *a, char *buf, size_t sz)
+{
+	const struct pms_event_name *tab = NULL;
+	size_t nr = 0, r;
+
+	if (!sz)
+		return 0;
+	buf[0] = '\0';
+	switch (a->type) {
+	case PERF_TYPE_HARDWARE:
+		/* perf's short spellings: "cycles", "branches" */
+		tab = pms_event_names__hardware(&nr);
+		for (size_t i = 0; i < nr; i++)
+			if (tab[i].config == a->config) {
+				r = (size_t)snprintf(buf, sz, "%s", tab[i].alias && a->config != PERF_COUNT_HW_STALLED_CYCLES_FRONTEND &&
+						  a->config != PERF_COUNT_HW_STALLED_CYCLES_BACKEND ? tab[i].alias : tab[i].name);
+				return add_modifiers(a, buf, sz, r);
+			}
+		r = (size_t)snprintf(buf, sz, "unknown-hardware");
+		return add_modifiers(a, buf, sz, r);
+	case PERF_TYPE_SOFTWARE:
+		tab = pms_event_names__software(&nr);
+		for (size_t i = 0; i < nr; i++)
+			if (tab[i].config == a->config) {
+				r = (size_t)snprintf(buf, sz, "%s", tab[i].name);
+				return add_modifiers(a, buf, sz, r);
+			}
+		r = (size_t)snprintf(buf, sz, "unknown-software");
+		return add_modifiers(a, buf, sz, r);
+	case PERF_TYPE_HW_CACHE:
+		tab = pms_event_names__cache(&nr);
+		for (size_t i = 0; i < nr; i++)
+			if (tab[i].config == a->config) {
+				r = (size_t)snprintf(buf, sz, "%s", tab[i].name);
+				return add_modifiers(a, buf, sz, r);
+			}
+		r = (size_t)snprintf(buf, sz, "invalid-cache");
+		return add_modifiers(a, buf, sz, r);
+	case PERF_TYPE_RAW:
+		r = (size_t)snprintf(buf, sz, "r%llx", (unsigned long long)a->config);
+		return add_modifiers(a, buf, sz, r);
+	case PERF_TYPE_TRACEPOINT:
+		return (size_t)snprintf(buf, sz, "unknown tracepoint");
+	case PERF_TYPE_BREAKPOINT:
+		r = (size_t)snprintf(buf, sz, "mem:0x%llx:%s%s%s", (unsigned long long)a->bp_addr,
+				     a->bp_type & HW_BREAKPOINT_R ? "r" : "", a->bp_type & HW_BREAKPOINT_W ? "w" : "",
+				     a->bp_type & HW_BREAKPOINT_X ? "x" : "");
+		return add_modifiers(a, buf, sz, r);
+	default:
+		return (size_t)snprintf(buf, sz, "unknown attr type: %u", a->type);
+	}
 }

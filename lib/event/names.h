@@ -43,4 +43,13 @@ bool pms_event_names__cache_op_valid(int type, int op);
 /* All spellings of cache type (what 0), op (1) or result (2) idx; NULL-terminated, first canonical. */
 const char *const *pms_event_names__cache_spellings(int what, int idx);
 
+/*
+ * perf's evsel__name() for an attr that the file does not name (pipe mode
+ * without EVENT_DESC): "cycles:ppH", "cpu-clock", "r1c2:u",
+ * "L1-dcache-load-misses", "mem:0x1000:rw", "unknown tracepoint". Returns
+ * the length snprintf would have written.
+ */
+struct perf_event_attr;
+size_t pms_event_name__from_attr(const struct perf_event_attr *a, char *buf, size_t sz);
+
 #endif
