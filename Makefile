@@ -36,7 +36,7 @@ BPF_SRCS  := $(sort $(wildcard bpf/*.bpf.c))
 BPF_SKELS := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/bpf/%.skel.h)
 BPF_ARCH  := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 ifeq ($(HOST_LIBS),1)
-LDLIBS    := -lbpf -ldw -lelf -lzstd -lz -liberty $(LDLIBS)
+LDLIBS    := -lbpf -ltraceevent -ldebuginfod -ldw -lelf -lzstd -lz -liberty $(LDLIBS)
 else
 HOST_LIB_SRCS := lib/symbol/dso.c lib/symbol/srcline.c lib/symbol/unwind.c \
                  lib/symbol/demangle.c lib/symbol/resolver.c lib/bpf/profile.c

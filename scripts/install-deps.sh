@@ -18,6 +18,7 @@ python3
 libpfm4-dev
 libelf-dev libdw-dev libzstd-dev zlib1g-dev libiberty-dev
 libbpf-dev bpftool
+libtraceevent-dev libdebuginfod-dev debuginfod
 rustc
 qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross cpio
 golang-go chromium nodejs

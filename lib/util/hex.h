@@ -18,4 +18,17 @@ static inline int pms_hex__digit(int c)
 	return -1;
 }
 
+/* Lower-case hex of bytes into out (2 * n + 1 bytes); returns out. */
+static inline char *pms_hex__encode(const unsigned char *bytes, unsigned long n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (unsigned long i = 0; i < n; i++) {
+		out[2 * i] = digits[bytes[i] >> 4];
+		out[2 * i + 1] = digits[bytes[i] & 15];
+	}
+	out[2 * n] = '\0';
+	return out;
+}
+
 #endif

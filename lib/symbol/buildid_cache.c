@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: MIT
+// The build-id cache in perf's ~/.debug layout: where it is, lookups by build-id, atomic adds.
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "symbol/buildid_cache.h"
+#include "util/fileio.h"
+#include "util/hex.h"
+
+#ifndef PMS_BUILD_ID_MAX
+#define PMS_BUILD_ID_MAX 20 /* SHA-1, as in symbol/dso.h */
+#endif
+
+/* snprintf's result checked: 0, or -ENAMETOOLONG when it did not fit. */
+static int put(size_t size, int n)
+{
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+/* Value of "dir" in the [buildid] section of a perfconfig text (git-config syntax), or NULL. */
+static char *config_buildid_dir(const char *text)
+{
+	bool in_section = false;
+	char *val = NULL;
+
+	for (const char *p = text; *p && !val;) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		char line[4096], *s, *e;
+
+		if (len >= sizeof(line))
+			len = sizeof(line) - 1;
+		memcpy(line, p, len);
+		line[len] = '\0';
+		p = eol ? eol + 1 : p + strlen(p);
+		for (s = line; *s == ' ' || *s == '\t'; s++)
+			;
+		if (*s == '#' || *s == ';' || !*s)
+			continue;
+		if (*s == '[') {
+			e = strchr(s, ']');
+			in_section = e && (size_t)(e - s - 1) == strlen("buildid") && !strncasecmp(s + 1, "buildid", 7);
+			continue;
+		}
+		if (!in_section || strncasecmp(s, "dir", 3))
+			continue;
+		for (s += 3; *s == ' ' || *s == '\t'; s++)
+			;
+		if (*s != '=')
+			continue;
+		for (s++; *s == ' ' || *s == '\t'; s++)
+			;
+		for (e = s + strlen(s); e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'); e--)
+			;
+		*e = '\0';
+		if (e - s >= 2 && *s == '"' && e[-1] == '"') {
+			e[-1] = '\0';
+			s++;
+		}
+		if (*s)
+			val = strdup(s);
+	}
+	return val;
+}
+
+static char *configured_dir(void)
+{
+	const char *env = getenv("PERF_CONFIG");
+	char path[4096], *text, *dir = NULL;
+	const char *home = getenv("HOME");
+	size_t len;
+
+	/* perf reads one user file (PERF_CONFIG replaces it) and the system one */
+	if (env && *env) {
+		if (!pms_file__read_all(env, &text, &len)) {
+			dir = config_buildid_dir(text);
+			free(text);
+		}
+		return dir;
+	}
+	if (home && *home && snprintf(path, sizeof(path), "%s/.perfconfig", home) < (int)sizeof(path) &&
+	    !pms_file__read_all(path, &text, &len)) {
+		dir = config_buildid_dir(text);
+		free(text);
+	}
+	if (!dir && !pms_file__read_all("/etc/perfconfig", &text, &len)) {
+		dir = config_buildid_dir(text);
+		free(text);
+	}
+	return dir;
+}
+
+int pms_buildid_cache__dir(char *buf, size_t size)
+{
+	const char *env = getenv("PMS_BUILDID_DIR");
+	const char *home = getenv("HOME");
+	char *cfg;
+	int err;
+
+	if (env && *env)
+		return put(size, snprintf(buf, size, "%s", env));
+	cfg = configured_dir();
+	if (cfg) {
+		/* perf expands a leading "~" to $HOME */
+		if (cfg[0] == '~' && (cfg[1] == '/' || !cfg[1]) && home)
+			err = put(size, snprintf(buf, size, "%s%s", home, cfg + 1));
+		else
+			err = put(size, snprintf(buf, size, "%s", cfg));
+		free(cfg);
+		return err;
+	}
+	if (!home || !*home)
+		return -ENOENT;
+	return put(size, snprintf(buf, size, "%s/.debug", home));
+}
+
+int pms_buildid_cache__entry_path(const char *dir, const char *name, const uint8_t *id, size_t id_size,
+				  const char *kind, char *buf, size_t size)
+{
+	char hex[2 * PMS_BUILD_ID_MAX + 1];
+
+	if (!id_size || id_size > PMS_BUILD_ID_MAX || !name || !*name)
+		return -EINVAL;
+	pms_hex__encode(id, id_size, hex);
+	while (*name == '/')
+		name++;
+	return put(size, snprintf(buf, size, "%s/%s/%s%s%s", dir, name, hex, kind ? "/" : "", kind ? kind : ""));
+}
+
+static bool is_readable_file(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, R_OK);
+}
+
+int pms_buildid_cache__find(const char *dir, const char *name, const uint8_t *id, size_t id_size,
+			    const char *kind, char *buf, size_t size)
+{
+	char hex[2 * PMS_BUILD_ID_MAX + 1], link[4096];
+	struct stat st;
+
+	if (!id_size || id_size > PMS_BUILD_ID_MAX)
+		return -EINVAL;
+	if (name && *name && !pms_buildid_cache__entry_path(dir, name, id, id_size, kind, buf, size) &&
+	    is_readable_file(buf))
+		return 0;
+	pms_hex__encode(id, id_size, hex);
+	if (put(sizeof(link), snprintf(link, sizeof(link), "%s/.build-id/%.2s/%s", dir, hex, hex + 2)))
+		return -ENAMETOOLONG;
+	if (stat(link, &st))
+		return -ENOENT;
+	if (S_ISDIR(st.st_mode)) {
+		if (put(size, snprintf(buf, size, "%s/%s", link, kind)))
+			return -ENAMETOOLONG;
+		return is_readable_file(buf) ? 0 : -ENOENT;
+	}
+	/* an old-style link to the file itself: only an "elf" lookup may take it */
+	if (S_ISREG(st.st_mode) && !strcmp(kind, "elf") && !access(link, R_OK))
+		return put(size, snprintf(buf, size, "%s", link));
+	return -ENOENT;
+}
+
+static int mkdir_p(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST) {
+			int err = -errno;
+
+			*p = '/';
+			return err;
+		}
+		*p = '/';
+	}
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* ../../<name>/<hex> from <dir>/.build-id/xx/, unless something is there already. */
+static int add_link(const char *dir, const char *name, const char *hex)
+{
+	char linkdir[4096], link[4096], target[4096];
+	int err;
+
+	while (*name == '/')
+		name++;
+	if (put(sizeof(linkdir), snprintf(linkdir, sizeof(linkdir), "%s/.build-id/%.2s", dir, hex)) ||
+	    put(sizeof(link), snprintf(link, sizeof(link), "%s/%s", linkdir, hex + 2)) ||
+	    put(sizeof(target), snprintf(target, sizeof(target), "../../%s/%s", name, hex)))
+		return -ENAMETOOLONG;
+	err = mkdir_p(linkdir);
+	if (err)
+		return err;
+	if (symlink(target, link) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Write <entry>/<kind> from either src_fd (copied to EOF) or buf, through a
+ * temporary file renamed into place, so a reader never sees half a copy.
+ */
+static int add_entry(const char *dir, const char *name, const uint8_t *id, size_t id_size, const char *kind,
+		     int src_fd, const void *buf, size_t len, mode_t mode, bool *added)
+{
+	char path[4096], entry[4096], tmp[4200], hex[2 * PMS_BUILD_ID_MAX + 1];
+	struct stat st;
+	int fd, err;
+
+	if (added)
+		*added = false;
+	err = pms_buildid_cache__entry_path(dir, name, id, id_size, kind, path, sizeof(path));
+	if (err)
+		return err;
+	pms_hex__encode(id, id_size, hex);
+	if (!stat(path, &st) && S_ISREG(st.st_mode))
+		return add_link(dir, name, hex);
+	err = pms_buildid_cache__entry_path(dir, name, id, id_size, NULL, entry, sizeof(entry));
+	if (err)
+		return err;
+	err = mkdir_p(entry);
+	if (err)
+		return err;
+	if (put(sizeof(tmp), snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", entry, kind)))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	if (src_fd >= 0) {
+		char chunk[1 << 16];
+
+		for (;;) {
+			ssize_t n = read(src_fd, chunk, sizeof(chunk));
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				err = -errno;
+				break;
+			}
+			if (!n)
+				break;
+			err = write_all(fd, chunk, (size_t)n);
+			if (err)
+				break;
+		}
+	} else {
+		err = write_all(fd, buf, len);
+	}
+	if (!err && fchmod(fd, mode))
+		err = -errno;
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err) {
+		unlink(tmp);
+		return err;
+	}
+	if (added)
+		*added = true;
+	return add_link(dir, name, hex);
+}
+
+int pms_buildid_cache__add_file(const char *dir, const char *name, const uint8_t *id, size_t id_size,
+				const char *kind, const char *src, bool *added)
+{
+	struct stat st;
+	int fd, err;
+
+	fd = open(src, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	err = add_entry(dir, name, id, id_size, kind, fd, NULL, 0, (st.st_mode & 0777) | 0400, added);
+	close(fd);
+	return err;
+}
+
+int pms_buildid_cache__add_mem(const char *dir, const char *name, const uint8_t *id, size_t id_size,
+			       const char *kind, const void *buf, size_t len, bool *added)
+{
+	return add_entry(dir, name, id, id_size, kind, -1, buf, len, 0644, added);
+}
