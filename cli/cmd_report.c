@@ -397,6 +397,7 @@ static void json_summary(struct jw *w, struct pms_session *s, const struct pms_h
 	static const char *const keys[PMS_UNRES__NR] = {
 		[PMS_UNRES_NO_MAP] = "no_map", [PMS_UNRES_NO_FILE] = "no_file", [PMS_UNRES_NO_SYM] = "no_sym",
 		[PMS_UNRES_STALE] = "stale", [PMS_UNRES_RESTRICTED] = "restricted",
+		[PMS_UNRES_NO_KERNEL] = "no_kernel", [PMS_UNRES_STRIPPED] = "stripped",
 	};
 	const char *path, *found;
 	size_t n;

@@ -443,12 +443,14 @@ void report_json_entries(struct jw *w, const struct report_view *v, const struct
 						[PMS_RES_OK] = "ok", [PMS_RES_NO_SYM] = "no symbol",
 						[PMS_RES_NO_FILE] = "file missing", [PMS_RES_STALE] = "binary rebuilt",
 						[PMS_RES_RESTRICTED] = "kernel symbols restricted",
+						[PMS_RES_NO_KERNEL] = "kernel symbols not here",
+						[PMS_RES_STRIPPED] = "stripped binary",
 					};
 
 					if (e->dso && !strcmp(e->dso, "[unknown]"))
 						jw_str(w, "unresolved", "no mapping");
 					else
-						jw_str(w, "unresolved", e->status <= PMS_RES_RESTRICTED ? why[e->status] : "?");
+						jw_str(w, "unresolved", e->status <= PMS_RES_STRIPPED ? why[e->status] : "?");
 				}
 				break;
 			case PMS_SORT_SRCLINE:

@@ -208,12 +208,13 @@ struct thread {
 	const char *comm;
 };
 
-enum smap_kind { SMAP_FILE, SMAP_ANON };
+enum smap_kind { SMAP_FILE, SMAP_ANON, SMAP_KERNEL, SMAP_MODULE };
 
-/* One executable mapping of a process, as recorded. */
+/* One executable mapping of a process (or of the kernel), as recorded. */
 struct smap {
 	uint64_t start, end, pgoff;
-	const char *path;          /* interned */
+	const char *path;          /* interned; a module's name ("ext4") for SMAP_MODULE */
+	const char *name;          /* SMAP_MODULE: what perf shows, "[ext4]" */
 	const uint8_t *build_id;   /* arena copy, or NULL: not recorded */
 	uint8_t build_id_size;
 	uint8_t kind;
@@ -280,6 +281,8 @@ struct pms_session {
 	struct strtab strs;
 	struct itab threads;       /* tid -> struct thread * */
 	struct itab aspaces;       /* pid -> struct aspace * */
+	struct aspace *kernel;     /* the host kernel's maps: the kernel itself and its modules */
+	const struct pms_data_build_id *kernel_bid; /* from HEADER_BUILD_ID */
 	struct thread *last_thread;
 	struct aspace *last_as;
 	enum pms_unwind_arch arch;
@@ -324,6 +327,8 @@ const char *pms_unres_reason__describe(enum pms_unres_reason reason)
 	case PMS_UNRES_NO_SYM: return "no symbol";
 	case PMS_UNRES_STALE: return "binary rebuilt";
 	case PMS_UNRES_RESTRICTED: return "kernel symbols restricted";
+	case PMS_UNRES_NO_KERNEL: return "kernel symbols not here";
+	case PMS_UNRES_STRIPPED: return "stripped binary";
 	default: return "unknown";
 	}
 }
@@ -370,6 +375,7 @@ void pms_session__free(struct pms_session *s)
 		if (s->aspaces.ents[i].key != ITAB_EMPTY)
 			aspace_free(s->aspaces.ents[i].val);
 	free(s->aspaces.ents);
+	aspace_free(s->kernel);
 	free(s->threads.ents);
 	free(s->build_ids.ents);
 	free(s->strs.ents);
@@ -590,6 +596,10 @@ static struct aspace *aspace_clone(struct pms_session *s, const struct aspace *s
 
 /* ---- build-ids from HEADER_BUILD_ID ---- */
 
+static const char *module_name(struct pms_session *s, const char *path, bool *kmod);
+static bool is_kernel_map_name(const char *name);
+static int tell_kernel(struct pms_session *s, const struct smap *kmap, const char *reloc_sym, uint64_t reloc_addr);
+
 static int index_build_ids(struct pms_session *s)
 {
 	const struct pms_data_features *f = pms_data_reader__features(s->reader);
@@ -603,6 +613,15 @@ static int index_build_ids(struct pms_session *s)
 		p = intern(&s->strs, &s->arena, b->filename);
 		if (!p)
 			return -ENOMEM;
+		if (!s->kernel_bid && b->cpumode == PERF_RECORD_MISC_KERNEL) {
+			/* the kernel's entry is the first kernel-space one that is not a module */
+			bool kmod;
+
+			if (!module_name(s, b->filename, &kmod))
+				return -ENOMEM;
+			if (!kmod || is_kernel_map_name(b->filename))
+				s->kernel_bid = b;
+		}
 		if (b->pid != -1)
 			s->build_ids_by_pid = true;
 		if (!itab_get(&s->build_ids, (int64_t)(intptr_t)p) &&
@@ -629,6 +648,141 @@ static const struct pms_data_build_id *build_id_of(struct pms_session *s, const 
 			return c;
 	}
 	return NULL;
+}
+
+/* ---- the kernel and its modules (perf's kernel maps) ---- */
+
+/*
+ * perf's kmod_path__parse_name(): "/lib/modules/…/i2c-piix4.ko.xz" and
+ * "[i2c_piix4]" are module "i2c_piix4" (shown "[i2c_piix4]"); a path that
+ * is not a .ko keeps its base name. Sets *kmod when it is a module.
+ */
+static const char *module_name(struct pms_session *s, const char *path, bool *kmod)
+{
+	const char *b = strrchr(path, '/'), *ext;
+	char buf[256];
+	size_t n;
+
+	b = b ? b + 1 : path;
+	*kmod = false;
+	if (b[0] == '[') {
+		*kmod = true;
+		b++;
+		n = strcspn(b, "]");
+	} else {
+		n = strlen(b);
+		ext = strrchr(b, '.');
+		/* compressed modules: .ko.gz, .ko.xz, .ko.zst */
+		if (ext && (!strcmp(ext, ".gz") || !strcmp(ext, ".xz") || !strcmp(ext, ".zst"))) {
+			const char *e2 = ext;
+
+			while (e2 > b && e2[-1] != '.')
+				e2--;
+			if (e2 > b + 1 && !strncmp(e2 - 1, ".ko.", 4))
+				ext = e2 - 1;
+		}
+		if (ext && ext > b && !strncmp(ext, ".ko", 3) && (ext[3] == '\0' || ext[3] == '.')) {
+			*kmod = true;
+			n = (size_t)(ext - b);
+		}
+	}
+	if (n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	memcpy(buf, b, n);
+	buf[n] = '\0';
+	for (char *c = buf; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	return intern(&s->strs, &s->arena, buf);
+}
+
+static bool is_kernel_map_name(const char *name)
+{
+	/* perf compares strlen("[kernel.kallsyms]") - 1 bytes: "[kernel.kallsyms" */
+	return !strncmp(name, "[kernel.kallsyms", 16);
+}
+
+/* What the resolver needs to pick the kernel's symbols, from the header and the kernel map. */
+static int tell_kernel(struct pms_session *s, const struct smap *kmap, const char *reloc_sym, uint64_t reloc_addr)
+{
+	const struct pms_data_features *f = pms_data_reader__features(s->reader);
+	struct pms_kernel_ref k = { 0 };
+
+	if (kmap && kmap->build_id) {
+		k.build_id = kmap->build_id;
+		k.build_id_size = kmap->build_id_size;
+	} else if (s->kernel_bid) {
+		k.build_id = s->kernel_bid->id;
+		k.build_id_size = s->kernel_bid->size;
+	}
+	k.reloc_sym = reloc_sym;
+	k.reloc_addr = reloc_addr;
+	if (kmap) {
+		k.map_start = kmap->start;
+		k.map_end = kmap->end;
+	}
+	k.osrelease = f && pms_data_features__has(f, PMS_FEAT_OSRELEASE) ? f->osrelease : NULL;
+	return pms_resolver__set_kernel(s->resolver, &k);
+}
+
+/* A host kernel MMAP (pid -1): the kernel itself ("[kernel.kallsyms]_text") or a module. */
+static int handle_kernel_mmap(struct pms_session *s, const struct pms_record *r)
+{
+	const char *path = r->mmap.filename;
+	struct smap m = { 0 };
+	bool kmod;
+
+	if (!s->kernel) {
+		s->kernel = calloc(1, sizeof(*s->kernel));
+		if (!s->kernel)
+			return -ENOMEM;
+		s->kernel->pid = -1;
+	}
+	m.start = r->mmap.addr;
+	m.end = m.start + r->mmap.len;
+	if (r->mmap.len > UINT64_MAX - m.start)
+		return 0; /* perf's map would end below its start and never match */
+	if (r->mmap.has_build_id && r->mmap.build_id_size) {
+		uint8_t *b = arena_alloc(&s->arena, r->mmap.build_id_size);
+
+		if (!b)
+			return -ENOMEM;
+		memcpy(b, r->mmap.build_id, r->mmap.build_id_size);
+		m.build_id = b;
+		m.build_id_size = r->mmap.build_id_size;
+	}
+	if (path[0] == '/' || (path[0] == '[' && !is_kernel_map_name(path))) {
+		m.kind = SMAP_MODULE;
+		m.path = module_name(s, path, &kmod);
+		if (!m.path)
+			return -ENOMEM;
+		if (kmod) {
+			char buf[260];
+
+			snprintf(buf, sizeof(buf), "[%s]", m.path);
+			m.name = intern(&s->strs, &s->arena, buf);
+		} else {
+			m.name = m.path;
+		}
+		if (!m.name)
+			return -ENOMEM;
+		return aspace_insert(s->kernel, &m);
+	}
+	if (!is_kernel_map_name(path))
+		return 0; /* perf's extra kernel maps (entry trampolines): not named here either */
+	m.kind = SMAP_KERNEL;
+	m.path = "[kernel.kallsyms]";
+	m.name = m.path;
+	/* some files carry a zero-sized kernel map: perf then takes it as covering everything */
+	if (!m.start && !m.end)
+		m.end = UINT64_MAX;
+	{
+		int err = tell_kernel(s, &m, path + 17, r->mmap.pgoff);
+
+		if (err)
+			return err;
+	}
+	return aspace_insert(s->kernel, &m);
 }
 
 /* ---- record handlers ---- */
@@ -659,10 +813,11 @@ static int handle_mmap(struct pms_session *s, const struct pms_record *r)
 		return 0;
 	if (r->type == PERF_RECORD_MMAP2 && r->mmap.prot && !(r->mmap.prot & PROT_EXEC))
 		return 0;
-	/* The kernel and its modules (pid -1) are named by kallsyms, by address. */
 	if ((int32_t)r->mmap.pid == -1)
-		return 0;
-	if ((r->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
+		return handle_kernel_mmap(s, r);
+	/* a guest's kernel maps: guest frames are not resolved */
+	if ((r->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL ||
+	    (r->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_GUEST_KERNEL)
 		return 0;
 	as = aspace_find(s, (int32_t)r->mmap.pid, true);
 	if (!as)
@@ -771,13 +926,13 @@ static bool resolve_frame_uncached(struct pms_session *s, struct aspace *as, int
 static bool resolve_frame(struct pms_session *s, struct aspace *as, int32_t pid,
 			  struct pms_frame *f, bool caller)
 {
-	const struct aspace *key_as = f->kind == PMS_FRAME_KERNEL ? NULL : as;
+	const struct aspace *key_as = f->kind == PMS_FRAME_KERNEL ? s->kernel : as;
 	uint32_t gen = key_as ? key_as->gen : 0;
 	struct fcache_ent *e;
 	enum pms_frame_kind in_kind;
 	bool mapped;
 
-	if (f->kind == PMS_FRAME_GUEST || (!key_as && f->kind != PMS_FRAME_KERNEL))
+	if (f->kind == PMS_FRAME_GUEST || !key_as)
 		return resolve_frame_uncached(s, as, pid, f, caller);
 	e = &s->fcache[hash_u64(f->ip ^ (uint64_t)(uintptr_t)key_as ^ caller) & (FCACHE_SIZE - 1)];
 	if (e->valid && e->ip == f->ip && e->as == key_as && e->gen == gen && e->caller == caller &&
@@ -822,8 +977,20 @@ static bool resolve_frame_uncached(struct pms_session *s, struct aspace *as, int
 		return false;
 	}
 	if (f->kind == PMS_FRAME_KERNEL) {
-		if (pms_resolver__kernel(s->resolver, look, &f->res))
+		/* as perf: a kernel address outside the recorded kernel maps belongs to nothing */
+		m = s->kernel ? aspace_lookup(s->kernel, look) : NULL;
+		if (!m) {
 			frame_unknown(f, ip);
+			return false;
+		}
+		if (m->kind == SMAP_MODULE) {
+			if (pms_resolver__module(s->resolver, m->path, m->start, look, &f->res))
+				frame_unknown(f, ip);
+			else
+				f->res.dso = m->name;
+		} else if (pms_resolver__kernel(s->resolver, look, &f->res)) {
+			frame_unknown(f, ip);
+		}
 		goto adjust;
 	}
 	m = as ? aspace_lookup(as, look) : NULL;
@@ -1004,6 +1171,8 @@ static void count_leaf(struct pms_session *s, const struct pms_frame *f, bool ma
 	case PMS_RES_NO_FILE: s->stats.unresolved[PMS_UNRES_NO_FILE]++; break;
 	case PMS_RES_STALE: s->stats.unresolved[PMS_UNRES_STALE]++; break;
 	case PMS_RES_RESTRICTED: s->stats.unresolved[PMS_UNRES_RESTRICTED]++; break;
+	case PMS_RES_NO_KERNEL: s->stats.unresolved[PMS_UNRES_NO_KERNEL]++; break;
+	case PMS_RES_STRIPPED: s->stats.unresolved[PMS_UNRES_STRIPPED]++; break;
 	}
 }
 
@@ -1500,6 +1669,7 @@ static int session_init(struct pms_session *s, const struct pms_session_opts *op
 {
 	size_t nr;
 	bool all_time = true;
+	int err;
 
 	if (opts) {
 		size_t sz = opts->sz && opts->sz < sizeof(s->opts) ? opts->sz : sizeof(s->opts);
@@ -1546,7 +1716,15 @@ static int session_init(struct pms_session *s, const struct pms_session_opts *op
 			all_time = false;
 	}
 	s->ordered = nr && all_time;
-	return index_build_ids(s);
+	err = index_build_ids(s);
+	if (!err)
+		err = pms_resolver__set_paths(s->resolver, s->opts.symfs ? s->opts.symfs : "", s->opts.buildid_dir);
+	if (!err && s->opts.kallsyms)
+		err = pms_resolver__set_kallsyms(s->resolver, s->opts.kallsyms);
+	/* a recording: kernel addresses are named only with its own kernel's symbols */
+	if (!err)
+		err = tell_kernel(s, NULL, NULL, 0);
+	return err;
 }
 
 static int session_finish_open(struct pms_session **out, struct pms_session *s,

@@ -81,7 +81,10 @@ struct pms_session_opts {
 	bool recover;          /* stop quietly at damage, keeping what came before */
 	bool callchain;        /* resolve whole chains (false: frames[0] only; faster) */
 	size_t max_stack;      /* frames kept per sample; 0 = 127 (perf's default) */
-	const char *symfs;     /* not yet used; NULL */
+	const char *symfs;     /* perf's --symfs: look files up under this root first (and use it
+				  as a build-id cache when it has a .build-id directory); NULL */
+	const char *kallsyms;  /* perf's --kallsyms: name kernel addresses with this file; NULL */
+	const char *buildid_dir; /* the build-id cache; NULL = pms_buildid_cache__dir(), "" = none */
 };
 
 /* Why a sample's leaf frame has no symbol (counts in struct pms_session_stats). */
@@ -91,6 +94,8 @@ enum pms_unres_reason {
 	PMS_UNRES_NO_SYM,      /* file read, no symbol covers the address (stripped?) */
 	PMS_UNRES_STALE,       /* build-id mismatch: the binary was rebuilt */
 	PMS_UNRES_RESTRICTED,  /* kernel address, kallsyms hidden (kptr_restrict) */
+	PMS_UNRES_NO_KERNEL,   /* kernel address of a recording whose kernel symbols are not here */
+	PMS_UNRES_STRIPPED,    /* file read, stripped: no .symtab and no debug file found */
 	PMS_UNRES__NR,
 };
 

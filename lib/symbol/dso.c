@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "symbol/buildid_cache.h"
 #include "symbol/dso.h"
 #include "util/print.h"
 
@@ -632,8 +633,12 @@ int pms_dso__open_checked(const char *path, const uint8_t *expected, size_t size
 			  struct pms_dso **out, char *found_hex)
 {
 	uint8_t id[PMS_BUILD_ID_MAX];
-	int n = pms_build_id__read(path, id, sizeof(id));
+	int n;
 
+	/* a missing file is missing, not rebuilt */
+	if (access(path, F_OK))
+		return -errno;
+	n = pms_build_id__read(path, id, sizeof(id));
 	if (n < 0 && n != -ENOENT)
 		return n;
 	if (n < 0)
@@ -796,9 +801,16 @@ int pms_dso__find_debug_file(const struct pms_dso *dso, char *buf, size_t size)
 	int n;
 
 	if (dso->build_id_size) {
+		char cache[4096];
+
 		pms_build_id__to_hex(dso->build_id, dso->build_id_size, hex, sizeof(hex));
 		n = snprintf(buf, size, "%s/.build-id/%.2s/%s.debug", root, hex, hex + 2);
 		if (n > 0 && (size_t)n < size && !access(buf, R_OK) && build_id_matches(dso, buf))
+			return 0;
+		/* a debug file saved in the build-id cache (perf's "debug" entries) */
+		if (!pms_buildid_cache__dir(cache, sizeof(cache)) &&
+		    !pms_buildid_cache__find(cache, dso->path, dso->build_id, dso->build_id_size, "debug", buf, size) &&
+		    build_id_matches(dso, buf))
 			return 0;
 	}
 	if (!dso->debuglink || !dso->path || strchr(dso->debuglink, '/'))

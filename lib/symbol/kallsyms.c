@@ -67,6 +67,12 @@ int pms_kallsyms__parse(const char *text, size_t len, struct pms_kallsyms *ks)
 			zero++;
 			continue;
 		}
+		if (!mod && nlen == 5 && !memcmp(name, "_text", 5))
+			ks->text_addr = addr;
+		else if (!mod && nlen == 6 && !memcmp(name, "_stext", 6))
+			ks->stext_addr = addr;
+		else if (!mod && nlen == 6 && !memcmp(name, "_etext", 6))
+			ks->etext_addr = addr;
 		if (!is_text(type) || !nlen)
 			continue;
 		err = pms_symtab__add(&ks->tab, addr, 0, name, nlen, mod, mlen, type);
@@ -203,6 +209,69 @@ int pms_kallsyms__load(struct pms_kallsyms *ks)
 	return 0;
 }
 
+int pms_kallsyms__load_file(const char *path, struct pms_kallsyms *ks)
+{
+	char *text;
+	size_t len;
+	int err = pms_file__read_all(path, &text, &len);
+
+	if (err)
+		return err;
+	err = pms_kallsyms__parse(text, len, ks);
+	free(text);
+	return err;
+}
+
+uint64_t pms_kallsyms__ref_addr(const struct pms_kallsyms *ks, const char *name)
+{
+	if (!strcmp(name, "_text"))
+		return ks->text_addr;
+	if (!strcmp(name, "_stext"))
+		return ks->stext_addr;
+	if (!strcmp(name, "_etext"))
+		return ks->etext_addr;
+	return 0;
+}
+
+int pms_kernel__build_id(uint8_t *buf, size_t size)
+{
+	char path[4096], *notes;
+	size_t len, off = 0;
+	int err = pms_sysfs__path(path, sizeof(path), "kernel/notes");
+
+	if (err)
+		return err;
+	err = pms_file__read_all(path, &notes, &len);
+	if (err)
+		return err;
+	/* ELF notes: namesz, descsz, type, then name and desc, each padded to 4 bytes */
+	err = -ENOENT;
+	while (len - off >= 12) {
+		uint32_t namesz, descsz, type;
+		size_t name_off = off + 12, desc_off, next;
+
+		memcpy(&namesz, notes + off, 4);
+		memcpy(&descsz, notes + off + 4, 4);
+		memcpy(&type, notes + off + 8, 4);
+		desc_off = name_off + (((size_t)namesz + 3) & ~(size_t)3);
+		next = desc_off + (((size_t)descsz + 3) & ~(size_t)3);
+		if (namesz > len || descsz > len || next > len || desc_off < name_off)
+			break;
+		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 && !memcmp(notes + name_off, "GNU", 4)) {
+			if (descsz > size) {
+				err = -ENOSPC;
+				break;
+			}
+			memcpy(buf, notes + desc_off, descsz);
+			err = (int)descsz;
+			break;
+		}
+		off = next;
+	}
+	free(notes);
+	return err;
+}
+
 const struct pms_tsym *pms_kallsyms__find(const struct pms_kallsyms *ks, uint64_t addr)
 {
 	return pms_symtab__find(&ks->tab, addr);
@@ -213,4 +282,5 @@ void pms_kallsyms__release(struct pms_kallsyms *ks)
 	free_modules(ks);
 	pms_symtab__release(&ks->tab);
 	ks->nr_modules_syms = 0;
+	ks->text_addr = ks->stext_addr = ks->etext_addr = 0;
 }

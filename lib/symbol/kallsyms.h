@@ -28,12 +28,21 @@ struct pms_kallsyms {
 	size_t nr_modules;
 	size_t nr_modules_syms; /* entries with a module */
 	bool restricted;        /* addresses were all zero */
+	/* addresses perf relocates by and bounds the kernel map with (0: absent); kept apart
+	   because aliases at one address collapse to one name in tab */
+	uint64_t text_addr, stext_addr, etext_addr;
 };
 
 /* Parse kallsyms text. -EACCES (restricted) / -EINVAL / -ENOMEM. */
 int pms_kallsyms__parse(const char *text, size_t len, struct pms_kallsyms *ks);
 /* <procfs>/kallsyms, plus <procfs>/modules when readable. */
 int pms_kallsyms__load(struct pms_kallsyms *ks);
+/* Any kallsyms-format file (a copy in the build-id cache, perf's --kallsyms); no module ranges. */
+int pms_kallsyms__load_file(const char *path, struct pms_kallsyms *ks);
+/* The address of "_text", "_stext" or "_etext" as read, 0 if absent or another name. */
+uint64_t pms_kallsyms__ref_addr(const struct pms_kallsyms *ks, const char *name);
+/* The running kernel's build-id, from the notes in <sysfs>/kernel/notes: its size, or -errno. */
+int pms_kernel__build_id(uint8_t *buf, size_t size);
 /* Parse /proc/modules text into ks->modules (replacing any). -EINVAL / -ENOMEM. */
 int pms_kallsyms__parse_modules(const char *text, size_t len, struct pms_kallsyms *ks);
 /* Module whose range contains addr (also for addresses without a symbol), or NULL. */

@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: MIT
 // Address resolution facade: cached DSOs (build-id checked), demangled names, kallsyms, JIT maps, srclines.
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
+#include "symbol/buildid_cache.h"
 #include "symbol/demangle.h"
 #include "symbol/dso.h"
 #include "symbol/jitmap.h"
@@ -12,6 +18,8 @@
 #include "symbol/maps.h"
 #include "symbol/resolver.h"
 #include "util/hash.h"
+#include "util/hex.h"
+#include "util/sysfs.h"
 
 struct dso_entry {
 	char *path;
@@ -45,6 +53,24 @@ struct vdso_entry {
 	struct pms_dso *dso;
 };
 
+/* The kernel a recording ran on, and the symbols chosen to name its addresses. */
+struct kernel_state {
+	bool recorded;            /* set_kernel() was called: a recording, not the live system */
+	uint8_t bid[PMS_BUILD_ID_MAX];
+	size_t bid_size;
+	char bid_hex[PMS_BUILD_ID_HEX_MAX];
+	char reloc_sym[32];
+	uint64_t reloc_addr, map_start, map_end;
+	char *osrelease;
+	char *kallsyms_path;      /* --kallsyms */
+	bool chosen;
+	int identity;             /* -1 not yet known, 0/1: the running kernel is the recording's */
+	enum pms_kernel_source src;
+	char path[4096];
+	int64_t delta;
+	char why[256];
+};
+
 struct pms_resolver {
 	struct vdso_entry vdso;
 	struct dso_entry *dsos;
@@ -54,9 +80,18 @@ struct pms_resolver {
 	size_t index_cap;
 	struct jit_entry *jits;
 	size_t nr_jits;
-	struct pms_kallsyms ks;
+	struct pms_kallsyms own_ks;  /* a cached or given kallsyms */
+	const struct pms_kallsyms *kp; /* the symbols naming kernel addresses: own_ks, run_ks or NULL */
 	int ks_err;
-	bool ks_loaded;
+	struct kernel_state k;
+	/* running kernel's kallsyms, read once for the identity checks (may become ks) */
+	struct pms_kallsyms run_ks;
+	int run_ks_err;
+	bool run_ks_loaded;
+	char *symfs;
+	char *cache_dir;          /* "" = no cache */
+	bool cache_dir_set;
+	bool symfs_is_cache;
 };
 
 #define NOT_MANGLED ((char *)1)
@@ -87,11 +122,249 @@ void pms_resolver__free(struct pms_resolver *r)
 	for (size_t i = 0; i < r->nr_jits; i++)
 		pms_jitmap__release(&r->jits[i].jm);
 	free(r->jits);
-	pms_kallsyms__release(&r->ks);
+	pms_kallsyms__release(&r->own_ks);
+	pms_kallsyms__release(&r->run_ks);
+	free(r->k.osrelease);
+	free(r->k.kallsyms_path);
+	free(r->symfs);
+	free(r->cache_dir);
 	pms_dso__free(r->vdso.dso);
 	free(r->vdso.image);
 	free(r);
 }
+
+/* ---- where files are looked for ---- */
+
+int pms_resolver__set_paths(struct pms_resolver *r, const char *symfs, const char *buildid_dir)
+{
+	if (symfs) {
+		char link_dir[4096];
+		struct stat st;
+
+		free(r->symfs);
+		r->symfs = *symfs ? strdup(symfs) : NULL;
+		if (*symfs && !r->symfs)
+			return -ENOMEM;
+		r->symfs_is_cache = r->symfs &&
+				    snprintf(link_dir, sizeof(link_dir), "%s/.build-id", r->symfs) < (int)sizeof(link_dir) &&
+				    !stat(link_dir, &st) && S_ISDIR(st.st_mode);
+	}
+	if (buildid_dir) {
+		free(r->cache_dir);
+		r->cache_dir = strdup(buildid_dir);
+		if (!r->cache_dir)
+			return -ENOMEM;
+		r->cache_dir_set = true;
+	}
+	return 0;
+}
+
+/* The build-id cache directory, "" when there is none. */
+static const char *cache_dir(struct pms_resolver *r)
+{
+	if (!r->cache_dir_set) {
+		char buf[4096];
+
+		r->cache_dir_set = true;
+		r->cache_dir = strdup(pms_buildid_cache__dir(buf, sizeof(buf)) ? "" : buf);
+	}
+	return r->cache_dir ? r->cache_dir : "";
+}
+
+/* A cached copy (kind "elf", "kallsyms", "vdso"...) of name with this build-id: in --symfs, then the cache. */
+static int find_cached(struct pms_resolver *r, const char *name, const uint8_t *id, size_t id_size,
+		       const char *kind, char *buf, size_t size)
+{
+	const char *dir = cache_dir(r);
+
+	if (r->symfs_is_cache && !pms_buildid_cache__find(r->symfs, name, id, id_size, kind, buf, size))
+		return 0;
+	if (*dir && !pms_buildid_cache__find(dir, name, id, id_size, kind, buf, size))
+		return 0;
+	return -ENOENT;
+}
+
+/* ---- the recording's kernel ---- */
+
+int pms_resolver__set_kernel(struct pms_resolver *r, const struct pms_kernel_ref *k)
+{
+	struct kernel_state *ks = &r->k;
+	char *rel = k->osrelease ? strdup(k->osrelease) : NULL;
+
+	if (k->osrelease && !rel)
+		return -ENOMEM;
+	free(ks->osrelease);
+	ks->osrelease = rel;
+	ks->recorded = true;
+	ks->bid_size = k->build_id && k->build_id_size <= PMS_BUILD_ID_MAX ? k->build_id_size : 0;
+	if (ks->bid_size)
+		memcpy(ks->bid, k->build_id, ks->bid_size);
+	pms_hex__encode(ks->bid, ks->bid_size, ks->bid_hex);
+	snprintf(ks->reloc_sym, sizeof(ks->reloc_sym), "%s", k->reloc_sym ? k->reloc_sym : "");
+	ks->reloc_addr = k->reloc_addr;
+	ks->map_start = k->map_start;
+	ks->map_end = k->map_end;
+	/* choose again: what was known at the last choice has changed */
+	ks->chosen = false;
+	ks->identity = -1;
+	return 0;
+}
+
+int pms_resolver__set_kallsyms(struct pms_resolver *r, const char *path)
+{
+	char *p = path ? strdup(path) : NULL;
+
+	if (path && !p)
+		return -ENOMEM;
+	free(r->k.kallsyms_path);
+	r->k.kallsyms_path = p;
+	r->k.chosen = false;
+	return 0;
+}
+
+static const struct pms_kallsyms *running_kallsyms(struct pms_resolver *r)
+{
+	if (!r->run_ks_loaded) {
+		r->run_ks_loaded = true;
+		r->run_ks_err = pms_kallsyms__load(&r->run_ks);
+	}
+	return r->run_ks_err ? NULL : &r->run_ks;
+}
+
+/*
+ * Is the running kernel the one that made the recording? By build-id when
+ * one was recorded; else only when the recorded kernel map is exactly the
+ * running kernel's [reloc_sym, _etext) and the release agrees: perf files
+ * without a kernel build-id (pipe mode) come from every kind of machine,
+ * and a fixed _text (no KASLR) alone says little.
+ */
+static bool running_is_recorded(struct pms_resolver *r)
+{
+	struct kernel_state *k = &r->k;
+
+	if (!k->recorded)
+		return true;
+	if (k->identity >= 0)
+		return k->identity;
+	k->identity = 0;
+	if (k->bid_size) {
+		uint8_t run[PMS_BUILD_ID_MAX];
+		int n = pms_kernel__build_id(run, sizeof(run));
+
+		k->identity = n > 0 && (size_t)n == k->bid_size && !memcmp(run, k->bid, k->bid_size);
+		return k->identity;
+	}
+	if (k->reloc_addr && k->reloc_sym[0] && k->map_end > k->map_start) {
+		const struct pms_kallsyms *run = running_kallsyms(r);
+		struct utsname u;
+
+		if (run && pms_kallsyms__ref_addr(run, k->reloc_sym) == k->reloc_addr &&
+		    run->etext_addr == k->map_end &&
+		    (!k->osrelease || (!uname(&u) && !strcmp(u.release, k->osrelease))))
+			k->identity = 1;
+	}
+	return k->identity;
+}
+
+static int load_kallsyms_from(struct pms_resolver *r, const char *path, enum pms_kernel_source src)
+{
+	int err;
+
+	pms_kallsyms__release(&r->own_ks);
+	err = pms_kallsyms__load_file(path, &r->own_ks);
+	if (!err) {
+		r->kp = &r->own_ks;
+		r->k.src = src;
+		snprintf(r->k.path, sizeof(r->k.path), "%s", path);
+	}
+	return err;
+}
+
+/* KASLR: the recorded reloc_sym address against the one in the symbols chosen. */
+static void set_delta(struct pms_resolver *r)
+{
+	uint64_t src = r->k.reloc_sym[0] ? pms_kallsyms__ref_addr(r->kp, r->k.reloc_sym) : 0;
+
+	r->k.delta = r->k.reloc_addr && src ? (int64_t)(r->k.reloc_addr - src) : 0;
+}
+
+static void choose_kernel(struct pms_resolver *r)
+{
+	struct kernel_state *k = &r->k;
+	char path[4096];
+
+	if (k->chosen)
+		return;
+	k->chosen = true;
+	k->src = PMS_KSRC_NONE;
+	k->path[0] = k->why[0] = '\0';
+	k->delta = 0;
+	r->kp = NULL;
+	r->ks_err = 0;
+	if (k->kallsyms_path) {
+		r->ks_err = load_kallsyms_from(r, k->kallsyms_path, PMS_KSRC_FILE);
+		if (r->ks_err)
+			snprintf(k->why, sizeof(k->why), "cannot read the kallsyms file '%s': %s", k->kallsyms_path,
+				 strerror(-r->ks_err));
+		else
+			set_delta(r);
+		return;
+	}
+	if (!k->recorded) {
+		if (running_kallsyms(r)) {
+			r->kp = &r->run_ks;
+			k->src = PMS_KSRC_RUNNING;
+			return;
+		}
+		r->ks_err = r->run_ks_err;
+		snprintf(k->why, sizeof(k->why), "cannot read this machine's kallsyms: %s", strerror(-r->ks_err));
+		return;
+	}
+	if (k->bid_size && !find_cached(r, "[kernel.kallsyms]", k->bid, k->bid_size, "kallsyms", path, sizeof(path)) &&
+	    !load_kallsyms_from(r, path, PMS_KSRC_CACHE)) {
+		set_delta(r);
+		return;
+	}
+	if (running_is_recorded(r)) {
+		const struct pms_kallsyms *run = running_kallsyms(r);
+
+		if (run) {
+			/* shared with the identity check: one read of /proc/kallsyms */
+			r->kp = run;
+			k->src = PMS_KSRC_RUNNING;
+			snprintf(k->path, sizeof(k->path), "/proc/kallsyms");
+			set_delta(r);
+			return;
+		}
+		r->ks_err = r->run_ks_err;
+		if (r->run_ks_err == -EACCES)
+			snprintf(k->why, sizeof(k->why), "this machine's kallsyms reads as zeros (kptr_restrict): run as root");
+		else
+			snprintf(k->why, sizeof(k->why), "cannot read this machine's kallsyms: %s", strerror(-r->run_ks_err));
+		return;
+	}
+	r->ks_err = -ENOENT;
+	if (k->bid_size)
+		snprintf(k->why, sizeof(k->why),
+			 "recorded on a kernel of another build-id (%s), whose kallsyms is not in the build-id cache",
+			 k->bid_hex);
+	else
+		snprintf(k->why, sizeof(k->why),
+			 "no kernel build-id was recorded and the recorded kernel map is not this kernel's");
+}
+
+void pms_resolver__kernel_info(struct pms_resolver *r, struct pms_kernel_info *out)
+{
+	choose_kernel(r);
+	memset(out, 0, sizeof(*out));
+	out->source = r->k.src;
+	out->path = r->k.path[0] ? r->k.path : NULL;
+	out->build_id_hex = r->k.bid_hex;
+	out->delta = r->k.delta;
+	out->restricted = r->ks_err == -EACCES;
+	out->why = r->k.why;
+}
+
 
 static struct pms_dso *get_vdso(struct pms_resolver *r)
 {
@@ -123,14 +396,41 @@ static struct pms_dso *get_vdso(struct pms_resolver *r)
 	return r->vdso.dso;
 }
 
+static struct dso_entry *get_dso(struct pms_resolver *r, const struct pms_map_ref *m);
+static void resolve_in_entry(struct pms_resolver *r, struct dso_entry *e, const struct pms_map_ref *map,
+			     uint64_t ip, struct pms_resolved *out);
+
+/*
+ * "[vdso]" has no file: a copy saved in the build-id cache names it, or this
+ * process's own vDSO, but only when it is the recorded one (same build-id,
+ * or no build-id recorded and the recording's kernel is the running one).
+ */
 static void resolve_vdso(struct pms_resolver *r, const struct pms_map_ref *map, uint64_t ip,
 			 struct pms_resolved *out)
 {
-	struct pms_dso *v = get_vdso(r);
+	struct pms_dso *v;
 	const struct pms_sym *s;
 	uint64_t vaddr;
+	char path[4096];
 
 	out->dso = "[vdso]";
+	out->addr = ip - map->start + map->pgoff;
+	if (map->build_id &&
+	    !find_cached(r, "[vdso]", map->build_id, map->build_id_size, "vdso", path, sizeof(path))) {
+		struct pms_map_ref cached = *map;
+		struct dso_entry *e;
+
+		cached.path = path;
+		e = get_dso(r, &cached);
+		if (e && !e->err) {
+			resolve_in_entry(r, e, map, ip, out);
+			out->dso = "[vdso]";
+			return;
+		}
+	}
+	if (!map->build_id && !running_is_recorded(r))
+		return;
+	v = get_vdso(r);
 	if (!v)
 		return;
 	if (map->build_id && (map->build_id_size != v->build_id_size ||
@@ -187,6 +487,49 @@ static int index_add(struct pms_resolver *r, size_t idx)
 	return index_insert(r->index, r->index_cap, r->dsos[idx].path, idx);
 }
 
+/* <symfs>/<path> into buf, when --symfs is set. */
+static bool symfs_path(const struct pms_resolver *r, const char *path, char *buf, size_t size)
+{
+	return r->symfs && snprintf(buf, size, "%s%s%s", r->symfs, path[0] == '/' ? "" : "/", path) < (int)size;
+}
+
+/*
+ * The file a mapping names, looked up as perf does: --symfs, then (with a
+ * recorded build-id) the build-id cache, then the recorded path. A file
+ * found only under another build-id is -ESTALE (found_hex says which), none
+ * at all -ENOENT.
+ */
+static int open_mapped_file(struct pms_resolver *r, const struct pms_map_ref *m, struct pms_dso **out,
+			    char *found_hex)
+{
+	char path[4096];
+	int err, stale = 0;
+
+	if (!m->build_id || m->build_id_size > PMS_BUILD_ID_MAX) {
+		if (symfs_path(r, m->path, path, sizeof(path)) && !access(path, R_OK))
+			return pms_dso__open(path, out);
+		return pms_dso__open(m->path, out);
+	}
+	if (symfs_path(r, m->path, path, sizeof(path))) {
+		err = pms_dso__open_checked(path, m->build_id, m->build_id_size, out, found_hex);
+		if (!err || err == -ENOMEM)
+			return err;
+		stale = err == -ESTALE;
+	}
+	if (!find_cached(r, m->path, m->build_id, m->build_id_size, "elf", path, sizeof(path))) {
+		err = pms_dso__open_checked(path, m->build_id, m->build_id_size, out, NULL);
+		if (!err || err == -ENOMEM)
+			return err;
+	}
+	if (!stale || access(m->path, F_OK) == 0) {
+		err = pms_dso__open_checked(m->path, m->build_id, m->build_id_size, out, found_hex);
+		if (!err || err == -ENOMEM)
+			return err;
+		stale |= err == -ESTALE;
+	}
+	return stale ? -ESTALE : -ENOENT;
+}
+
 static struct dso_entry *get_dso(struct pms_resolver *r, const struct pms_map_ref *m)
 {
 	struct dso_entry *e;
@@ -219,11 +562,8 @@ static struct dso_entry *get_dso(struct pms_resolver *r, const struct pms_map_re
 		e->checked = true;
 		memcpy(e->build_id, m->build_id, m->build_id_size);
 		e->build_id_size = m->build_id_size;
-		e->err = pms_dso__open_checked(m->path, m->build_id, m->build_id_size, &e->dso,
-					       e->found_hex);
-	} else {
-		e->err = pms_dso__open(m->path, &e->dso);
 	}
+	e->err = open_mapped_file(r, m, &e->dso, e->found_hex);
 	if (!e->err && e->dso->nr_syms) {
 		e->demangled = calloc(e->dso->nr_syms, sizeof(*e->demangled));
 		if (!e->demangled) {
@@ -287,8 +627,6 @@ int pms_resolver__user(struct pms_resolver *r, const struct pms_map_ref *map, ui
 		       struct pms_resolved *out)
 {
 	struct dso_entry *e;
-	const struct pms_sym *s;
-	uint64_t vaddr;
 
 	memset(out, 0, sizeof(*out));
 	out->addr = ip;
@@ -317,47 +655,69 @@ int pms_resolver__user(struct pms_resolver *r, const struct pms_map_ref *map, ui
 	if (!e)
 		return -ENOMEM;
 	out->dso = e->path;
+	resolve_in_entry(r, e, map, ip, out);
+	return 0;
+}
+
+/*
+ * ip in map, whose file is e. Unresolved addresses are given relative to the
+ * mapping (file offsets, as perf prints them) when the file is not there to
+ * say its own addresses.
+ */
+static void resolve_in_entry(struct pms_resolver *r, struct dso_entry *e, const struct pms_map_ref *map,
+			     uint64_t ip, struct pms_resolved *out)
+{
+	const struct pms_sym *s;
+	uint64_t vaddr;
+
+	out->addr = ip - map->start + map->pgoff;
 	if (e->err) {
 		if (e->err == -ESTALE) {
 			out->status = PMS_RES_STALE;
 			e->stale_samples++;
 		}
-		return 0;
+		return;
 	}
 	if (pms_dso__map_ip(e->dso, map->start, map->pgoff, ip, &vaddr))
-		return 0;
+		return;
 	out->addr = vaddr;
 	out->elf = e->dso;
 	out->priv_dso = (size_t)(e - r->dsos);
 	s = pms_dso__find_sym(e->dso, vaddr);
 	if (!s) {
-		out->status = PMS_RES_NO_SYM;
-		return 0;
+		out->status = e->dso->syms_from_dynsym || !e->dso->nr_syms ? PMS_RES_STRIPPED : PMS_RES_NO_SYM;
+		return;
 	}
 	out->sym = sym_name(e, s);
 	out->sym_off = vaddr - s->start;
 	out->status = PMS_RES_OK;
-	return 0;
+}
+
+static enum pms_res_status kernel_unavailable(const struct pms_resolver *r)
+{
+	if (r->ks_err == -EACCES)
+		return PMS_RES_RESTRICTED;
+	return r->k.recorded || r->k.kallsyms_path ? PMS_RES_NO_KERNEL : PMS_RES_NO_FILE;
 }
 
 int pms_resolver__kernel(struct pms_resolver *r, uint64_t ip, struct pms_resolved *out)
 {
 	const struct pms_tsym *t;
+	uint64_t at;
 
 	memset(out, 0, sizeof(*out));
 	out->addr = ip;
 	out->dso = "[kernel.kallsyms]";
-	if (!r->ks_loaded) {
-		r->ks_err = pms_kallsyms__load(&r->ks);
-		r->ks_loaded = true;
-	}
-	if (r->ks_err) {
-		out->status = r->ks_err == -EACCES ? PMS_RES_RESTRICTED : PMS_RES_NO_FILE;
+	choose_kernel(r);
+	if (!r->kp) {
+		out->status = kernel_unavailable(r);
 		return 0;
 	}
-	t = pms_kallsyms__find(&r->ks, ip);
-	if (!t) {
-		const struct pms_kmodule *m = pms_kallsyms__module_of(&r->ks, ip);
+	at = ip - (uint64_t)r->k.delta;
+	t = pms_kallsyms__find(r->kp, at);
+	/* a recording's module addresses go through its module maps, never here */
+	if (!t || (t->module && r->k.recorded)) {
+		const struct pms_kmodule *m = r->k.recorded ? NULL : pms_kallsyms__module_of(r->kp, ip);
 
 		if (m)
 			out->dso = m->name;
@@ -365,6 +725,39 @@ int pms_resolver__kernel(struct pms_resolver *r, uint64_t ip, struct pms_resolve
 		return 0;
 	}
 	out->dso = t->module ? t->module : "[kernel.kallsyms]";
+	out->sym = t->name;
+	out->sym_off = at - t->start;
+	out->status = PMS_RES_OK;
+	return 0;
+}
+
+int pms_resolver__module(struct pms_resolver *r, const char *module, uint64_t map_start, uint64_t ip,
+			 struct pms_resolved *out)
+{
+	const struct pms_tsym *t;
+
+	memset(out, 0, sizeof(*out));
+	out->addr = ip - map_start;
+	choose_kernel(r);
+	if (!r->kp) {
+		out->status = kernel_unavailable(r);
+		return 0;
+	}
+	if (r->kp == &r->run_ks && r->k.recorded) {
+		/* this boot's module symbols name the recording only where the module still sits */
+		const struct pms_kmodule *m = pms_kallsyms__module_of(r->kp, map_start);
+
+		if (!m || m->start != map_start || strcmp(m->name, module)) {
+			out->status = PMS_RES_NO_KERNEL;
+			return 0;
+		}
+	}
+	t = pms_kallsyms__find(r->kp, ip);
+	if (!t || !t->module || strcmp(t->module, module)) {
+		out->status = PMS_RES_NO_SYM;
+		return 0;
+	}
+	out->addr = ip;
 	out->sym = t->name;
 	out->sym_off = ip - t->start;
 	out->status = PMS_RES_OK;

@@ -15,6 +15,7 @@
 #ifndef PMS_SYMBOL_RESOLVER_H
 #define PMS_SYMBOL_RESOLVER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -27,6 +28,9 @@ enum pms_res_status {
 	PMS_RES_NO_FILE,    /* file missing / not ELF / no segment for the offset */
 	PMS_RES_STALE,      /* build-id mismatch: binary rebuilt since recording */
 	PMS_RES_RESTRICTED, /* kernel address, kallsyms unreadable (kptr_restrict) */
+	PMS_RES_NO_KERNEL,  /* kernel address of a recording whose kernel symbols are not here
+			       (another build-id, another boot's module layout, not identified) */
+	PMS_RES_STRIPPED,   /* file read, no .symtab and no debug file: only exported names, none here */
 };
 
 /* A mapping as recorded (MMAP2 record or /proc/PID/maps line). */
@@ -48,6 +52,45 @@ struct pms_resolved {
 	size_t priv_dso;     /* private: the resolver's entry for elf */
 };
 
+/*
+ * What a recording says about its kernel; every field optional. Without
+ * pms_resolver__set_kernel() the resolver names kernel addresses with the
+ * running kernel (live use: profile); with it, only with symbols that are
+ * shown to belong to the recording's kernel:
+ *   1. kallsyms saved in the build-id cache under the recorded build-id;
+ *   2. the running kernel's /proc/kallsyms when its build-id
+ *      (/sys/kernel/notes) is the recorded one, moved by the KASLR offset
+ *      between the recorded and the running address of reloc_sym;
+ *   3. without a recorded build-id, the running kernel only when the
+ *      recorded kernel map starts at its reloc_sym and ends at its _etext
+ *      and the recorded OS release (if any) is its release;
+ * otherwise kernel addresses stay addresses (PMS_RES_NO_KERNEL).
+ */
+struct pms_kernel_ref {
+	const uint8_t *build_id;  /* NULL: not recorded */
+	size_t build_id_size;
+	const char *reloc_sym;    /* "_text" / "_stext" from the "[kernel.kallsyms]_text" MMAP, or NULL */
+	uint64_t reloc_addr;      /* its address at record time (that MMAP's pgoff), 0 = unknown */
+	uint64_t map_start, map_end; /* the recorded kernel map; 0, 0 = unknown */
+	const char *osrelease;    /* HEADER_OSRELEASE, or NULL */
+};
+
+enum pms_kernel_source {
+	PMS_KSRC_NONE,     /* nothing here names this recording's kernel (see why) */
+	PMS_KSRC_RUNNING,  /* /proc/kallsyms of the running kernel */
+	PMS_KSRC_CACHE,    /* kallsyms saved in the build-id cache */
+	PMS_KSRC_FILE,     /* a kallsyms file named with pms_resolver__set_kallsyms() */
+};
+
+struct pms_kernel_info {
+	enum pms_kernel_source source;
+	const char *path;          /* the kallsyms file read, or NULL */
+	const char *build_id_hex;  /* recorded kernel build-id, "" if none */
+	int64_t delta;             /* recorded address - symbol address (KASLR), applied */
+	bool restricted;           /* kallsyms read as zeros (kptr_restrict) */
+	const char *why;           /* with PMS_KSRC_NONE: one sentence, "" otherwise */
+};
+
 struct pms_resolver;
 
 struct pms_resolver *pms_resolver__new(void);
@@ -55,7 +98,31 @@ void pms_resolver__free(struct pms_resolver *r);
 /* Always fills out; returns 0, or -ENOMEM. */
 int pms_resolver__user(struct pms_resolver *r, const struct pms_map_ref *map, uint64_t ip,
 		       struct pms_resolved *out);
+/*
+ * Say what the recording knows about its kernel (copied). Call before the
+ * first kernel lookup; a later call starts the kernel choice over.
+ */
+int pms_resolver__set_kernel(struct pms_resolver *r, const struct pms_kernel_ref *k);
+/* Name kernel addresses with this kallsyms file, as perf's --kallsyms (copied; NULL = default). */
+int pms_resolver__set_kallsyms(struct pms_resolver *r, const char *path);
+/*
+ * Where files are looked for before their recorded path: symfs (perf's
+ * --symfs: <symfs>/<path>, and <symfs> as a build-id cache when it holds a
+ * .build-id directory) and the build-id cache dir (default
+ * pms_buildid_cache__dir(); "" = none). Copied; NULL leaves one unchanged.
+ */
+int pms_resolver__set_paths(struct pms_resolver *r, const char *symfs, const char *buildid_dir);
+/* A kernel address inside the recorded kernel map (or, live, anywhere in the kernel). */
 int pms_resolver__kernel(struct pms_resolver *r, uint64_t ip, struct pms_resolved *out);
+/*
+ * A kernel address inside module's recorded map [map_start, ...) (module =
+ * "ext4", no brackets). Unresolved addresses are module-relative, as perf
+ * prints them; out->dso is left NULL for the caller's "[ext4]".
+ */
+int pms_resolver__module(struct pms_resolver *r, const char *module, uint64_t map_start, uint64_t ip,
+			 struct pms_resolved *out);
+/* Which kernel symbols name (or would name) kernel addresses, and why not. Loads them. */
+void pms_resolver__kernel_info(struct pms_resolver *r, struct pms_kernel_info *out);
 /* Source lines of a resolved file address (see srcline.h). -ENODATA without DWARF. */
 int pms_resolver__srcline(struct pms_resolver *r, const struct pms_resolved *res,
 			  const struct pms_srcline_frame **frames, size_t *nr);

@@ -40,6 +40,39 @@ int pms_resolver__kernel(struct pms_resolver *r, uint64_t ip, struct pms_resolve
 	return 0;
 }
 
+int pms_resolver__set_kernel(struct pms_resolver *r, const struct pms_kernel_ref *k)
+{
+	(void)r, (void)k;
+	return 0;
+}
+
+int pms_resolver__set_kallsyms(struct pms_resolver *r, const char *path)
+{
+	(void)r, (void)path;
+	return 0;
+}
+
+int pms_resolver__set_paths(struct pms_resolver *r, const char *symfs, const char *buildid_dir)
+{
+	(void)r, (void)symfs, (void)buildid_dir;
+	return 0;
+}
+
+int pms_resolver__module(struct pms_resolver *r, const char *module, uint64_t map_start, uint64_t ip,
+			 struct pms_resolved *out)
+{
+	(void)r, (void)module;
+	*out = (struct pms_resolved){ .status = PMS_RES_NO_KERNEL, .addr = ip - map_start };
+	return 0;
+}
+
+void pms_resolver__kernel_info(struct pms_resolver *r, struct pms_kernel_info *out)
+{
+	(void)r;
+	*out = (struct pms_kernel_info){ .source = PMS_KSRC_NONE, .build_id_hex = "",
+					 .why = "this build has no symbol support (no host libraries)" };
+}
+
 int pms_resolver__srcline(struct pms_resolver *r, const struct pms_resolved *res,
 			  const struct pms_srcline_frame **frames, size_t *nr)
 {

@@ -7,12 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "aggregate/session.h"
 #include "data/features.h"
 #include "data/reader.h"
 #include "data/writer.h"
+#include "symbol/buildid_cache.h"
 #include "symbol/maps.h"
 
 /* Functions of this binary whose runtime addresses the synthetic samples use. */
@@ -153,6 +155,55 @@ static void fork_(struct file *f, uint32_t pid, uint32_t ppid, uint32_t tid, uin
 
 	cr_assert_eq(pms_data_writer__fork(f->w, pid, ppid, tid, ptid, time, &sid), 0);
 }
+
+/* The kernel map perf synthesizes: "[kernel.kallsyms]<reloc>" at pid -1, pgoff = reloc's address. */
+static void kernel_map(struct file *f, uint64_t start, uint64_t len, const char *reloc)
+{
+	char name[64];
+	struct pms_data_sample_id sid = sid_at((uint32_t)-1, (uint32_t)-1, 0);
+
+	snprintf(name, sizeof(name), "[kernel.kallsyms]%s", reloc);
+	cr_assert_eq(pms_data_writer__mmap(f->w, (uint32_t)-1, (uint32_t)-1, start, len, start,
+					   PERF_RECORD_MISC_KERNEL, name, &sid), 0);
+}
+
+/* A module map as perf synthesizes it: pid -1, the module's path. */
+static void module_map(struct file *f, uint64_t start, uint64_t len, const char *path)
+{
+	struct pms_data_sample_id sid = sid_at((uint32_t)-1, (uint32_t)-1, 0);
+
+	cr_assert_eq(pms_data_writer__mmap(f->w, (uint32_t)-1, (uint32_t)-1, start, len, 0,
+					   PERF_RECORD_MISC_KERNEL, path, &sid), 0);
+}
+
+/* The recording's kernel build-id, as perf writes it in HEADER_BUILD_ID. */
+static void kernel_build_id(struct file *f, const uint8_t *id)
+{
+	cr_assert_eq(pms_data_features__add_build_id(pms_data_writer__features(f->w), "[kernel.kallsyms]", id, 20, -1,
+						     PERF_RECORD_MISC_KERNEL), 0);
+}
+
+/* <root>/kernel/notes holding one NT_GNU_BUILD_ID note, as /sys/kernel/notes does. */
+static void write_notes(const char *root, const uint8_t *id)
+{
+	char path[4096];
+	uint32_t hdr[3] = { 4, 20, 3 };
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/kernel", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/kernel/notes", root);
+	fp = fopen(path, "w");
+	cr_assert_not_null(fp);
+	fwrite(hdr, sizeof(hdr), 1, fp);
+	fwrite("GNU", 4, 1, fp);
+	fwrite(id, 20, 1, fp);
+	fclose(fp);
+}
+
+static const uint8_t kbid[20] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa,
+				  0xbb, 0xcc, 0xdd, 0xee, 0xff, 0x01, 0x02, 0x03, 0x04, 0x05 };
+static const uint8_t other_kbid[20] = { 0xde, 0xad };
 
 static struct pms_session *open_session(struct file *f, bool callchain)
 {
@@ -396,8 +447,13 @@ Test(session, callchain_markers_kinds_and_return_addresses)
 		 top && *top ? top : ".", root);
 	cr_assert_eq(system(cmd), 0);
 	setenv("PMS_PROCFS_ROOT", root, 1);
+	/* the fixture kernel is the running one: same build-id in <sysfs>/kernel/notes */
+	write_notes(root, kbid);
+	setenv("PMS_SYSFS_ROOT", root, 1);
 
 	file_open(&f, ST_BASE | PERF_SAMPLE_CALLCHAIN, "cpu-clock", 4000, true);
+	kernel_build_id(&f, kbid);
+	kernel_map(&f, 0xffffffff81000000ULL, 0x3000, "_stext");
 	mmap2(&f, 100, sm.start, sm.len, sm.pgoff, sm.path, NULL, 1);
 	sample(&f, PERF_RECORD_MISC_KERNEL, 100, 100, 10, KIP, chain, 7);
 	sample(&f, PERF_RECORD_MISC_USER, 100, 100, 11, a + 4, user_chain, 3);
@@ -462,6 +518,7 @@ Test(session, callchain_markers_kinds_and_return_addresses)
 		pms_session__free(s);
 	}
 	unsetenv("PMS_PROCFS_ROOT");
+	unsetenv("PMS_SYSFS_ROOT");
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	cr_assert_eq(system(cmd), 0);
 	free(f.buf);
@@ -805,3 +862,231 @@ Test(session, dwarf_samples_unwind_user_stack_after_kernel_part)
 	free(f.buf);
 }
 #endif
+
+/* ---- the recording's kernel: named only with symbols that belong to it ---- */
+
+struct kroot {
+	char dir[64];
+};
+
+/* A fake machine: <dir>/kallsyms, <dir>/modules, <dir>/kernel/notes = kbid, an empty cache. */
+static void kroot_setup(struct kroot *k)
+{
+	const char *top = getenv("TOP");
+	char cmd[8192];
+
+	snprintf(k->dir, sizeof(k->dir), "/tmp/pms-kernel-XXXXXX");
+	cr_assert_not_null(mkdtemp(k->dir));
+	snprintf(cmd, sizeof(cmd),
+		 "cp '%1$s/tests/fixtures/symbol/kallsyms.txt' '%2$s/kallsyms' && "
+		 "cp '%1$s/tests/fixtures/symbol/modules.txt' '%2$s/modules' && mkdir '%2$s/cache'",
+		 top && *top ? top : ".", k->dir);
+	cr_assert_eq(system(cmd), 0);
+	write_notes(k->dir, kbid);
+	setenv("PMS_PROCFS_ROOT", k->dir, 1);
+	setenv("PMS_SYSFS_ROOT", k->dir, 1);
+	snprintf(cmd, sizeof(cmd), "%s/cache", k->dir);
+	setenv("PMS_BUILDID_DIR", cmd, 1);
+}
+
+static void kroot_done(struct kroot *k)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", k->dir);
+	cr_expect_eq(system(cmd), 0);
+}
+
+/* One kernel sample at ip of a file with a kernel map [start, start+len) named after reloc. */
+static const struct pms_session_sample *kernel_sample(struct file *f, struct pms_session **s, const uint8_t *bid,
+						       uint64_t start, uint64_t len, const char *reloc, uint64_t ip)
+{
+	file_open(f, ST_BASE, "cpu-clock", 4000, true);
+	if (bid)
+		kernel_build_id(f, bid);
+	if (reloc)
+		kernel_map(f, start, len, reloc);
+	sample(f, PERF_RECORD_MISC_KERNEL, 1, 1, 10, ip, NULL, 0);
+	file_close(f);
+	*s = open_session(f, false);
+	return next(*s);
+}
+
+Test(session, kernel_of_another_build_id_stays_an_address_until_the_cache_has_it)
+{
+	struct kroot k;
+	struct file f;
+	struct pms_session *s;
+	const struct pms_session_sample *ss;
+	struct pms_kernel_info ki;
+	char cache[256], src[256];
+
+	kroot_setup(&k);
+	ss = kernel_sample(&f, &s, other_kbid, 0xffffffff81000000ULL, 0x3000, "_stext", KIP);
+	cr_expect_null(ss->frames[0].res.sym, "named with a kernel that is not the recording's");
+	cr_expect_eq(ss->frames[0].res.status, PMS_RES_NO_KERNEL);
+	cr_expect_str_eq(ss->frames[0].res.dso, "[kernel.kallsyms]");
+	cr_expect_eq(ss->frames[0].res.addr, KIP);
+	expect_end(s);
+	cr_expect_eq(pms_session__stats(s)->unresolved[PMS_UNRES_NO_KERNEL], 1);
+	pms_resolver__kernel_info(pms_session__resolver(s), &ki);
+	cr_expect_eq(ki.source, PMS_KSRC_NONE);
+	cr_expect(strstr(ki.why, "another build-id") && strstr(ki.why, "dead0000"), "%s", ki.why);
+	pms_session__free(s);
+
+	/* the recording's kallsyms in the build-id cache names it */
+	snprintf(cache, sizeof(cache), "%s/cache", k.dir);
+	snprintf(src, sizeof(src), "%s/kallsyms", k.dir);
+	cr_assert_eq(pms_buildid_cache__add_file(cache, "[kernel.kallsyms]", other_kbid, 20, "kallsyms", src, NULL), 0);
+	s = open_session(&f, false);
+	ss = next(s);
+	cr_expect_str_eq(sym(&ss->frames[0]), "secondary_startup_64");
+	cr_expect_eq(ss->frames[0].res.sym_off, 0x10);
+	pms_resolver__kernel_info(pms_session__resolver(s), &ki);
+	cr_expect_eq(ki.source, PMS_KSRC_CACHE);
+	pms_session__free(s);
+	free(f.buf);
+
+	/* no kernel map in the file (recorded without kernel access): perf says [unknown] */
+	ss = kernel_sample(&f, &s, kbid, 0, 0, NULL, KIP);
+	cr_expect_str_eq(ss->frames[0].res.dso, "[unknown]");
+	cr_expect_null(ss->frames[0].res.sym);
+	expect_end(s);
+	cr_expect_eq(pms_session__stats(s)->unresolved[PMS_UNRES_NO_MAP], 1);
+	pms_session__free(s);
+	free(f.buf);
+	kroot_done(&k);
+}
+
+Test(session, same_kernel_after_a_reboot_moves_by_the_kaslr_offset)
+{
+	struct kroot k;
+	struct file f;
+	struct pms_session *s;
+	const struct pms_session_sample *ss;
+	struct pms_kernel_info ki;
+	const uint64_t slide = 0x12000000;
+
+	kroot_setup(&k);
+	/* recorded at another boot: the same build-id, the kernel 0x12000000 higher */
+	ss = kernel_sample(&f, &s, kbid, 0xffffffff81000000ULL + slide, 0x3000, "_stext", KIP + slide);
+	cr_expect_str_eq(sym(&ss->frames[0]), "secondary_startup_64");
+	cr_expect_eq(ss->frames[0].res.sym_off, 0x10);
+	cr_expect_eq(ss->frames[0].res.addr, KIP + slide);
+	pms_resolver__kernel_info(pms_session__resolver(s), &ki);
+	cr_expect_eq(ki.source, PMS_KSRC_RUNNING);
+	cr_expect_eq(ki.delta, (int64_t)slide);
+	pms_session__free(s);
+	free(f.buf);
+	kroot_done(&k);
+}
+
+Test(session, without_a_build_id_only_an_identical_kernel_map_names_it)
+{
+	struct kroot k;
+	struct file f;
+	struct pms_session *s;
+	const struct pms_session_sample *ss;
+
+	kroot_setup(&k);
+	/* pipe-mode files carry no build-id: [_stext, _etext) of this kernel exactly */
+	ss = kernel_sample(&f, &s, NULL, 0xffffffff81000000ULL, 0x3000, "_stext", KIP);
+	cr_expect_str_eq(sym(&ss->frames[0]), "secondary_startup_64");
+	pms_session__free(s);
+	free(f.buf);
+	/* the same start (no KASLR is common) but another end: another kernel */
+	ss = kernel_sample(&f, &s, NULL, 0xffffffff81000000ULL, 0x1f000000, "_stext", KIP);
+	cr_expect_null(ss->frames[0].res.sym);
+	cr_expect_eq(ss->frames[0].res.status, PMS_RES_NO_KERNEL);
+	pms_session__free(s);
+	free(f.buf);
+	/* old perf: a kernel map from 0 with the reloc address in pgoff */
+	ss = kernel_sample(&f, &s, NULL, 0, 0xffffffff9fffffffULL, "_stext", KIP);
+	cr_expect_null(ss->frames[0].res.sym);
+	cr_expect_str_eq(ss->frames[0].res.dso, "[kernel.kallsyms]");
+	pms_session__free(s);
+	free(f.buf);
+	kroot_done(&k);
+}
+
+Test(session, modules_get_perfs_names_and_relative_addresses)
+{
+	struct kroot k;
+	struct file f;
+	struct pms_session *s;
+	const struct pms_session_sample *ss;
+
+	kroot_setup(&k);
+	file_open(&f, ST_BASE, "cpu-clock", 4000, true);
+	kernel_build_id(&f, kbid);
+	kernel_map(&f, 0xffffffff81000000ULL, 0x3000, "_stext");
+	module_map(&f, 0xffffffffc0a00000ULL, 0x10000, "/lib/modules/6.1.0/kernel/fs/ext4/ext4.ko");
+	module_map(&f, 0xffffffffc0c00000ULL, 0x1000, "/lib/modules/6.1.0/kernel/drivers/i2c/busses/i2c-piix4.ko.xz");
+	module_map(&f, 0xffffffffc0d00000ULL, 0x1000, "[sb_edac]");
+	sample(&f, PERF_RECORD_MISC_KERNEL, 1, 1, 10, 0xffffffffc0a02010ULL, NULL, 0);
+	sample(&f, PERF_RECORD_MISC_KERNEL, 1, 1, 11, 0xffffffffc0c00123ULL, NULL, 0);
+	sample(&f, PERF_RECORD_MISC_KERNEL, 1, 1, 12, 0xffffffffc0d00042ULL, NULL, 0);
+	/* between the kernel and the modules: no map */
+	sample(&f, PERF_RECORD_MISC_KERNEL, 1, 1, 13, 0xffffffffa0000000ULL, NULL, 0);
+	file_close(&f);
+	s = open_session(&f, false);
+	ss = next(s);
+	cr_expect_str_eq(ss->frames[0].res.dso, "[ext4]");
+	cr_expect_str_eq(sym(&ss->frames[0]), "ext4_mount");
+	cr_expect_eq(ss->frames[0].res.sym_off, 0x10);
+	ss = next(s);
+	cr_expect_str_eq(ss->frames[0].res.dso, "[i2c_piix4]");
+	cr_expect_null(ss->frames[0].res.sym);
+	cr_expect_eq(ss->frames[0].res.addr, 0x123, "module-relative, as perf prints it: %#llx",
+		     (unsigned long long)ss->frames[0].res.addr);
+	ss = next(s);
+	cr_expect_str_eq(ss->frames[0].res.dso, "[sb_edac]");
+	cr_expect_eq(ss->frames[0].res.addr, 0x42);
+	ss = next(s);
+	cr_expect_str_eq(ss->frames[0].res.dso, "[unknown]");
+	expect_end(s);
+	pms_session__free(s);
+	free(f.buf);
+
+	/* ext4 sits elsewhere now: this boot's module symbols do not name the recording */
+	file_open(&f, ST_BASE, "cpu-clock", 4000, true);
+	kernel_build_id(&f, kbid);
+	kernel_map(&f, 0xffffffff81000000ULL, 0x3000, "_stext");
+	module_map(&f, 0xffffffffc0e00000ULL, 0x10000, "/lib/modules/6.1.0/kernel/fs/ext4/ext4.ko");
+	sample(&f, PERF_RECORD_MISC_KERNEL, 1, 1, 10, 0xffffffffc0e02010ULL, NULL, 0);
+	file_close(&f);
+	s = open_session(&f, false);
+	ss = next(s);
+	cr_expect_str_eq(ss->frames[0].res.dso, "[ext4]");
+	cr_expect_null(ss->frames[0].res.sym);
+	cr_expect_eq(ss->frames[0].res.addr, 0x2010);
+	pms_session__free(s);
+	free(f.buf);
+	kroot_done(&k);
+}
+
+Test(session, user_addresses_of_missing_files_are_relative_to_their_mapping)
+{
+	struct file f;
+	struct pms_session *s;
+	const struct pms_session_sample *ss;
+	static const uint8_t bid[20] = { 1, 2, 3 };
+
+	file_open(&f, ST_BASE, "cpu-clock", 4000, true);
+	mmap2(&f, 100, 0x7f0000000000ULL, 0x10000, 0x3000, "/no/such/libgone.so", bid, 1);
+	mmap2(&f, 100, 0x7f1000000000ULL, 0x10000, 0x1000, "/no/such/other.so", NULL, 1);
+	sample(&f, PERF_RECORD_MISC_USER, 100, 100, 10, 0x7f0000000123ULL, NULL, 0);
+	sample(&f, PERF_RECORD_MISC_USER, 100, 100, 11, 0x7f1000000456ULL, NULL, 0);
+	file_close(&f);
+	s = open_session(&f, false);
+	ss = next(s);
+	cr_expect_eq(ss->frames[0].res.status, PMS_RES_NO_FILE, "missing, not rebuilt");
+	cr_expect_eq(ss->frames[0].res.addr, 0x3123);
+	ss = next(s);
+	cr_expect_eq(ss->frames[0].res.addr, 0x1456);
+	expect_end(s);
+	cr_expect_eq(pms_session__stats(s)->unresolved[PMS_UNRES_NO_FILE], 2);
+	cr_expect_eq(pms_session__stats(s)->unresolved[PMS_UNRES_STALE], 0);
+	pms_session__free(s);
+	free(f.buf);
+}

@@ -122,7 +122,13 @@ Test(symbol_kallsyms, kernel_and_modules)
 	cr_assert_eq(pms_kallsyms__parse(text, len, &ks), 0);
 	cr_assert(!ks.restricted);
 	/* Data (D) and absolute (A) symbols are not text; _stext/startup_64 collapse. */
-	cr_assert_eq(ks.tab.nr, 8);
+	cr_assert_eq(ks.tab.nr, 9);
+	/* the addresses a recording's kernel map is checked against, aliases or not */
+	cr_assert_eq(ks.stext_addr, 0xffffffff81000000ULL);
+	cr_assert_eq(ks.etext_addr, 0xffffffff81003000ULL);
+	cr_assert_eq(ks.text_addr, 0);
+	cr_assert_eq(pms_kallsyms__ref_addr(&ks, "_stext"), 0xffffffff81000000ULL);
+	cr_assert_eq(pms_kallsyms__ref_addr(&ks, "startup_64"), 0);
 	cr_assert_eq(ks.nr_modules_syms, 3);
 	s = pms_kallsyms__find(&ks, 0xffffffff81000010);
 	cr_assert_not_null(s);

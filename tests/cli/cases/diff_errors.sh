@@ -11,6 +11,6 @@ cp "$TOP/tests/cli/cases/script_flat.data" flat.data
 echo "not perf.data" > text.data
 "$PMUSCOPE" diff text.data flat.data; echo "exit=$?"
 "$PMUSCOPE" diff -e cycles flat.data flat.data; echo "exit=$?"
-head -c 600 flat.data > cut.data
+head -c 680 flat.data > cut.data
 "$PMUSCOPE" diff flat.data cut.data >cut.txt; echo "exit=$?"
 grep -v '^#' cut.txt

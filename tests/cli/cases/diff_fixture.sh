@@ -3,6 +3,8 @@
 # --sort self, --limit, --json, --flamegraph, -e
 mkdir proc && cp "$FIXTURES/symbol/kallsyms.txt" proc/kallsyms
 export PMS_PROCFS_ROOT="$PWD/proc" PMS_JITMAP_DIR="$FIXTURES/symbol"
+# the fixture kernel is "running": tests/fixtures/symbol/sysfs/kernel/notes has its build-id
+export PMS_SYSFS_ROOT="$FIXTURES/symbol/sysfs"
 cp "$TOP/tests/cli/cases/script_chain.data" chain.data
 cp "$TOP/tests/cli/cases/script_flat.data" flat.data
 "$PMUSCOPE" diff chain.data chain.data; echo "exit=$?"

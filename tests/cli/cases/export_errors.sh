@@ -12,7 +12,7 @@
 echo "not a perf.data file, just text" > junk.data
 "$PMUSCOPE" export -i junk.data; echo "exit=$?"
 # a recording cut short: the data section runs past the end of the file
-head -c 600 "$TOP/tests/cli/cases/script_flat.data" > cut.data
+head -c 680 "$TOP/tests/cli/cases/script_flat.data" > cut.data
 "$PMUSCOPE" export -i cut.data; echo "exit=$?"
 "$PMUSCOPE" export --recover -i cut.data; echo "exit=$?"
 # a flat file (no call chains): one frame per stack

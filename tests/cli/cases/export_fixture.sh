@@ -3,6 +3,8 @@
 # JSON, --event/--time filters, pprof to a file (a valid gzip member) and to a pipe
 mkdir proc && cp "$FIXTURES/symbol/kallsyms.txt" proc/kallsyms
 export PMS_PROCFS_ROOT="$PWD/proc" PMS_JITMAP_DIR="$FIXTURES/symbol"
+# the fixture kernel is "running": tests/fixtures/symbol/sysfs/kernel/notes has its build-id
+export PMS_SYSFS_ROOT="$FIXTURES/symbol/sysfs"
 cp "$TOP/tests/cli/cases/script_chain.data" chain.data
 "$PMUSCOPE" export -i chain.data; echo "exit=$?"
 echo "-- --weight=period --root=pid"

@@ -3,7 +3,7 @@ cp "$TOP/tests/cli/cases/script_chain.data" chain.data
 "$PMUSCOPE" flamegraph -i nope.data; echo "exit=$?"
 echo garbage >g.data
 "$PMUSCOPE" flamegraph -i g.data; echo "exit=$?"
-head -c 600 chain.data >cut.data
+head -c 680 chain.data >cut.data
 "$PMUSCOPE" flamegraph -i cut.data -o cut.html 2>&1 | sed 's/[0-9]* bytes/N bytes/'; echo "exit=$?"
 "$PMUSCOPE" flamegraph -i cut.data -o cut.html >/dev/null 2>&1; echo "exit=$?"
 "$PMUSCOPE" flamegraph -i chain.data --weight bytes; echo "exit=$?"

@@ -3,6 +3,8 @@
 # the HTML page's embedded frame names; -o - writes to stdout
 mkdir proc && cp "$FIXTURES/symbol/kallsyms.txt" proc/kallsyms
 export PMS_PROCFS_ROOT="$PWD/proc" PMS_JITMAP_DIR="$FIXTURES/symbol"
+# the fixture kernel is "running": tests/fixtures/symbol/sysfs/kernel/notes has its build-id
+export PMS_SYSFS_ROOT="$FIXTURES/symbol/sysfs"
 cp "$TOP/tests/cli/cases/script_chain.data" chain.data
 titles() { grep -o '<title>[^<]*</title>\|<rect x="[0-9.]*" y="[0-9.]*" width="[0-9.]*"' "$1"; }
 "$PMUSCOPE" flamegraph -i chain.data --svg; echo "exit=$?"

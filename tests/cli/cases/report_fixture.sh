@@ -2,6 +2,8 @@
 # children + caller graphs, --no-children with pid/dso keys, --json, --header-only, --stats, filters
 mkdir proc && cp "$FIXTURES/symbol/kallsyms.txt" proc/kallsyms
 export PMS_PROCFS_ROOT="$PWD/proc" PMS_JITMAP_DIR="$FIXTURES/symbol"
+# the fixture kernel is "running": tests/fixtures/symbol/sysfs/kernel/notes has its build-id
+export PMS_SYSFS_ROOT="$FIXTURES/symbol/sysfs"
 cp "$TOP/tests/cli/cases/script_chain.data" chain.data
 "$PMUSCOPE" report -i chain.data; echo "exit=$?"
 echo "-- --no-children --sort pid,dso,sym -g none"

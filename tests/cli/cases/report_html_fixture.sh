@@ -3,6 +3,8 @@
 # keys, written to stdout with -, and --html's usage errors
 mkdir proc && cp "$FIXTURES/symbol/kallsyms.txt" proc/kallsyms
 export PMS_PROCFS_ROOT="$PWD/proc" PMS_JITMAP_DIR="$FIXTURES/symbol"
+# the fixture kernel is "running": tests/fixtures/symbol/sysfs/kernel/notes has its build-id
+export PMS_SYSFS_ROOT="$FIXTURES/symbol/sysfs"
 cp "$TOP/tests/cli/cases/script_chain.data" chain.data
 sections() { sed -n '/<div id="pms-preamble">/,/<div id="pms-flame"/p' "$1" | sed '/<style>/,/<\/style>/d; /<script>/,/<\/script>/d'; }
 "$PMUSCOPE" report -i chain.data --html out.html 2>err; echo "exit=$?"

@@ -8,7 +8,7 @@
 echo "not a perf.data file, just text" > junk.data
 "$PMUSCOPE" script -i junk.data; echo "exit=$?"
 # a recording cut short: the data section runs past the end of the file
-head -c 600 "$TOP/tests/cli/cases/script_flat.data" > cut.data
+head -c 680 "$TOP/tests/cli/cases/script_flat.data" > cut.data
 "$PMUSCOPE" script -F comm,tid,time -i cut.data; echo "exit=$?"
 "$PMUSCOPE" script -F comm,tid,time --recover -i cut.data; echo "exit=$?"
 "$PMUSCOPE" script --pid 12x -i "$TOP/tests/cli/cases/script_flat.data"; echo "exit=$?"

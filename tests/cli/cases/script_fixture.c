@@ -10,6 +10,9 @@
 #include "data/writer.h"
 
 #define KIP 0xffffffff81000080ULL  /* secondary_startup_64+0x10 in tests/fixtures/symbol/kallsyms.txt */
+/* the build-id of the fixture kernel: tests/fixtures/symbol/sysfs/kernel/notes says the same */
+static const uint8_t kernel_bid[20] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa,
+					0xbb, 0xcc, 0xdd, 0xee, 0xff, 0x01, 0x02, 0x03, 0x04, 0x05 };
 
 static struct pms_data_writer *w;
 static uint64_t st;
@@ -68,6 +71,16 @@ static void write_file(const char *path, bool callchain)
 	lib.filename = "/nonexistent/libapp.so";
 	die_if(pms_data_writer__open(&w, path, NULL), "open");
 	die_if(pms_data_writer__add_attr(w, &a, "cpu-clock", NULL, 0), "attr");
+	/* the kernel as perf describes it: its build-id and its map from _stext */
+	die_if(pms_data_features__add_build_id(pms_data_writer__features(w), "[kernel.kallsyms]", kernel_bid, 20, -1,
+					       PERF_RECORD_MISC_KERNEL), "build-id");
+	{
+		struct pms_data_sample_id ksid = { .pid = (uint32_t)-1, .tid = (uint32_t)-1, .time = 0 };
+
+		die_if(pms_data_writer__mmap(w, (uint32_t)-1, (uint32_t)-1, 0xffffffff81000000ULL, 0x3000,
+					     0xffffffff81000000ULL, PERF_RECORD_MISC_KERNEL, "[kernel.kallsyms]_stext", &ksid),
+		       "kernel mmap");
+	}
 	die_if(pms_data_writer__comm(w, 4242, 4242, "jsapp", false, &sid), "comm");
 	die_if(pms_data_writer__mmap2(w, &jit, &sid), "mmap2");
 	die_if(pms_data_writer__mmap2(w, &lib, &sid), "mmap2");

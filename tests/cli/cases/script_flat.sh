@@ -1,6 +1,8 @@
 # script on a fixture without call chains: one line per sample, comm right-aligned as perf prints it
 mkdir proc && cp "$FIXTURES/symbol/kallsyms.txt" proc/kallsyms
 export PMS_PROCFS_ROOT=$PWD/proc PMS_JITMAP_DIR=$FIXTURES/symbol
+# the fixture kernel is "running": tests/fixtures/symbol/sysfs/kernel/notes has its build-id
+export PMS_SYSFS_ROOT="$FIXTURES/symbol/sysfs"
 cp "$TOP/tests/cli/cases/script_flat.data" perf.data
 "$PMUSCOPE" script; echo "exit=$?"
 echo "-- -F comm,pid,tid,time,event,ip,sym,dso"
