@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "symbol_opts.h"
 #include "aggregate/session.h"
 #include "aggregate/stacks.h"
 #include "data/reader.h"
@@ -39,6 +40,7 @@ static const struct opt opts[] = {
 	OPT_BOOL(0, "json", &opt_json, "JSON output (schema in docs/diff.md)"),
 	OPT_STRING(0, "flamegraph", &opt_flame, "<file.html>",
 		   "also write a differential flame graph of NEW (red grew, blue shrank)"),
+	OPTS_SYMBOLS,
 	OPT_END(),
 };
 
@@ -69,6 +71,7 @@ static int load(struct side *d)
 	int err;
 
 	memset(&derr, 0, sizeof(derr));
+	symbol_opts__apply(&so);
 	err = pms_session__open(&d->s, d->path, &so, &derr);
 	if (err) {
 		if (err == -ENOENT)
@@ -384,6 +387,7 @@ out:
 	pms_session__free(b.s);
 	pms_session__free(n.s);
 	opt_sort = opt_event = opt_flame = NULL;
+	symbol_opts__reset();
 	opt_json = opt_samples = false;
 	opt_limit = 0;
 	opt_percent_limit = DEFAULT_PERCENT_LIMIT;

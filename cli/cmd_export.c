@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "symbol_opts.h"
 #include "time_range.h"
 #include "aggregate/session.h"
 #include "aggregate/stacks.h"
@@ -51,6 +52,7 @@ static const struct opt opts[] = {
 	OPT_STRING(0, "time", &opt_time, "<start,end>", "only samples in [start,end) seconds (perf's clock; either may be empty)"),
 	OPT_INT(0, "max-stack", &opt_max_stack, "<n>", "frames kept per call chain (default 127)"),
 	OPT_BOOL(0, "recover", &opt_recover, "export the samples before damage in a truncated or corrupt file"),
+	OPTS_SYMBOLS,
 	OPT_END(),
 };
 
@@ -75,6 +77,7 @@ static int write_all(const char *path, const struct strbuf *sb)
 
 static void reset_opts(void)
 {
+	symbol_opts__reset();
 	opt_input = opt_output = opt_format = opt_weight = opt_event = opt_root = opt_time = NULL;
 	opt_inline = opt_srcline = opt_recover = false;
 	opt_max_stack = 0;
@@ -139,6 +142,7 @@ static int run(int argc, char **argv)
 	so.max_stack = opt_max_stack > 0 ? (size_t)opt_max_stack : 0;
 	path = opt_input ? opt_input : "perf.data";
 
+	symbol_opts__apply(&so);
 	err = pms_session__open(&s, path, &so, &derr);
 	if (err) {
 		if (err == -ENOENT)

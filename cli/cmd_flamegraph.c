@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "symbol_opts.h"
 #include "aggregate/session.h"
 #include "aggregate/stacks.h"
 #include "data/reader.h"
@@ -31,11 +32,13 @@ static const struct opt opts[] = {
 	OPT_BOOL(0, "inline", &opt_inline, "expand inlined functions (DWARF) as frames of their own"),
 	OPT_STRING(0, "base", &opt_base, "<file>", "differential: colour frames by their share change since this older perf.data (red grew, blue shrank)"),
 	OPT_DOUBLE(0, "min-width", &opt_min_width, "<pct>", "merge frames narrower than pct% of the total (default 0.005)"),
+	OPTS_SYMBOLS,
 	OPT_END(),
 };
 
 static void reset_opts(void)
 {
+	symbol_opts__reset();
 	opt_input = opt_output = opt_title = opt_event = opt_weight = opt_root = opt_base = NULL;
 	opt_svg = opt_icicle = opt_inline = false;
 	opt_min_width = -1;
@@ -72,6 +75,7 @@ static int load(const char *path, const struct pms_stacks_opts *sto, struct pms_
 
 	*out = NULL;
 	memset(&derr, 0, sizeof(derr));
+	symbol_opts__apply(&so);
 	err = pms_session__open(&s, path, &so, &derr);
 	if (err) {
 		if (err == -ENOENT)

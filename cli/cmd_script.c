@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "symbol_opts.h"
 #include "time_range.h"
 #include "aggregate/session.h"
 #include "event/attr_print.h"
@@ -80,6 +81,7 @@ static const struct opt opts[] = {
 	OPT_STRING(0, "time", &opt_time, "<start,end>", "only samples in [start, end] seconds (either may be empty)"),
 	OPT_BOOL(0, "recover", &opt_recover, "print the samples before damage in a truncated or corrupt file"),
 	OPT_BOOL(0, "stats", &opt_stats, "after the samples, print record counts and unresolved frames to stderr"),
+	OPTS_SYMBOLS,
 	OPT_END(),
 };
 
@@ -394,7 +396,7 @@ static void print_sym(FILE *out, const struct pms_frame *f, unsigned fields, uin
 	}
 	if (fields & F_DSO) {
 		put_str(out, " (");
-		put_str(out, f->res.dso);
+		put_str(out, f->dso_path ? f->dso_path : f->res.dso);
 		fputc_unlocked(')', out);
 	}
 }
@@ -448,7 +450,7 @@ static bool print_inlines(FILE *out, struct pms_resolver *r, const struct pms_fr
 		if (inlined)
 			fputs(" (inlined)", out);
 		else if (fields & F_DSO)
-			fprintf(out, " (%s)", f->res.dso);
+			fprintf(out, " (%s)", f->dso_path ? f->dso_path : f->res.dso);
 		fputc('\n', out);
 	}
 	return true;
@@ -614,6 +616,7 @@ static int run(int argc, char **argv)
 	sopts.recover = opt_recover;
 	sopts.callchain = !opt_hide_callchain;
 	sopts.max_stack = opt_max_stack > 0 ? (size_t)opt_max_stack : 0;
+	symbol_opts__apply(&sopts);
 	rc = pms_session__open(&s, path, &sopts, &derr);
 	if (rc) {
 		if (rc == -ENOENT)
@@ -664,7 +667,7 @@ static int run(int argc, char **argv)
 	}
 	/* event names are right-aligned to the longest, as perf does */
 	for (size_t i = 0; i < nr_attrs; i++) {
-		const char *n = pms_data_reader__attr_name(r, i);
+		const char *n = pms_session__event_name(s, i);
 		size_t len = n ? strlen(n) : 0;
 
 		if (len > name_width)
@@ -765,6 +768,7 @@ static int run(int argc, char **argv)
 					pms_unres_reason__describe(k), st->unresolved[k]);
 	}
 out:
+	symbol_opts__reset();
 	release_filters(&flt);
 	free(evf);
 	pms_session__free(s);

@@ -215,6 +215,8 @@ struct smap {
 	uint64_t start, end, pgoff;
 	const char *path;          /* interned; a module's name ("ext4") for SMAP_MODULE */
 	const char *name;          /* SMAP_MODULE: what perf shows, "[ext4]" */
+	const char *long_name;     /* SMAP_MODULE: what perf script shows: the recorded path when the
+				      build-id table names it, else name */
 	const uint8_t *build_id;   /* arena copy, or NULL: not recorded */
 	uint8_t build_id_size;
 	uint8_t kind;
@@ -245,6 +247,7 @@ struct fcache_ent {
 	uint8_t kind, out_kind, caller, mapped, valid;
 	struct pms_resolved res;
 	uint64_t map_addr;
+	const char *dso_path;
 };
 
 #define FCACHE_SIZE 16384
@@ -331,6 +334,11 @@ const char *pms_unres_reason__describe(enum pms_unres_reason reason)
 	case PMS_UNRES_STRIPPED: return "stripped binary";
 	default: return "unknown";
 	}
+}
+
+const char *pms_session__event_name(const struct pms_session *s, size_t attr_idx)
+{
+	return attr_idx < s->nr_attrs ? s->event_names[attr_idx] : NULL;
 }
 
 const struct pms_session_stats *pms_session__stats(const struct pms_session *s)
@@ -766,6 +774,15 @@ static int handle_kernel_mmap(struct pms_session *s, const struct pms_record *r)
 		}
 		if (!m.name)
 			return -ENOMEM;
+		m.long_name = m.name;
+		if (s->build_ids.nr) {
+			const char *p = intern(&s->strs, &s->arena, path);
+
+			if (!p)
+				return -ENOMEM;
+			if (itab_get(&s->build_ids, (int64_t)(intptr_t)p))
+				m.long_name = p;
+		}
 		return aspace_insert(s->kernel, &m);
 	}
 	if (!is_kernel_map_name(path))
@@ -939,6 +956,7 @@ static bool resolve_frame(struct pms_session *s, struct aspace *as, int32_t pid,
 	    e->kind == f->kind) {
 		f->res = e->res;
 		f->map_addr = e->map_addr;
+		f->dso_path = e->dso_path;
 		f->caller = caller;
 		f->kind = e->out_kind;
 		return e->mapped;
@@ -956,13 +974,29 @@ static bool resolve_frame(struct pms_session *s, struct aspace *as, int32_t pid,
 		e->mapped = mapped;
 		e->res = f->res;
 		e->map_addr = f->map_addr;
+		e->dso_path = f->dso_path;
 		e->valid = 1;
 	}
 	return mapped;
 }
 
+static bool resolve_frame_uncached2(struct pms_session *s, struct aspace *as, int32_t pid,
+				    struct pms_frame *f, bool caller);
+
 static bool resolve_frame_uncached(struct pms_session *s, struct aspace *as, int32_t pid,
 				   struct pms_frame *f, bool caller)
+{
+	bool mapped;
+
+	f->dso_path = NULL;
+	mapped = resolve_frame_uncached2(s, as, pid, f, caller);
+	if (!f->dso_path)
+		f->dso_path = f->res.dso;
+	return mapped;
+}
+
+static bool resolve_frame_uncached2(struct pms_session *s, struct aspace *as, int32_t pid,
+				    struct pms_frame *f, bool caller)
 {
 	uint64_t ip = f->ip, look = caller && ip ? ip - 1 : ip;
 	uint64_t adj = ip - look;
@@ -984,10 +1018,12 @@ static bool resolve_frame_uncached(struct pms_session *s, struct aspace *as, int
 			return false;
 		}
 		if (m->kind == SMAP_MODULE) {
-			if (pms_resolver__module(s->resolver, m->path, m->start, look, &f->res))
+			if (pms_resolver__module(s->resolver, m->path, m->start, look, &f->res)) {
 				frame_unknown(f, ip);
-			else
+			} else {
 				f->res.dso = m->name;
+				f->dso_path = m->long_name;
+			}
 		} else if (pms_resolver__kernel(s->resolver, look, &f->res)) {
 			frame_unknown(f, ip);
 		}

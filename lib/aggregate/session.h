@@ -56,6 +56,9 @@ struct pms_frame {
 	uint64_t map_addr;         /* ip - map start + pgoff for file mappings (what perf script
 				      prints in callchains); ip for kernel, JIT and unmapped frames */
 	bool caller;               /* a return address (looked up at ip - 1) */
+	const char *dso_path;      /* the object as perf script names it: res.dso, except a kernel
+				      module's recorded path ("/lib/modules/…/ext4.ko") where res.dso
+				      is the short "[ext4]" */
 };
 
 struct pms_session_sample {
@@ -132,6 +135,9 @@ void pms_session__free(struct pms_session *s);
  * pms_data_reader__error(pms_session__reader(s))).
  */
 int pms_session__next(struct pms_session *s, const struct pms_session_sample **out);
+
+/* The name of event attr_idx: the file's, else perf's name for its attr ("cycles:ppH"); NULL past the end. */
+const char *pms_session__event_name(const struct pms_session *s, size_t attr_idx);
 
 /* Counts so far (complete after __next() returned 0). */
 const struct pms_session_stats *pms_session__stats(const struct pms_session *s);
