@@ -361,8 +361,6 @@ static void print_summary(FILE *f, struct pms_session *s, const struct pms_hist 
 	const struct pms_session_stats *st = pms_session__stats(s);
 	struct pms_resolver *res = pms_session__resolver(s);
 	uint64_t unres = unresolved_total(st);
-	const char *path, *found;
-	size_t n;
 	char idbuf[64];
 
 	fprintf(f, "# pmuscope summary:\n#   samples: %" PRIu64 ", lost samples: %" PRIu64
@@ -386,11 +384,58 @@ static void print_summary(FILE *f, struct pms_session *s, const struct pms_hist 
 	} else {
 		fputs("#   unsymbolized: 0 samples\n", f);
 	}
-	for (size_t i = 0; !pms_resolver__stale(res, i, &path, &n, &found); i++) {
-		const char *rec = recorded_build_id(pms_session__reader(s), path, idbuf, sizeof(idbuf));
+	if (st->unresolved[PMS_UNRES_NO_KERNEL] || st->unresolved[PMS_UNRES_RESTRICTED]) {
+		struct pms_kernel_info ki;
 
-		fprintf(f, "#   binary rebuilt: %s — build-id recorded %s, on disk %s (%zu samples left unsymbolized)\n",
-			path, rec ? rec : "(from the MMAP2 record)", found && *found ? found : "none", n);
+		pms_resolver__kernel_info(res, &ki);
+		if (ki.source == PMS_KSRC_NONE && *ki.why)
+			fprintf(f, "#   kernel: %s: %" PRIu64 " samples left as addresses%s\n", ki.why,
+				st->unresolved[PMS_UNRES_NO_KERNEL] + st->unresolved[PMS_UNRES_RESTRICTED],
+				ki.restricted ? "" :
+				" (to name them: unpack `pmuscope archive` of the recording into the build-id cache, "
+				"or give its kallsyms with --kallsyms)");
+		else if (st->unresolved[PMS_UNRES_NO_KERNEL])
+			fprintf(f, "#   kernel modules: %" PRIu64 " samples in modules that are not where the recording "
+				"had them; their symbols are not here\n", st->unresolved[PMS_UNRES_NO_KERNEL]);
+	}
+	{
+		struct pms_unnamed_file u;
+		size_t i;
+
+		for (i = 0; i < 10 && !pms_resolver__unnamed(res, i, &u); i++) {
+			switch (u.why) {
+			case PMS_RES_STALE: {
+				const char *rec = recorded_build_id(pms_session__reader(s), u.path, idbuf, sizeof(idbuf));
+
+				fprintf(f, "#   binary rebuilt: %s — build-id recorded %s, on disk %s (%zu samples left "
+					"unsymbolized)\n", u.path, rec ? rec : *u.build_id_hex ? u.build_id_hex :
+					"(from the MMAP2 record)", *u.found_build_id_hex ? u.found_build_id_hex : "none",
+					u.samples);
+				break;
+			}
+			case PMS_RES_STRIPPED:
+				fprintf(f, "#   stripped binary: %s (%zu samples): no .symtab and no debug file; install "
+					"its debug symbols (a -dbgsym package) or set DEBUGINFOD_URLS\n", u.path, u.samples);
+				break;
+			default:
+				if (*u.build_id_hex)
+					fprintf(f, "#   binary missing: %s (%zu samples): build-id %s is neither on disk nor "
+						"in the build-id cache (copy it there with `pmuscope archive`, use --symfs, "
+						"or set DEBUGINFOD_URLS)\n", u.path, u.samples, u.build_id_hex);
+				else
+					fprintf(f, "#   binary missing: %s (%zu samples): not on this machine, and no "
+						"build-id was recorded to find it by\n", u.path, u.samples);
+				break;
+			}
+		}
+		if (!pms_resolver__unnamed(res, i, &u)) {
+			size_t more = 0;
+
+			while (!pms_resolver__unnamed(res, i + more, &u))
+				more++;
+			fprintf(f, "#   ... and %zu more files with unsymbolized samples (report --json lists them all)\n",
+				more);
+		}
 	}
 	if (st->dwarf_samples)
 		fprintf(f, "#   dwarf unwinding: %" PRIu64 " samples with user stacks, %" PRIu64
@@ -431,6 +476,36 @@ static void json_summary(struct jw *w, struct pms_session *s, const struct pms_h
 		jw_end(w);
 	}
 	jw_end(w);
+	{
+		static const char *const whys[] = { [PMS_RES_NO_FILE] = "missing", [PMS_RES_STALE] = "rebuilt",
+						    [PMS_RES_STRIPPED] = "stripped" };
+		static const char *const srcs[] = { [PMS_KSRC_NONE] = NULL, [PMS_KSRC_RUNNING] = "running",
+						    [PMS_KSRC_CACHE] = "build-id cache", [PMS_KSRC_FILE] = "kallsyms file" };
+		struct pms_unnamed_file u;
+		struct pms_kernel_info ki;
+
+		jw_arr(w, "unnamed_files");
+		for (size_t i = 0; !pms_resolver__unnamed(res, i, &u); i++) {
+			jw_obj(w, NULL);
+			jw_str(w, "path", u.path);
+			jw_str(w, "why", u.why <= PMS_RES_STRIPPED && whys[u.why] ? whys[u.why] : "?");
+			jw_uint(w, "samples", u.samples);
+			jw_str(w, "build_id", *u.build_id_hex ? u.build_id_hex : NULL);
+			jw_end(w);
+		}
+		jw_end(w);
+		jw_obj(w, "kernel");
+		if (st->unresolved[PMS_UNRES_NO_KERNEL] || st->unresolved[PMS_UNRES_RESTRICTED] ||
+		    pms_resolver__kernel_touched(res)) {
+			pms_resolver__kernel_info(res, &ki);
+			jw_str(w, "symbols", srcs[ki.source]);
+			jw_str(w, "path", ki.path);
+			jw_str(w, "build_id", *ki.build_id_hex ? ki.build_id_hex : NULL);
+			jw_int(w, "kaslr_offset", ki.delta);
+			jw_str(w, "why_not", *ki.why ? ki.why : NULL);
+		}
+		jw_end(w);
+	}
 	jw_obj(w, "dwarf");
 	jw_uint(w, "samples", st->dwarf_samples);
 	jw_uint(w, "failed", st->dwarf_failed);

@@ -1197,6 +1197,7 @@ static int unwind_user(struct pms_session *s, struct aspace *as, const struct pm
 
 static void count_leaf(struct pms_session *s, const struct pms_frame *f, bool mapped)
 {
+	pms_resolver__count_leaf(s->resolver, &f->res);
 	if (!mapped) {
 		s->stats.unresolved[PMS_UNRES_NO_MAP]++;
 		return;

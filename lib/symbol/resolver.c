@@ -29,6 +29,9 @@ struct dso_entry {
 	int err;                /* cached open failure (-ESTALE, -ENOENT, ...) */
 	char found_hex[PMS_BUILD_ID_HEX_MAX];
 	size_t stale_samples;
+	size_t leaf_unnamed;    /* leaf samples of this file that could not be named */
+	enum pms_res_status leaf_why;
+	char bid_hex[PMS_BUILD_ID_HEX_MAX];
 	struct pms_dso *dso;
 	char **demangled;       /* lazily, parallel to dso->syms; (char *)1 = not mangled */
 	struct pms_srcline *sl;
@@ -84,6 +87,8 @@ struct pms_resolver {
 	const struct pms_kallsyms *kp; /* the symbols naming kernel addresses: own_ks, run_ks or NULL */
 	int ks_err;
 	struct kernel_state k;
+	size_t *unnamed_order;    /* dsos indices by leaf_unnamed, built by pms_resolver__unnamed(0) */
+	size_t nr_unnamed;
 	/* running kernel's kallsyms, read once for the identity checks (may become ks) */
 	struct pms_kallsyms run_ks;
 	int run_ks_err;
@@ -119,6 +124,7 @@ void pms_resolver__free(struct pms_resolver *r)
 	}
 	free(r->dsos);
 	free(r->index);
+	free(r->unnamed_order);
 	for (size_t i = 0; i < r->nr_jits; i++)
 		pms_jitmap__release(&r->jits[i].jm);
 	free(r->jits);
@@ -353,6 +359,11 @@ static void choose_kernel(struct pms_resolver *r)
 			 "no kernel build-id was recorded and the recorded kernel map is not this kernel's");
 }
 
+bool pms_resolver__kernel_touched(const struct pms_resolver *r)
+{
+	return r->k.chosen;
+}
+
 void pms_resolver__kernel_info(struct pms_resolver *r, struct pms_kernel_info *out)
 {
 	choose_kernel(r);
@@ -428,14 +439,15 @@ static void resolve_vdso(struct pms_resolver *r, const struct pms_map_ref *map, 
 			return;
 		}
 	}
-	if (!map->build_id && !running_is_recorded(r))
-		return;
-	v = get_vdso(r);
-	if (!v)
-		return;
-	if (map->build_id && (map->build_id_size != v->build_id_size ||
-			      memcmp(map->build_id, v->build_id, v->build_id_size))) {
-		out->status = PMS_RES_STALE;
+	v = map->build_id || running_is_recorded(r) ? get_vdso(r) : NULL;
+	if (!v || (map->build_id && (map->build_id_size != v->build_id_size ||
+				     memcmp(map->build_id, v->build_id, v->build_id_size)))) {
+		/* another kernel's vDSO: missing here, counted and listed like any missing file */
+		struct dso_entry *e = get_dso(r, map);
+
+		if (e)
+			resolve_in_entry(r, e, map, ip, out);
+		out->dso = "[vdso]";
 		return;
 	}
 	if (pms_dso__map_ip(v, map->start, map->pgoff, ip, &vaddr))
@@ -562,6 +574,7 @@ static struct dso_entry *get_dso(struct pms_resolver *r, const struct pms_map_re
 		e->checked = true;
 		memcpy(e->build_id, m->build_id, m->build_id_size);
 		e->build_id_size = m->build_id_size;
+		pms_hex__encode(e->build_id, e->build_id_size, e->bid_hex);
 	}
 	e->err = open_mapped_file(r, m, &e->dso, e->found_hex);
 	if (!e->err && e->dso->nr_syms) {
@@ -671,6 +684,7 @@ static void resolve_in_entry(struct pms_resolver *r, struct dso_entry *e, const 
 	uint64_t vaddr;
 
 	out->addr = ip - map->start + map->pgoff;
+	out->priv_file = (size_t)(e - r->dsos) + 1;
 	if (e->err) {
 		if (e->err == -ESTALE) {
 			out->status = PMS_RES_STALE;
@@ -779,6 +793,56 @@ int pms_resolver__srcline(struct pms_resolver *r, const struct pms_resolved *res
 	if (e->sl_err)
 		return e->sl_err;
 	return pms_srcline__lookup(e->sl, res->addr, frames, nr);
+}
+
+void pms_resolver__count_leaf(struct pms_resolver *r, const struct pms_resolved *res)
+{
+	struct dso_entry *e;
+
+	if (!res->priv_file || res->priv_file > r->nr_dsos)
+		return;
+	if (res->status != PMS_RES_NO_FILE && res->status != PMS_RES_STALE && res->status != PMS_RES_STRIPPED)
+		return;
+	e = &r->dsos[res->priv_file - 1];
+	e->leaf_unnamed++;
+	e->leaf_why = res->status;
+}
+
+static int by_unnamed(const void *a, const void *b, void *ctx)
+{
+	const struct pms_resolver *r = ctx;
+	const struct dso_entry *x = &r->dsos[*(const size_t *)a], *y = &r->dsos[*(const size_t *)b];
+
+	if (x->leaf_unnamed != y->leaf_unnamed)
+		return x->leaf_unnamed > y->leaf_unnamed ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+int pms_resolver__unnamed(struct pms_resolver *r, size_t i, struct pms_unnamed_file *out)
+{
+	const struct dso_entry *e;
+
+	if (i == 0) {
+		size_t *o = realloc(r->unnamed_order, (r->nr_dsos ? r->nr_dsos : 1) * sizeof(*o));
+
+		if (!o)
+			return -ENOMEM;
+		r->unnamed_order = o;
+		r->nr_unnamed = 0;
+		for (size_t j = 0; j < r->nr_dsos; j++)
+			if (r->dsos[j].leaf_unnamed)
+				o[r->nr_unnamed++] = j;
+		qsort_r(o, r->nr_unnamed, sizeof(*o), by_unnamed, r);
+	}
+	if (i >= r->nr_unnamed)
+		return -ENOENT;
+	e = &r->dsos[r->unnamed_order[i]];
+	out->path = e->path;
+	out->why = e->leaf_why;
+	out->samples = e->leaf_unnamed;
+	out->build_id_hex = e->bid_hex;
+	out->found_build_id_hex = e->found_hex;
+	return 0;
 }
 
 int pms_resolver__stale(const struct pms_resolver *r, size_t i, const char **path, size_t *samples,

@@ -50,6 +50,16 @@ struct pms_resolved {
 	uint64_t sym_off; /* addr - symbol start */
 	struct pms_dso *elf; /* for srcline: the file, or NULL */
 	size_t priv_dso;     /* private: the resolver's entry for elf */
+	size_t priv_file;    /* private: the resolver's entry + 1 for any file looked up, or 0 */
+};
+
+/* A file whose samples could not be named, and why (see pms_resolver__unnamed()). */
+struct pms_unnamed_file {
+	const char *path;               /* as recorded */
+	enum pms_res_status why;        /* PMS_RES_NO_FILE, _STALE or _STRIPPED */
+	size_t samples;                 /* leaf frames counted with pms_resolver__count_leaf() */
+	const char *build_id_hex;       /* recorded, "" if none */
+	const char *found_build_id_hex; /* _STALE: the one on disk ("" if it has none) */
 };
 
 /*
@@ -123,9 +133,18 @@ int pms_resolver__module(struct pms_resolver *r, const char *module, uint64_t ma
 			 struct pms_resolved *out);
 /* Which kernel symbols name (or would name) kernel addresses, and why not. Loads them. */
 void pms_resolver__kernel_info(struct pms_resolver *r, struct pms_kernel_info *out);
+/* Kernel symbols were chosen already (a kernel address was looked up). */
+bool pms_resolver__kernel_touched(const struct pms_resolver *r);
 /* Source lines of a resolved file address (see srcline.h). -ENODATA without DWARF. */
 int pms_resolver__srcline(struct pms_resolver *r, const struct pms_resolved *res,
 			  const struct pms_srcline_frame **frames, size_t *nr);
+/*
+ * Count res (a sample's leaf frame) against its file when it could not be
+ * named, for pms_resolver__unnamed().
+ */
+void pms_resolver__count_leaf(struct pms_resolver *r, const struct pms_resolved *res);
+/* i-th file with leaf samples that could not be named, most samples first; -ENOENT past the end. */
+int pms_resolver__unnamed(struct pms_resolver *r, size_t i, struct pms_unnamed_file *out);
 /* i-th file with build-id mismatches: its path and sample count; -ENOENT past the end. */
 int pms_resolver__stale(const struct pms_resolver *r, size_t i, const char **path, size_t *samples,
 			const char **found_build_id_hex);

@@ -66,6 +66,12 @@ int pms_resolver__module(struct pms_resolver *r, const char *module, uint64_t ma
 	return 0;
 }
 
+bool pms_resolver__kernel_touched(const struct pms_resolver *r)
+{
+	(void)r;
+	return false;
+}
+
 void pms_resolver__kernel_info(struct pms_resolver *r, struct pms_kernel_info *out)
 {
 	(void)r;
@@ -78,6 +84,17 @@ int pms_resolver__srcline(struct pms_resolver *r, const struct pms_resolved *res
 {
 	(void)r, (void)res, (void)frames, (void)nr;
 	return -EOPNOTSUPP;
+}
+
+void pms_resolver__count_leaf(struct pms_resolver *r, const struct pms_resolved *res)
+{
+	(void)r, (void)res;
+}
+
+int pms_resolver__unnamed(struct pms_resolver *r, size_t i, struct pms_unnamed_file *out)
+{
+	(void)r, (void)i, (void)out;
+	return -ENOENT;
 }
 
 int pms_resolver__stale(const struct pms_resolver *r, size_t i, const char **path, size_t *samples,

@@ -243,12 +243,14 @@ Test(symbol_resolver, vdso_from_own_image)
 	cr_assert_str_eq(res.dso, "[vdso]");
 	cr_assert_str_eq(res.sym, want->name);
 	cr_assert_eq(res.sym_off, 2);
-	/* A vDSO recorded on another kernel is not this one. */
+	/* A vDSO recorded on another kernel is not this one: missing here, with its address in the mapping. */
 	ref.build_id = other;
 	ref.build_id_size = sizeof(other);
 	cr_assert_eq(pms_resolver__user(r, &ref, ip, &res), 0);
-	cr_assert_eq(res.status, PMS_RES_STALE);
+	cr_assert_eq(res.status, PMS_RES_NO_FILE);
 	cr_assert_null(res.sym);
+	cr_assert_str_eq(res.dso, "[vdso]");
+	cr_assert_eq(res.addr, ip - v->start + v->pgoff);
 	pms_dso__free(img);
 	pms_maps__free(maps);
 	pms_resolver__free(r);
