@@ -605,10 +605,52 @@ static bool keep_frame(const struct pms_stacks *st, const struct pms_frame *fr)
 	return true;
 }
 
+static bool same_address(const struct pms_frame *a, const struct pms_frame *b)
+{
+	return a->ip == b->ip && a->kind == b->kind &&
+	       (a->res.dso == b->res.dso || (a->res.dso && b->res.dso && !strcmp(a->res.dso, b->res.dso)));
+}
+
+/*
+ * How many outermost frames of the chain repeat the frame inside them: the
+ * extra copies of a run of one user address that reaches the end of the
+ * chain, 0 when there is none.
+ *
+ * A user frame-pointer walk follows saved frame pointers in memory the
+ * program controls; a word that points at itself gives the same "return
+ * address" until the kernel's frame limit. pthread_create's clone3 does
+ * that: glibc, built without frame pointers, leaves the new thread's
+ * struct pthread in the register, and its first word points to itself (the
+ * next word, the dtv pointer, is the heap address that then repeats).
+ *
+ * Keying on one address, not one name, and on the run reaching the end is
+ * what keeps real recursion intact: recursion through different call sites
+ * shows different return addresses, and recursion from a single call site,
+ * which does repeat one address, is followed by the call into it from its
+ * caller, so its run never ends the chain. Only recursion deeper than the
+ * chain limit looks the same, and that chain has already lost its callers.
+ * Kernel frames are left alone: the kernel's own unwinders refuse a frame
+ * that does not move up the stack.
+ */
+static size_t looped_extra(const struct pms_session_sample *ss)
+{
+	const struct pms_frame *outer;
+	size_t i;
+
+	if (ss->nr_frames < 2)
+		return 0;
+	outer = &ss->frames[ss->nr_frames - 1];
+	if (outer->kind == PMS_FRAME_KERNEL)
+		return 0;
+	for (i = ss->nr_frames - 1; i > 0 && same_address(&ss->frames[i - 1], outer); i--)
+		;
+	return ss->nr_frames - 1 - i;
+}
+
 int pms_stacks__add_sample(struct pms_stacks *st, struct pms_session *s,
 			   const struct pms_session_sample *ss)
 {
-	size_t nr = 0, kept = 0;
+	size_t nr = 0, kept = 0, nr_frames = ss->nr_frames, extra;
 	int err;
 
 	if (st->memo_session != s && (err = switch_session(st, s)))
@@ -655,7 +697,12 @@ int pms_stacks__add_sample(struct pms_stacks *st, struct pms_session *s,
 		if (st->opts.root == PMS_STACKS_ROOT_TID && (err = push(st, &nr, st->root_ids[1])))
 			return err;
 	}
-	for (size_t i = ss->nr_frames; i-- > 0;)
+	extra = looped_extra(ss);
+	if (extra && keep_frame(st, &ss->frames[nr_frames - 1])) {
+		nr_frames -= extra;
+		st->meta.looped_chains++;
+	}
+	for (size_t i = nr_frames; i-- > 0;)
 		if (keep_frame(st, &ss->frames[i]) && (err = push_frame(st, s, &ss->frames[i], &nr)))
 			return err;
 	if (st->frames[st->path[nr - 1]].kind == PMS_STACK_UNKNOWN)

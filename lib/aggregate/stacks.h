@@ -18,6 +18,9 @@
  *    kept in dso (perf script's "[unknown] (dso)" made structured).
  *  - All strings are interned and stay valid until __free().
  *  - Children are kept in insertion order until pms_stacks__sort().
+ *  - A session chain whose outer end repeats one user address (a frame
+ *    pointer that points at itself) enters the tree with that frame once;
+ *    meta.looped_chains counts such samples.
  */
 #ifndef PMS_AGGREGATE_STACKS_H
 #define PMS_AGGREGATE_STACKS_H
@@ -90,6 +93,8 @@ struct pms_stacks_meta {
 	uint64_t samples_filtered;  /* seen but left out by opts (event, time, -K/-U) */
 	uint64_t lost;              /* LOST + LOST_SAMPLES records' counts */
 	uint64_t unresolved_leaves; /* samples whose leaf is UNKNOWN */
+	uint64_t looped_chains;     /* samples whose chain ended in a run of one user address, kept
+				       once: a looping frame-pointer walk (see stacks.c) */
 	uint64_t start_wall_ns;     /* UTC of the first sample when the caller knows it (pprof
 				       time_nanos; perf timestamps are not wall clock), else 0 */
 };

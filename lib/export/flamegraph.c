@@ -51,7 +51,6 @@ struct fg {
 	struct fg_frame *frames;
 	size_t nr_frames;
 	uint32_t *frame_map;   /* source frame id -> output frame, FG_NONE unseen */
-	uint32_t max_depth;
 	uint64_t nr_merged_src; /* source nodes hidden in merged nodes */
 	bool weight_period;
 };
@@ -178,8 +177,6 @@ static int fg_build(struct fg *g, const struct pms_stacks *st, const struct pms_
 		self = (uint32_t)(g->nr - 1);
 		n->parent = t.parent;
 		n->depth = self ? g->nodes[t.parent].depth + 1 : 0;
-		if (n->depth > g->max_depth)
-			g->max_depth = n->depth;
 		n->src = t.src;
 		if (t.src == FG_NONE) {
 			n->frame = 1;
@@ -400,7 +397,7 @@ static const char *fg_title(const struct pms_flamegraph_opts *o)
 	return o->title ? o->title : o->base ? "Differential Flame Graph" : "Flame Graph";
 }
 
-/* "cpu-clock: 1234 samples, 0 lost: ./prog args" from the tree's meta. */
+/* "cpu-clock: 1234 samples, 3 lost, 1 looping call chain collapsed", then the command (from the meta). */
 static void fg_subtitle(const struct pms_stacks *st, const struct pms_flamegraph_opts *o, struct strbuf *out)
 {
 	const struct pms_stacks_meta *m = pms_stacks__meta(st);
@@ -417,6 +414,9 @@ static void fg_subtitle(const struct pms_stacks *st, const struct pms_flamegraph
 	strbuf_addf(out, "%" PRIu64 " %s", samples, m && m->sample_noun ? m->sample_noun : "samples");
 	if (m && m->lost)
 		strbuf_addf(out, ", %" PRIu64 " lost", m->lost);
+	if (m && m->looped_chains)
+		strbuf_addf(out, ", %" PRIu64 " looping call chain%s collapsed", m->looped_chains,
+			    m->looped_chains == 1 ? "" : "s");
 	if (m && m->command)
 		strbuf_addf(out, " \xe2\x80\x94 %s", m->command);
 }
@@ -440,6 +440,7 @@ static void fg_json(const struct fg *g, const struct pms_stacks *st, const struc
 	pms_json__str(&j, "periodNoun", m && m->period_noun ? m->period_noun : "period");
 	pms_json__bool(&j, "icicle", o->icicle);
 	pms_json__uint(&j, "mergedSourceNodes", g->nr_merged_src);
+	pms_json__uint(&j, "loopedChains", m ? m->looped_chains : 0);
 	pms_json__arr(&j, "kinds");
 	for (size_t i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]); i++)
 		pms_json__str(&j, NULL, kind_names[i]);
@@ -660,6 +661,7 @@ static void diff_colour(const struct fg *g, const struct fg_node *n, uint64_t ba
 #define SVG_TOP 60
 #define SVG_FONT 12
 #define SVG_CHAR_PX 7 /* average glyph width at 12px: how many characters fit */
+#define SVG_MIN_PX 1.0 /* narrower frames are not drawn (as on the page) */
 
 int pms_flamegraph__svg(const struct pms_stacks *st, const struct pms_flamegraph_opts *opts,
 			struct strbuf *out)
@@ -675,6 +677,9 @@ int pms_flamegraph__svg(const struct pms_stacks *st, const struct pms_flamegraph
 	uint64_t total, base_total = 0;
 	double scale, max_delta = 0;
 	int err, height;
+	bool *shown;
+	size_t nr_shown = 0;
+	uint32_t depth = 0;
 	const double gw = SVG_WIDTH - 2 * SVG_PAD;
 
 	if (!out || check_opts(st, o))
@@ -703,7 +708,26 @@ int pms_flamegraph__svg(const struct pms_stacks *st, const struct pms_flamegraph
 				max_delta = d;
 		}
 	}
-	height = SVG_TOP + (int)(g.max_depth + 1) * SVG_ROW + 30;
+	/*
+	 * A frame narrower than a pixel is not drawn, nor is anything above it,
+	 * and only drawn frames set the height: one sample's deep chain must not
+	 * make the image taller than the profile it belongs to.
+	 */
+	shown = malloc((g.nr ? g.nr : 1) * sizeof(*shown));
+	if (!shown) {
+		fg_free(&g);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < g.nr; i++) {
+		shown[i] = i == 0 || (shown[g.nodes[i].parent] &&
+				      (double)fg_weight(&g.nodes[i], g.weight_period) * scale >= SVG_MIN_PX);
+		if (shown[i]) {
+			nr_shown++;
+			if (g.nodes[i].depth > depth)
+				depth = g.nodes[i].depth;
+		}
+	}
+	height = SVG_TOP + (int)(depth + 1) * SVG_ROW + 30;
 	fg_subtitle(st, o, &sub);
 	strbuf_addf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
 		    "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" "
@@ -720,11 +744,13 @@ int pms_flamegraph__svg(const struct pms_stacks *st, const struct pms_flamegraph
 		const struct fg_frame *f = &g.frames[n->frame];
 		uint64_t wgt = fg_weight(n, g.weight_period);
 		double x = SVG_PAD + (double)n->x * scale, w = (double)wgt * scale;
-		int row = o->icicle ? (int)n->depth : (int)(g.max_depth - n->depth);
+		int row = o->icicle ? (int)n->depth : (int)(depth - n->depth);
 		double y = SVG_TOP + row * SVG_ROW;
 		char fill[48];
 		size_t fit;
 
+		if (!shown[i])
+			continue;
 		if (o->base && n->src != FG_NONE && i)
 			diff_colour(&g, n, base_total, total, max_delta, fill, sizeof(fill));
 		else
@@ -778,11 +804,14 @@ int pms_flamegraph__svg(const struct pms_stacks *st, const struct pms_flamegraph
 		}
 		strbuf_adds(out, "</g>\n");
 	}
-	strbuf_addf(out, "<text x=\"%d\" y=\"%d\" fill=\"#555\">%zu frames drawn", SVG_PAD, height - 10, g.nr);
+	strbuf_addf(out, "<text x=\"%d\" y=\"%d\" fill=\"#555\">%zu frames drawn", SVG_PAD, height - 10, nr_shown);
 	if (g.nr_merged_src)
 		strbuf_addf(out, ", %" PRIu64 " narrower than the minimum width left out", g.nr_merged_src);
+	if (nr_shown < g.nr)
+		strbuf_addf(out, ", %zu narrower than a pixel not drawn", g.nr - nr_shown);
 	strbuf_adds(out, "</text>\n</svg>\n");
 	strbuf_release(&sub);
+	free(shown);
 	fg_free(&g);
 	return out->oom ? -ENOMEM : 0;
 }

@@ -52,7 +52,10 @@
 	var root = $('pms-flame'), canvas = $('pms-canvas'), ctx = canvas.getContext('2d');
 	var tip = $('pms-tip'), details = $('pms-details'), searchBox = $('pms-search');
 	var ROW = 17, FONT = '12px system-ui, "DejaVu Sans", Verdana, sans-serif';
-	var icicle = !!D.icicle, zoomed = 0, hover = -1;
+	// Narrower boxes are not drawn, nor their subtrees, and do not count for the canvas height:
+	// a single sample's deep chain would otherwise make the page a tall empty strip.
+	var MIN_W = 1;
+	var icicle = !!D.icicle, zoomed = 0, hover = -1, shownDepth = 0;
 	var matched = null, searchInfo = null;
 	var drawn = { id: [], x: [], w: [], row: [] }, W = 0, charW = 7;
 
@@ -94,13 +97,28 @@
 
 	function isAncestor(a, n) { return a <= n && n < end[a]; }
 
-	function rowOf(n) { return icicle ? depth[n] : maxDepth - depth[n]; }
+	function rowOf(n) { return icicle ? depth[n] : shownDepth - depth[n]; }
 
-	function draw() {
+	// The deepest node under the zoomed one that is drawn at this scale.
+	function deepestShown(scale) {
+		var d = depth[zoomed];
+		for (var n = zoomed; n < end[zoomed]; n++) {
+			if (val[n] * scale < MIN_W) { n = end[n] - 1; continue; }
+			if (depth[n] > d) d = depth[n];
+		}
+		return d;
+	}
+
+	// anchor: keep the canvas' bottom edge where it is on the screen when the height changes in
+	// flame mode, so the root and the frame just clicked stay under the mouse
+	function draw(anchor) {
 		var dpr = window.devicePixelRatio || 1;
 		W = canvas.parentNode.clientWidth || 1200;
-		var H = (maxDepth + 1) * ROW;
+		shownDepth = N && total ? deepestShown(W / (val[zoomed] || 1)) : 0;
+		var H = (shownDepth + 1) * ROW, oldH = parseFloat(canvas.style.height) || 0;
 		canvas.style.height = H + 'px';
+		if (anchor && !icicle && oldH && H !== oldH) window.scrollBy(0, H - oldH);
+		root.dataset.depth = String(shownDepth);
 		canvas.width = Math.round(W * dpr);
 		canvas.height = Math.round(H * dpr);
 		ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -117,7 +135,7 @@
 		for (var c = 0; c < chain.length; c++) box(chain[c], 0, W, true);
 		for (var n = zoomed; n < end[zoomed]; n++) {
 			var w = val[n] * scale;
-			if (w < 0.4) { n = end[n] - 1; continue; } // its whole subtree is narrower still
+			if (w < MIN_W) { n = end[n] - 1; continue; } // its whole subtree is narrower still
 			box(n, (x0[n] - zx) * scale, w, false);
 		}
 	}
@@ -201,7 +219,7 @@
 		zoomed = n;
 		root.dataset.zoom = String(n);
 		crumbs();
-		draw();
+		draw(true);
 		return true;
 	}
 
@@ -277,7 +295,7 @@
 		}
 	});
 	var resizeTimer = 0;
-	window.addEventListener('resize', function () { clearTimeout(resizeTimer); resizeTimer = setTimeout(draw, 50); });
+	window.addEventListener('resize', function () { clearTimeout(resizeTimer); resizeTimer = setTimeout(function () { draw(true); }, 50); });
 
 	function info(n) {
 		var f = fi[n];
@@ -294,6 +312,11 @@
 		get zoomed() { return zoomed; },
 		get icicle() { return icicle; },
 		get search() { return searchInfo; },
+		get depth() { return shownDepth; },   // deepest drawn depth: the canvas has depth + 1 rows
+		get treeDepth() { return maxDepth; }, // deepest node in the data, drawn or not
+		rowHeight: ROW,
+		minWidth: MIN_W,
+		loopedChains: D.loopedChains || 0,
 		// drawn boxes: node info plus x, y, w, h in CSS pixels relative to the canvas, and the fill colour
 		frames: function () {
 			return drawn.id.map(function (n, k) {
@@ -322,6 +345,12 @@
 	legend();
 	setIcicle(icicle);
 	crumbs();
+	// Flame mode draws the root at the bottom: open with it in view. A page with a preamble
+	// (report --html) opens on its summary instead; the graph below it is only as tall as it draws.
+	if (!icicle && !$('pms-preamble')) {
+		var below = details.getBoundingClientRect().bottom;
+		if (below > window.innerHeight) window.scrollBy(0, below - window.innerHeight);
+	}
 	root.dataset.zoom = '0';
 	root.dataset.state = 'ready';
 	root.dataset.nodes = String(N);

@@ -44,6 +44,9 @@ int pms_export__json(const struct pms_stacks *st, struct strbuf *out)
 	pms_json__uint(&j, "samples_filtered", m->samples_filtered);
 	pms_json__uint(&j, "lost", m->lost);
 	pms_json__uint(&j, "unresolved_leaves", m->unresolved_leaves);
+	/* only when there are some: files without looping chains keep their exact old output */
+	if (m->looped_chains)
+		pms_json__uint(&j, "looped_chains", m->looped_chains);
 	pms_json__end(&j);
 	pms_json__arr(&j, "frames");
 	for (size_t i = 0; i < nf; i++) {

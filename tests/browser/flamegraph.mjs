@@ -6,6 +6,11 @@
 //   diff:   a differential page (opts.base): red and blue fills, base/new/delta in tooltips; keys grew=, shrank= (frame names)
 //   offcpu: a profile --off-cpu page: widths are time shares, tooltips and the search count blocks and off-CPU time; keys fn= (a function that blocked), report= (the run's table as "percent symbol" lines)
 //   load:   prints "load <ms> nodes <n>" per run, median of runs= (bench/flamegraph.sh)
+//   first:  the first view, as opened, never scrolled by the test: screenshot of the viewport (width=, height=),
+//           the root in it (or, with preamble=1, a report --html page: still at the top, the summary in view),
+//           the canvas as tall as its deepest frame at least a pixel wide, every row of it drawn;
+//           looped=N: at least N looping chains collapsed, the frame loopfn= under one collapsed frame with
+//           N samples; deep=D: a D-deep one-sample recursion kept in the data (deepfn= frames) but not drawn
 import { readFileSync } from 'node:fs';
 import { launch, openPage, check, failures } from './lib.mjs';
 
@@ -137,8 +142,62 @@ async function searchChecks(page, re, want, tol) {
 	return got;
 }
 
+// The page as it opens: nothing here scrolls, clicks or hovers before the screenshot.
+async function firstView(page, errors) {
+	const v = await page.evaluate(() => {
+		const F = window.pmsFlame, c = F.canvas(), fs = F.frames(), root = fs.find((f) => f.id === 0) || null;
+		// the deepest node at least a pixel (minWidth) wide, from the node data, not from what was drawn
+		const minW = F.minWidth ?? 1;
+		let deepest = 0;
+		for (let k = 0; k < F.nodeCount; k++) {
+			const n = F.node(k);
+			if (n.share * c.width >= minW && n.depth > deepest) deepest = n.depth;
+		}
+		const pre = document.querySelector('#pms-preamble');
+		return {
+			canvas: c, root, scrollY: window.scrollY, innerH: window.innerHeight, depth: F.depth,
+			treeDepth: Math.max(...Array.from({ length: F.nodeCount }, (_, k) => F.node(k).depth)),
+			row: F.rowHeight ?? 17, deepest, rows: [...new Set(fs.map((f) => f.y))].length, drawn: fs.length,
+			looped: F.loopedChains, subtitle: document.querySelector('#pms-subtitle').textContent,
+			preTop: pre ? pre.getBoundingClientRect().top : null,
+		};
+	});
+	if (shot) await page.screenshot({ path: shot }); // the viewport: what a reader sees first
+	const rootTop = v.root ? v.canvas.top + v.root.y : NaN;
+	if (kv.preamble) {
+		check(name('opens-on-summary'), v.scrollY === 0 && v.preTop !== null && v.preTop >= 0 && v.preTop < v.innerH,
+			`scrollY ${v.scrollY}, summary top ${v.preTop} of a ${v.innerH}px viewport`);
+	} else {
+		check(name('root-in-view'), v.root && rootTop >= 0 && rootTop + v.root.h <= v.innerH,
+			`root row at y ${rootTop.toFixed(1)}..${(rootTop + (v.root ? v.root.h : 0)).toFixed(1)} of a ${v.innerH}px viewport (scrolled ${v.scrollY}px by the page)`);
+	}
+	const rows = v.canvas.height / v.row;
+	check(name('canvas-height'), Math.abs(v.canvas.height - (v.deepest + 1) * v.row) < 0.5 && v.depth === v.deepest,
+		`canvas ${v.canvas.height}px (${rows} rows of ${v.row}px), deepest frame >= 1px wide at depth ${v.deepest}: want ${(v.deepest + 1) * v.row}px;` +
+		` page's depth ${v.depth}, deepest in the data ${v.treeDepth}`);
+	check(name('rows-filled'), v.rows === rows, `${v.rows} of ${rows} rows hold a drawn frame (${v.drawn} frames)`);
+	if (kv.looped) {
+		const want = Number(kv.looped);
+		const lf = await page.evaluate((fn) => window.pmsFlame.find(fn).map((k) => window.pmsFlame.node(k)), kv.loopfn || 'looped_touch');
+		const under = lf.length === 1 ? await page.evaluate((p) => window.pmsFlame.node(p), lf[0].parent) : null;
+		const above = under ? await page.evaluate((p) => window.pmsFlame.node(p), under.parent) : null;
+		check(name('looped-collapsed'), v.looped >= want && lf.length === 1 && lf[0].samples === want && under && above &&
+			under.name !== above.name && lf[0].depth <= 4 && v.subtitle.includes(`${v.looped} looping call chain`),
+			`${v.looped} looping chains collapsed (want >= ${want}); ${kv.loopfn || 'looped_touch'}: ${lf.map((n) => `${n.samples} samples at depth ${n.depth}`).join(', ')}` +
+			` under ${under && under.name} under ${above && above.name}; subtitle "${v.subtitle}"`);
+	}
+	if (kv.deep) {
+		const d = Number(kv.deep);
+		const nd = await page.evaluate((fn) => window.pmsFlame.find(fn).length, kv.deepfn || 'deep');
+		check(name('deep-kept-not-drawn'), nd >= d && v.treeDepth > d && v.depth < v.treeDepth / 4,
+			`${nd} '${kv.deepfn || 'deep'}' frames (want >= ${d}: recursion is not a loop), data ${v.treeDepth} deep, drawn ${v.depth} deep`);
+	}
+	check(name('no-console-errors'), errors.length === 0, errors.join(' | ').slice(0, 300));
+}
+
 async function main() {
-	const { context, external, close } = await launch();
+	const { context, external, close } = await launch(mode === 'first' ?
+		{ width: Number(kv.width || 1280), height: Number(kv.height || 900) } : undefined);
 	try {
 		if (mode === 'load') {
 			const times = [];
@@ -159,6 +218,10 @@ async function main() {
 		const { page, errors } = await openPage(context, file);
 		await ready(page);
 		await common(page, errors, external);
+		if (mode === 'first') {
+			await firstView(page, errors);
+			return;
+		}
 		if (mode === 'shares') {
 			const ids = {};
 			for (const fn of ['alpha', 'bravo', 'charlie', 'leaf_work'])

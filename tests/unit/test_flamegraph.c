@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of lib/export/flamegraph.c: the page's embedded data, hostile names inside <script>, merging of narrow frames, SVG geometry, diff colours.
+// Unit tests of lib/export/flamegraph.c: the page's embedded data, hostile names inside <script>, merging of narrow frames, SVG geometry and height, diff colours, looping-chain counts.
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdio.h>
@@ -193,6 +193,70 @@ Test(flamegraph, svg_geometry_sums)
 	cr_assert_lt(y2[0], y2[1]); /* icicle: the root on top */
 	cr_assert_float_eq(w2[1], 708, 0.01);
 	cr_assert_not_null(strstr(s, "period 60)"));
+	free(s);
+	pms_stacks__free(st);
+}
+
+/*
+ * One sample's deep chain narrower than a pixel neither draws nor makes the SVG taller; the page
+ * gets the data and decides by its own width.
+ */
+Test(flamegraph, svg_height_follows_frames_wide_enough_to_draw)
+{
+	struct pms_stacks *st = pms_stacks__new(NULL);
+	struct pms_flamegraph_opts o = { .sz = sizeof(o) };
+	const char *deep = "main;d1;d2;d3;d4;d5;d6;d7;d8;d9;d10;d11;d12";
+	double x[32], w[32], y[32];
+	char *s;
+	int height;
+
+	add(st, "main;work", 5000);
+	add(st, deep, 1);
+	/* 1 of 5001 samples on 1180 px: 0.24 px */
+	s = svg(st, &o);
+	cr_assert_eq(sscanf(strstr(s, "height=\""), "height=\"%d\"", &height), 1);
+	cr_assert_eq(height, 60 + 3 * 16 + 30, "three rows (all, main, work), not 14: %d", height);
+	cr_assert_eq(rects(s, x, w, y, 32), 3);
+	cr_assert_float_eq(y[0], 60 + 2 * 16, 0.01); /* the root on the bottom row */
+	cr_assert_not_null(strstr(s, ">3 frames drawn, 12 narrower than a pixel not drawn</text>"));
+	cr_assert_null(strstr(s, "<title>d1 "));
+	free(s);
+	s = html(st, &o);
+	cr_assert_not_null(strstr(s, "\"d12\""), "the page has every frame: it draws by its own width");
+	free(s);
+	/* 5 of 5005 samples: 1.18 px, drawn, and the image grows to hold it */
+	add(st, deep, 4);
+	s = svg(st, &o);
+	cr_assert_eq(sscanf(strstr(s, "height=\""), "height=\"%d\"", &height), 1);
+	cr_assert_eq(height, 60 + 14 * 16 + 30);
+	cr_assert_eq(rects(s, x, w, y, 32), 15);
+	cr_assert_not_null(strstr(s, ">15 frames drawn</text>"));
+	free(s);
+	pms_stacks__free(st);
+}
+
+/* The looping chains the tree collapsed are counted where lost samples are: subtitles and the page's data. */
+Test(flamegraph, subtitle_counts_looping_chains)
+{
+	struct pms_stacks *st = pms_stacks__new(NULL);
+	struct pms_flamegraph_opts o = { .sz = sizeof(o) };
+	struct pms_stacks_meta m = { .event = "cpu-clock", .lost = 2, .looped_chains = 1 };
+	char *s;
+
+	add(st, "main;work", 7);
+	s = html(st, &o);
+	cr_assert_null(strstr(s, "looping"));
+	cr_assert_not_null(strstr(s, "\"loopedChains\":0"));
+	free(s);
+	cr_assert_eq(pms_stacks__set_meta(st, &m), 0);
+	s = html(st, &o);
+	cr_assert_not_null(strstr(s, ">cpu-clock: 7 samples, 2 lost, 1 looping call chain collapsed</div>"));
+	cr_assert_not_null(strstr(s, "\"loopedChains\":1"));
+	free(s);
+	m.looped_chains = 3;
+	cr_assert_eq(pms_stacks__set_meta(st, &m), 0);
+	s = svg(st, &o);
+	cr_assert_not_null(strstr(s, ">cpu-clock: 7 samples, 2 lost, 3 looping call chains collapsed</text>"));
 	free(s);
 	pms_stacks__free(st);
 }
