@@ -6,6 +6,18 @@
  * address reads as zero (kptr_restrict, or not root) the load fails with
  * -EACCES and `restricted` is set, instead of attributing every kernel
  * sample to the first symbol.
+ *
+ * Reading and sorting /proc/kallsyms (~120k lines) costs ~60 ms of CPU, more
+ * than a whole small report: the parsed table is kept in the build-id cache
+ * as an address-sorted index ("pmuscope-ksyms-<_text>.idx" beside the
+ * kernel's kallsyms entry) and mapped by later runs. The running kernel's
+ * index holds its core symbols, which a build-id and a KASLR offset fix;
+ * module, BPF and trampoline symbols, which come and go, are read from
+ * /proc/kallsyms only when an address outside the core is looked up. A
+ * kallsyms file in the cache gets an index of all its symbols. Every index
+ * is checked against its source (build-id and the first 64 KiB of the
+ * running kernel's kallsyms; size and mtime of a file) and rebuilt when it
+ * does not match.
  */
 #ifndef PMS_SYMBOL_KALLSYMS_H
 #define PMS_SYMBOL_KALLSYMS_H
@@ -31,6 +43,14 @@ struct pms_kallsyms {
 	/* addresses perf relocates by and bounds the kernel map with (0: absent); kept apart
 	   because aliases at one address collapse to one name in tab */
 	uint64_t text_addr, stext_addr, etext_addr;
+	/* mapped index tab's names point into, or NULL */
+	void *idx_map;
+	size_t idx_len;
+	/* core-only index: addresses outside [core_lo, core_hi) go to the whole kallsyms, read
+	   on first use (lazy is allocated at load, so lookups through a const pointer can fill it) */
+	uint64_t core_lo, core_hi;
+	struct pms_kallsyms_rest *rest;
+	bool from_index;        /* the table came from an index (not parsed this time) */
 };
 
 /* Parse kallsyms text. -EACCES (restricted) / -EINVAL / -ENOMEM. */
@@ -39,6 +59,8 @@ int pms_kallsyms__parse(const char *text, size_t len, struct pms_kallsyms *ks);
 int pms_kallsyms__load(struct pms_kallsyms *ks);
 /* Any kallsyms-format file (a copy in the build-id cache, perf's --kallsyms); no module ranges. */
 int pms_kallsyms__load_file(const char *path, struct pms_kallsyms *ks);
+/* The same through an index kept beside it (a file of the build-id cache): built once, mapped after. */
+int pms_kallsyms__load_file_indexed(const char *path, struct pms_kallsyms *ks);
 /* The address of "_text", "_stext" or "_etext" as read, 0 if absent or another name. */
 uint64_t pms_kallsyms__ref_addr(const struct pms_kallsyms *ks, const char *name);
 /* The running kernel's build-id, from the notes in <sysfs>/kernel/notes: its size, or -errno. */

@@ -277,7 +277,9 @@ static int load_kallsyms_from(struct pms_resolver *r, const char *path, enum pms
 	int err;
 
 	pms_kallsyms__release(&r->own_ks);
-	err = pms_kallsyms__load_file(path, &r->own_ks);
+	/* the build-id cache's copies get an index beside them: mapped, not parsed, next time */
+	err = src == PMS_KSRC_CACHE ? pms_kallsyms__load_file_indexed(path, &r->own_ks) :
+				      pms_kallsyms__load_file(path, &r->own_ks);
 	if (!err) {
 		r->kp = &r->own_ks;
 		r->k.src = src;

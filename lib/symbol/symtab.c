@@ -98,7 +98,7 @@ const struct pms_tsym *pms_symtab__find(const struct pms_symtab *t, uint64_t add
 
 void pms_symtab__release(struct pms_symtab *t)
 {
-	for (size_t i = 0; i < t->nr; i++) {
+	for (size_t i = 0; i < t->nr && !t->borrowed_names; i++) {
 		free(t->syms[i].name);
 		free(t->syms[i].module);
 	}

@@ -8,6 +8,7 @@
 #ifndef PMS_SYMBOL_SYMTAB_H
 #define PMS_SYMBOL_SYMTAB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,6 +22,7 @@ struct pms_tsym {
 struct pms_symtab {
 	struct pms_tsym *syms;
 	size_t nr, cap;
+	bool borrowed_names; /* names point into storage the owner keeps (a mapped index) */
 };
 
 int pms_symtab__add(struct pms_symtab *t, uint64_t start, uint64_t size, const char *name,

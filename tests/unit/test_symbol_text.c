@@ -166,17 +166,141 @@ Test(symbol_kallsyms, kptr_restrict_detected)
 
 Test(symbol_kallsyms, live_kernel_as_root)
 {
-	struct pms_kallsyms ks;
-	int err = pms_kallsyms__load(&ks);
+	char dir[] = "/tmp/pms-ksidx-XXXXXX", cmd[128];
+	struct pms_kallsyms ks, again;
+	int err;
 
+	cr_assert_not_null(mkdtemp(dir));
+	setenv("PMS_BUILDID_DIR", dir, 1);
+	err = pms_kallsyms__load(&ks);
 	if (geteuid() != 0) {
 		cr_assert(err == 0 || err == -EACCES);
 	} else {
 		cr_assert_eq(err, 0);
 		cr_assert_gt(ks.tab.nr, 1000);
 		cr_assert_not_null(pms_kallsyms__find(&ks, ks.tab.syms[ks.tab.nr / 2].start));
+		/* the second load maps the index the first one wrote: the same names for the same addresses */
+		cr_assert_eq(pms_kallsyms__load(&again), 0);
+		if (ks.text_addr) {
+			cr_expect(again.from_index, "no index of the running kernel in %s", dir);
+			cr_expect_eq(again.text_addr, ks.text_addr);
+			cr_expect_eq(again.etext_addr, ks.etext_addr);
+		}
+		for (size_t i = 0; i < ks.tab.nr; i += 97) {
+			const struct pms_tsym *a = &ks.tab.syms[i], *b = pms_kallsyms__find(&again, a->start + a->size / 2);
+
+			cr_assert_not_null(b, "%s", a->name);
+			cr_assert_str_eq(b->name, a->name);
+			cr_assert_eq(b->start, a->start);
+		}
+		pms_kallsyms__release(&again);
 	}
 	pms_kallsyms__release(&ks);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+}
+
+/* A fake running kernel under dir: kallsyms with _text and a module, notes with a build-id, a cache. */
+static void fake_kernel(const char *dir, const char *first_sym)
+{
+	char path[256];
+	FILE *f;
+	static const unsigned char notes[] = { 4, 0, 0, 0, 20, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0,
+					       1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 };
+
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fprintf(f, "ffffffff81000000 T _text\nffffffff81000008 T %s\nffffffff81000100 t helper\n"
+		   "ffffffff81000200 T do_work\nffffffff81001000 T _etext\n"
+		   "ffffffffc0001000 t mod_fn\t[mymod]\n", first_sym);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/kernel", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/kernel/notes", dir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fwrite(notes, sizeof(notes), 1, f);
+	fclose(f);
+	setenv("PMS_PROCFS_ROOT", dir, 1);
+	setenv("PMS_SYSFS_ROOT", dir, 1);
+	snprintf(path, sizeof(path), "%s/cache", dir);
+	setenv("PMS_BUILDID_DIR", path, 1);
+}
+
+Test(symbol_kallsyms, index_built_once_mapped_after_and_rebuilt_when_stale)
+{
+	char dir[] = "/tmp/pms-ksidx-XXXXXX", idx[512], cmd[600];
+	struct pms_kallsyms ks;
+	const struct pms_tsym *t;
+
+	cr_assert_not_null(mkdtemp(dir));
+	fake_kernel(dir, "startup_64");
+	snprintf(idx, sizeof(idx), "%s/cache/[kernel.kallsyms]/0102030405060708090a0b0c0d0e0f1011121314/"
+		 "pmuscope-ksyms-ffffffff81000000.idx", dir);
+
+	cr_assert_eq(pms_kallsyms__load(&ks), 0);
+	cr_expect(!ks.from_index);
+	pms_kallsyms__release(&ks);
+	cr_assert_eq(access(idx, R_OK), 0, "no index written at %s", idx);
+
+	cr_assert_eq(pms_kallsyms__load(&ks), 0);
+	cr_expect(ks.from_index);
+	cr_expect_eq(ks.etext_addr, 0xffffffff81001000ULL);
+	t = pms_kallsyms__find(&ks, 0xffffffff81000210ULL);
+	cr_assert_not_null(t);
+	cr_expect_str_eq(t->name, "do_work");
+	/* modules are not in the index: read from kallsyms on first use */
+	t = pms_kallsyms__find(&ks, 0xffffffffc0001004ULL);
+	cr_assert_not_null(t);
+	cr_expect_str_eq(t->name, "mod_fn");
+	cr_expect_str_eq(t->module, "mymod");
+	pms_kallsyms__release(&ks);
+
+	/* another kernel at the same place (its first lines differ): the index is not trusted */
+	fake_kernel(dir, "startup_xen");
+	cr_assert_eq(pms_kallsyms__load(&ks), 0);
+	cr_expect(!ks.from_index);
+	cr_expect_str_eq(pms_kallsyms__find(&ks, 0xffffffff81000010ULL)->name, "startup_xen");
+	pms_kallsyms__release(&ks);
+	cr_assert_eq(pms_kallsyms__load(&ks), 0);
+	cr_expect(ks.from_index);
+	cr_expect_str_eq(pms_kallsyms__find(&ks, 0xffffffff81000010ULL)->name, "startup_xen");
+	pms_kallsyms__release(&ks);
+
+	/* a damaged index is rebuilt, never read past */
+	cr_assert_eq(truncate(idx, 100), 0);
+	cr_assert_eq(pms_kallsyms__load(&ks), 0);
+	cr_expect(!ks.from_index);
+	cr_expect_str_eq(pms_kallsyms__find(&ks, 0xffffffff81000210ULL)->name, "do_work");
+	pms_kallsyms__release(&ks);
+
+	/* PMS_KSYM_INDEX=0: always parsed */
+	setenv("PMS_KSYM_INDEX", "0", 1);
+	cr_assert_eq(pms_kallsyms__load(&ks), 0);
+	cr_expect(!ks.from_index);
+	pms_kallsyms__release(&ks);
+	unsetenv("PMS_KSYM_INDEX");
+
+	/* a kallsyms file of the cache: indexed beside it, rebuilt when the file changes */
+	snprintf(idx, sizeof(idx), "%s/kallsyms", dir);
+	cr_assert_eq(pms_kallsyms__load_file_indexed(idx, &ks), 0);
+	cr_expect(!ks.from_index);
+	pms_kallsyms__release(&ks);
+	cr_assert_eq(pms_kallsyms__load_file_indexed(idx, &ks), 0);
+	cr_expect(ks.from_index);
+	cr_expect_str_eq(pms_kallsyms__find(&ks, 0xffffffffc0001004ULL)->module, "mymod");
+	pms_kallsyms__release(&ks);
+	fake_kernel(dir, "startup_64");
+	cr_assert_eq(pms_kallsyms__load_file_indexed(idx, &ks), 0);
+	cr_expect(!ks.from_index);
+	cr_expect_str_eq(pms_kallsyms__find(&ks, 0xffffffff81000010ULL)->name, "startup_64");
+	pms_kallsyms__release(&ks);
+
+	unsetenv("PMS_PROCFS_ROOT");
+	unsetenv("PMS_SYSFS_ROOT");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
 }
 
 Test(symbol_jitmap, perf_map_format)
