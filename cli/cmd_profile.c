@@ -14,6 +14,7 @@
 #include "report_print.h"
 #include "stop_signals.h"
 #include "time_range.h"
+#include "aggregate/chaincheck.h"
 #include "aggregate/stacks.h"
 #include "bpf/profile.h"
 #include "export/export.h"
@@ -341,6 +342,36 @@ static uint32_t intern(struct pms_stacks *st, const struct pms_stack_frame *f)
 	return (uint32_t)id;
 }
 
+/*
+ * ip of image a (a return address unless leaf: looked up at ip - 1, inside the call) resolved, the file
+ * opened through /proc/PID/root when the process sees other files than we do; *mout is its mapping, NULL
+ * when none covers it. *file (freed by the caller) is that other way in, or NULL.
+ */
+static void resolve_user(struct sym *sy, struct aspace *a, uint64_t ip, bool leaf, struct pms_resolved *r,
+			 const struct pms_map **mout, char **file)
+{
+	const struct pms_map *m = a && a->maps ? pms_maps__find(a->maps, leaf ? ip : ip - 1) : NULL;
+
+	*file = NULL;
+	*mout = m;
+	memset(r, 0, sizeof(*r));
+	if (!m)
+		return;
+	if (a->root && m->path[0] == '/')
+		*file = object_path(a, m);
+	{
+		size_t mi = (size_t)(m - a->maps->maps);
+		struct pms_map_ref ref = {
+			.path = *file ? *file : m->path, .start = m->start, .pgoff = m->pgoff, .pid = (pid_t)a->tgid,
+			.build_id = a->build_id_sizes[mi] ? a->build_ids[mi] : NULL,
+			.build_id_size = a->build_id_sizes[mi],
+		};
+
+		if (pms_resolver__user(sy->res, &ref, leaf ? ip : ip - 1, r))
+			die("out of memory");
+	}
+}
+
 /* The frame of a return address (not the leaf: ip - 1 is inside the call, not after it). */
 static uint32_t user_frame(struct sym *sy, struct pms_stacks *st, struct aspace *a, size_t as_idx,
 			   uint64_t ip, bool leaf)
@@ -349,23 +380,14 @@ static uint32_t user_frame(struct sym *sy, struct pms_stacks *st, struct aspace 
 	struct pms_stack_frame f = { .kind = PMS_STACK_UNKNOWN, .name = "[unknown]" };
 	const struct pms_map *m;
 	char hex[32], *file = NULL;
+	struct pms_resolved r;
 
 	if (slot->used)
 		return slot->frame;
-	m = a && a->maps ? pms_maps__find(a->maps, leaf ? ip : ip - 1) : NULL;
-	if (m && a->root && m->path[0] == '/')
-		file = object_path(a, m);
+	resolve_user(sy, a, ip, leaf, &r, &m, &file);
 	if (m) {
 		size_t mi = (size_t)(m - a->maps->maps);
-		struct pms_map_ref ref = {
-			.path = file ? file : m->path, .start = m->start, .pgoff = m->pgoff, .pid = (pid_t)a->tgid,
-			.build_id = a->build_id_sizes[mi] ? a->build_ids[mi] : NULL,
-			.build_id_size = a->build_id_sizes[mi],
-		};
-		struct pms_resolved r;
 
-		if (pms_resolver__user(sy->res, &ref, leaf ? ip : ip - 1, &r))
-			die("out of memory");
 		/* the name the process knows the file by, not our way in */
 		f.dso = file && r.dso && !strcmp(r.dso, file) ? m->path : r.dso;
 		if (r.status == PMS_RES_OK) {
@@ -433,6 +455,7 @@ struct reader {
 	uint64_t blocked_ns; /* --off-cpu: time in the tree */
 	bool off_cpu;     /* weights are time blocked (ns), not samples */
 	bool dwarf;       /* --call-graph dwarf */
+	struct pms_chaincheck *chains; /* frame-pointer user stacks that stop short */
 };
 
 /* The image a key's user stack belongs to, snapshotted now if its announcement was not read yet. */
@@ -479,6 +502,33 @@ static size_t dwarf_user_frames(struct reader *rd, const struct pms_profile_samp
 	return n;
 }
 
+/* Where a frame-pointer user stack ended, for the "stop before an entry" check. */
+static void check_chain(struct reader *rd, struct aspace *a, const struct pms_profile_sample *s)
+{
+	struct pms_chaincheck_chain ch = { .weight = s->count, .at_depth_limit = s->nr_user >= PF_MAX_FRAMES };
+
+	for (uint32_t i = s->nr_user; i-- > 0;) {
+		const struct pms_map *m;
+		struct pms_resolved r;
+		char *file;
+
+		resolve_user(rd->sy, a, s->user[i], i == 0, &r, &m, &file);
+		free(file);
+		if (i == s->nr_user - 1) {
+			ch.outer_sym = r.status == PMS_RES_OK ? r.sym : NULL;
+			ch.outer_vaddr = r.addr;
+			ch.outer_elf = r.elf;
+		}
+		if (m && r.dso) {
+			ch.blame_dso = r.dso;
+			ch.blame_elf = r.elf;
+			break;
+		}
+	}
+	if (pms_chaincheck__add(rd->chains, &ch))
+		die("out of memory");
+}
+
 /* The tracepoint's own frames: the BPF program and the kernel's code that runs it. */
 static bool tracing_frame(const struct reader *rd, uint32_t frame)
 {
@@ -515,6 +565,8 @@ static int on_sample(void *ctx, const struct pms_profile_sample *s)
 
 		for (uint32_t i = s->nr_user; i-- > 0;)
 			rd->path[n++] = user_frame(sy, rd->st, a, (size_t)(a - sy->as), s->user[i], i == 0);
+		if (s->nr_user)
+			check_chain(rd, a, s);
 	} else if ((k->flags & PF_F_USER_LOST) && !opt_kernel) {
 		struct pms_stack_frame f = { .kind = PMS_STACK_UNKNOWN, .name = "[user stack lost]" };
 
@@ -769,6 +821,15 @@ static void print_stats(struct pms_profile *p, const struct reader *rd, const st
 		" read late, %" PRIu64 " missed (exited first); not announced: tasks map full %" PRIu64
 		", ring full %" PRIu64 "\n",
 		sy->snapshots, sy->foreign, sy->late, sy->missed, v[PF_STAT_TASKS_FULL], v[PF_STAT_RINGBUF_FULL]);
+	{
+		struct pms_chaincheck_result cc;
+		struct strbuf sb = STRBUF_INIT;
+
+		pms_chaincheck__result(rd->chains, &cc);
+		if (pms_chaincheck__describe(&cc, &sb))
+			fprintf(stderr, "profile: call chains: %s\n", strbuf_str(&sb));
+		strbuf_release(&sb);
+	}
 }
 
 static const char *fail_message(enum pms_profile_fail f, int err)
@@ -828,7 +889,7 @@ static int run(int argc, char **argv)
 	struct pms_cpulist cpus = { 0 };
 	struct pms_profile *p = NULL;
 	struct sym sy = { 0 };
-	struct reader rd = { .sy = &sy };
+	struct reader rd = { .sy = &sy, .chains = pms_chaincheck__new() };
 	enum pms_profile_fail fail;
 	pid_t *pids = NULL;
 	struct pms_profile_stats ps;
@@ -837,6 +898,8 @@ static int run(int argc, char **argv)
 	bool switched = false;
 	int pos, err, ret = 0;
 
+	if (!rd.chains)
+		die("out of memory");
 	pos = opt_parse(self(), &argc, argv, 0);
 	if (pos < argc)
 		usage_error(self(), "unexpected argument '%s' (profile takes no command: use -p PID or -a)", argv[pos]);
@@ -1048,6 +1111,7 @@ static int run(int argc, char **argv)
 	}
 	print_stats(p, &rd, &sy, drains);
 out:
+	pms_chaincheck__free(rd.chains);
 	pms_stacks__free(rd.st);
 	pms_profile__free(p);
 	sym_release(&sy);

@@ -19,6 +19,7 @@ libpfm4-dev
 libelf-dev libdw-dev libzstd-dev zlib1g-dev libiberty-dev
 libbpf-dev bpftool
 libtraceevent-dev libdebuginfod-dev debuginfod
+xz-utils
 rustc
 qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross cpio
 golang-go chromium nodejs

@@ -318,6 +318,7 @@ struct pms_session {
 	struct pms_frame *frames;
 	bool *exact;               /* per frame: an interrupted address, not a return address */
 	struct fcache_ent *fcache;
+	struct pms_chaincheck *chains;
 	size_t max_frames;
 	uint64_t *uw_ips;
 };
@@ -410,6 +411,7 @@ void pms_session__free(struct pms_session *s)
 	free(s->exact);
 	free(s->fcache);
 	free(s->uw_ips);
+	pms_chaincheck__free(s->chains);
 	pms_resolver__free(s->resolver);
 	pms_data_reader__free(s->reader);
 	free(s);
@@ -1277,8 +1279,66 @@ static int build_frames(struct pms_session *s, struct aspace *as)
 			mapped = m;
 	}
 	count_leaf(s, &s->frames[0], mapped);
+	if (s->opts.callchain && has_chain && !o->dwarf_unwound && !dwarf) {
+		/* where the frame-pointer walk of the user stack ended, and the last object it knew */
+		size_t last = n, blame = n;
+
+		for (size_t i = 0; i < n; i++) {
+			const struct pms_frame *f = &s->frames[i];
+
+			if (f->kind != PMS_FRAME_USER && f->kind != PMS_FRAME_JIT)
+				continue;
+			last = i;
+			if (f->res.dso && strcmp(f->res.dso, "[unknown]"))
+				blame = i;
+		}
+		if (last < n) {
+			struct pms_chaincheck_chain ch = {
+				.outer_sym = s->frames[last].res.sym,
+				.outer_vaddr = s->frames[last].res.addr,
+				.outer_elf = s->frames[last].res.elf,
+				.blame_dso = blame < n ? s->frames[blame].res.dso : NULL,
+				.blame_elf = blame < n ? s->frames[blame].res.elf : NULL,
+				.at_depth_limit = n >= s->max_frames || smp->callchain_nr >= DEFAULT_MAX_STACK - 1,
+			};
+
+			if (pms_chaincheck__add(s->chains, &ch))
+				return -ENOMEM;
+		}
+	}
 	o->frames = s->frames;
 	o->nr_frames = n;
+	return 0;
+}
+
+void pms_session__chain_check(struct pms_session *s, struct pms_chaincheck_result *out)
+{
+	pms_chaincheck__result(s->chains, out);
+}
+
+int pms_session__resolve_addr(struct pms_session *s, uint64_t addr, struct pms_frame *out)
+{
+	const struct pms_session_sample *o = &s->out;
+	struct aspace *as;
+	enum pms_frame_kind kind;
+
+	if (!o->sample)
+		return -EINVAL;
+	as = aspace_find(s, (int32_t)o->pid, false);
+	kind = kind_of_cpumode(o->cpumode, addr);
+	memset(out, 0, sizeof(*out));
+	out->ip = addr;
+	out->kind = kind;
+	if (kind == PMS_FRAME_GUEST || resolve_frame(s, as, (int32_t)o->pid, out, false))
+		return 0;
+	/* the other space, by where the address lies (machine__addr_cpumode) */
+	kind = addr >= KERNEL_HALF || (s->kernel && aspace_lookup(s->kernel, addr)) ? PMS_FRAME_KERNEL : PMS_FRAME_USER;
+	if (kind != out->kind) {
+		memset(out, 0, sizeof(*out));
+		out->ip = addr;
+		out->kind = kind;
+		resolve_frame(s, as, (int32_t)o->pid, out, false);
+	}
 	return 0;
 }
 
@@ -1318,7 +1378,8 @@ static int process_sample(struct pms_session *s, const struct perf_event_header 
 		return -ENOMEM;
 	o->comm = t->comm;
 	as = aspace_find(s, (int32_t)o->pid, false);
-	build_frames(s, as);
+	if (build_frames(s, as))
+		return -ENOMEM;
 	s->stats.samples++;
 	if (smp->present & PERF_SAMPLE_TIME) {
 		if (!s->stats.time_first_ns || smp->time < s->stats.time_first_ns)
@@ -1724,7 +1785,8 @@ static int session_init(struct pms_session *s, const struct pms_session_opts *op
 	s->fcache = calloc(FCACHE_SIZE, sizeof(*s->fcache));
 	s->uw_ips = calloc(s->max_frames + 1, sizeof(*s->uw_ips));
 	s->resolver = pms_resolver__new();
-	if (!s->frames || !s->exact || !s->fcache || !s->uw_ips || !s->resolver)
+	s->chains = pms_chaincheck__new();
+	if (!s->frames || !s->exact || !s->fcache || !s->uw_ips || !s->resolver || !s->chains)
 		return -ENOMEM;
 	s->arch = file_arch(s);
 	nr = pms_data_reader__nr_attrs(s->reader);

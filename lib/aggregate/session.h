@@ -38,6 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "aggregate/chaincheck.h"
 #include "data/reader.h"
 #include "ring/sample.h"
 #include "symbol/resolver.h"
@@ -136,8 +137,24 @@ void pms_session__free(struct pms_session *s);
  */
 int pms_session__next(struct pms_session *s, const struct pms_session_sample **out);
 
+/*
+ * Resolve addr (a branch stack's from/to, a sample's ADDR) in the context of
+ * the sample last returned by __next(): its process's maps for a user
+ * address, the kernel's for a kernel one, as perf's thread__find_map_fb()
+ * does (the sample's cpumode first, the other space when that has no map).
+ * *out is valid until the next __next(). 0, or -EINVAL without a sample.
+ */
+int pms_session__resolve_addr(struct pms_session *s, uint64_t addr, struct pms_frame *out);
+
 /* The name of event attr_idx: the file's, else perf's name for its attr ("cycles:ppH"); NULL past the end. */
 const char *pms_session__event_name(const struct pms_session *s, size_t attr_idx);
+
+/*
+ * Frame-pointer user chains that stop before a process or thread entry, and
+ * the objects they stop in (see aggregate/chaincheck.h); with opts.callchain
+ * only. Borrowed until the next __next().
+ */
+void pms_session__chain_check(struct pms_session *s, struct pms_chaincheck_result *out);
 
 /* Counts so far (complete after __next() returned 0). */
 const struct pms_session_stats *pms_session__stats(const struct pms_session *s);

@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "symbol/buildid_cache.h"
+#include "symbol/debuginfod.h"
 #include "symbol/dso.h"
 #include "util/print.h"
 
@@ -373,6 +374,7 @@ static int dso_init(struct pms_dso *dso, Elf *elf)
 		return -ENOEXEC;
 	dso->e_type = eh.e_type;
 	dso->e_machine = eh.e_machine;
+	dso->e_entry = eh.e_entry;
 	n = elf_build_id(elf, dso->build_id, sizeof(dso->build_id));
 	dso->build_id_size = n > 0 ? (size_t)n : 0;
 	read_debuglink(dso, elf);
@@ -387,6 +389,7 @@ static struct pms_dso *dso_alloc(void)
 	if (dso) {
 		dso->fd = -1;
 		dso->debug_fd = -1;
+		dso->frame_pointers = -2;
 	}
 	return dso;
 }
@@ -709,6 +712,70 @@ void pms_dso__free(struct pms_dso *dso)
 	free(dso);
 }
 
+/* Does the function at code[0..len) set up a frame pointer in its prologue? */
+static bool keeps_frame_pointer(uint16_t machine, const uint8_t *code, size_t len)
+{
+	if (machine == EM_X86_64) {
+		static const uint8_t endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa }, push_mov[] = { 0x55, 0x48, 0x89, 0xe5 };
+
+		if (len >= 8 && !memcmp(code, endbr64, 4)) {
+			code += 4;
+			len -= 4;
+		}
+		return len >= 4 && !memcmp(code, push_mov, 4);
+	}
+	if (machine == EM_AARCH64) {
+		/* "mov x29, sp" (add x29, sp, #0) within the first instructions (after paciasp/bti/stp) */
+		for (size_t i = 0; i + 4 <= len && i < 24; i += 4) {
+			uint32_t insn = (uint32_t)code[i] | (uint32_t)code[i + 1] << 8 | (uint32_t)code[i + 2] << 16 |
+					(uint32_t)code[i + 3] << 24;
+
+			if (insn == 0x910003fd)
+				return true;
+		}
+	}
+	return false;
+}
+
+int pms_dso__frame_pointers(struct pms_dso *dso)
+{
+	const uint8_t *image;
+	size_t size = 0, checked = 0, kept = 0, step;
+
+	if (dso->frame_pointers != -2)
+		return dso->frame_pointers;
+	dso->frame_pointers = -1;
+	if ((dso->e_machine != EM_X86_64 && dso->e_machine != EM_AARCH64) || !dso->elf || !dso->nr_syms)
+		return -1;
+	image = (const uint8_t *)elf_rawfile(dso->elf, &size);
+	if (!image)
+		return -1;
+	/* spread the sample over the whole file: a few hand-written stubs must not decide it */
+	step = dso->nr_syms > 256 ? dso->nr_syms / 256 : 1;
+	for (size_t i = 0; i < dso->nr_syms && checked < 256; i += step) {
+		const struct pms_sym *s = &dso->syms[i];
+
+		if (s->size < 16 || s->size_guessed || strstr(s->name, "@plt"))
+			continue;
+		for (size_t k = 0; k < dso->nr_segs; k++) {
+			const struct pms_load_seg *g = &dso->segs[k];
+			uint64_t off;
+
+			if (!(g->flags & PF_X) || s->start < g->vaddr || s->start - g->vaddr + 24 > g->filesz)
+				continue;
+			off = g->offset + (s->start - g->vaddr);
+			if (off + 24 > size)
+				break;
+			checked++;
+			kept += keeps_frame_pointer(dso->e_machine, image + off, 24);
+			break;
+		}
+	}
+	if (checked >= 8)
+		dso->frame_pointers = kept * 2 >= checked;
+	return dso->frame_pointers;
+}
+
 const struct pms_sym *pms_dso__find_sym(const struct pms_dso *dso, uint64_t vaddr)
 {
 	size_t lo = 0, hi = dso->nr_syms;
@@ -796,7 +863,7 @@ static bool crc_matches(const struct pms_dso *dso, const char *path)
 int pms_dso__find_debug_file(const struct pms_dso *dso, char *buf, size_t size)
 {
 	const char *root = debug_root();
-	char hex[PMS_BUILD_ID_HEX_MAX], dir[4096];
+	char hex[PMS_BUILD_ID_HEX_MAX], dir[4096], *fetched;
 	const char *slash;
 	int n;
 
@@ -813,23 +880,42 @@ int pms_dso__find_debug_file(const struct pms_dso *dso, char *buf, size_t size)
 		    build_id_matches(dso, buf))
 			return 0;
 	}
-	if (!dso->debuglink || !dso->path || strchr(dso->debuglink, '/'))
-		return -ENOENT;
-	slash = strrchr(dso->path, '/');
-	if (slash)
-		n = snprintf(dir, sizeof(dir), "%.*s", (int)(slash - dso->path), dso->path);
-	else
-		n = snprintf(dir, sizeof(dir), ".");
-	if (n < 0 || (size_t)n >= sizeof(dir))
-		return -ENAMETOOLONG;
-	const char *fmts[] = { "%s/%s", "%s/.debug/%s", NULL };
-	for (int i = 0; fmts[i]; i++) {
-		n = snprintf(buf, size, fmts[i], dir, dso->debuglink);
-		if (n > 0 && (size_t)n < size && !access(buf, R_OK) && crc_matches(dso, buf))
-			return 0;
+	if (dso->debuglink && dso->path && !strchr(dso->debuglink, '/')) {
+		const char *fmts[] = { "%s/%s", "%s/.debug/%s", NULL };
+
+		slash = strrchr(dso->path, '/');
+		if (slash)
+			n = snprintf(dir, sizeof(dir), "%.*s", (int)(slash - dso->path), dso->path);
+		else
+			n = snprintf(dir, sizeof(dir), ".");
+		/* a directory too long to name has no debuglink candidates; debuginfod may still have it */
+		if (n < 0 || (size_t)n >= sizeof(dir))
+			fmts[0] = NULL;
+		for (int i = 0; fmts[i]; i++) {
+			n = snprintf(buf, size, fmts[i], dir, dso->debuglink);
+			if (n > 0 && (size_t)n < size && !access(buf, R_OK) && crc_matches(dso, buf))
+				return 0;
+		}
+		if (fmts[0]) {
+			n = snprintf(buf, size, "%s%s%s/%s", root, dir[0] == '/' ? "" : "/", dir, dso->debuglink);
+			if (n > 0 && (size_t)n < size && !access(buf, R_OK) && crc_matches(dso, buf))
+				return 0;
+		}
 	}
-	n = snprintf(buf, size, "%s%s%s/%s", root, dir[0] == '/' ? "" : "/", dir, dso->debuglink);
-	if (n > 0 && (size_t)n < size && !access(buf, R_OK) && crc_matches(dso, buf))
-		return 0;
-	return -ENOENT;
+	/*
+	 * Last, as it may cost a network round trip: the debug file by build-id
+	 * from $DEBUGINFOD_URLS. A server's answer is checked like a local file:
+	 * it must carry this build-id.
+	 */
+	if (!dso->build_id_size || pms_debuginfod__find_debuginfo(dso->build_id, dso->build_id_size, &fetched))
+		return -ENOENT;
+	n = snprintf(buf, size, "%s", fetched);
+	free(fetched);
+	if (n < 0 || (size_t)n >= size)
+		return -ENAMETOOLONG;
+	if (!build_id_matches(dso, buf)) {
+		pr_debug("%s: build-id mismatch in the debug file debuginfod gave, not used\n", buf);
+		return -ENOENT;
+	}
+	return 0;
 }

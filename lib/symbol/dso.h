@@ -49,6 +49,7 @@ struct pms_dso {
 	size_t build_id_size; /* 0 = the file has no NT_GNU_BUILD_ID note */
 	uint16_t e_type;      /* ET_EXEC / ET_DYN / ... */
 	uint16_t e_machine;
+	uint64_t e_entry;     /* ELF vaddr of the entry point (_start of an executable), or 0 */
 	uint32_t debuglink_crc; /* CRC32 from .gnu_debuglink, if any */
 	const char *debuglink;  /* file name from .gnu_debuglink, or NULL */
 	bool has_debug_info;    /* .debug_info present in the main file */
@@ -59,6 +60,7 @@ struct pms_dso {
 	size_t nr_syms;
 	size_t nr_plt_syms;     /* synthesized "name@plt" entries (x86_64, arm64) */
 	/* private */
+	int8_t frame_pointers;  /* pms_dso__frame_pointers(): -2 not checked yet */
 	char *plt_names;        /* storage of the @plt names */
 	char *pltgot_names;     /* storage of the .plt.got @plt names */
 	int fd, debug_fd;
@@ -82,6 +84,16 @@ int pms_dso__open_checked(const char *path, const uint8_t *expected, size_t size
 /* An ELF image in memory (not copied; must outlive the dso). No debug lookup. */
 int pms_dso__open_mem(const void *image, size_t size, struct pms_dso **out);
 void pms_dso__free(struct pms_dso *dso);
+
+/*
+ * Whether the file's code keeps frame pointers, judged from the prologues
+ * of (up to 256 of) its functions: x86_64 "push %rbp; mov %rsp,%rbp" (after
+ * an optional endbr64), arm64 "mov x29, sp" in the first instructions. A
+ * frame-pointer walk through a function without one skips its caller or
+ * stops: 1 (most functions keep one), 0 (few or none: -fomit-frame-pointer,
+ * Debian's default), -1 (cannot tell: no code or another architecture).
+ */
+int pms_dso__frame_pointers(struct pms_dso *dso);
 
 /* Symbol containing vaddr, or NULL. */
 const struct pms_sym *pms_dso__find_sym(const struct pms_dso *dso, uint64_t vaddr);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "symbol/dso.h"
 #include "symbol/resolver.h"
 #include "symbol/unwind.h"
 
@@ -102,6 +103,12 @@ int pms_resolver__stale(const struct pms_resolver *r, size_t i, const char **pat
 {
 	(void)r, (void)i, (void)path, (void)samples, (void)found_build_id_hex;
 	return -ENOENT;
+}
+
+int pms_dso__frame_pointers(struct pms_dso *dso)
+{
+	(void)dso;
+	return -1;
 }
 
 int pms_unwinder__new(const struct pms_maps *maps, struct pms_unwinder **out)
