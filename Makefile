@@ -38,7 +38,7 @@ BPF_ARCH  := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 ifeq ($(HOST_LIBS),1)
 LDLIBS    := -lbpf -ltraceevent -ldebuginfod -ldw -lelf -lzstd -lz -liberty $(LDLIBS)
 else
-HOST_LIB_SRCS := lib/symbol/dso.c lib/symbol/srcline.c lib/symbol/unwind.c \
+HOST_LIB_SRCS := lib/symbol/dso.c lib/symbol/srcline.c lib/symbol/unwind.c lib/symbol/debuginfod.c \
                  lib/symbol/demangle.c lib/symbol/resolver.c lib/bpf/profile.c
 LIB_SRCS  := $(filter-out $(HOST_LIB_SRCS) %_zstd.c %_gz.c,$(LIB_SRCS))
 ALL_CFLAGS += -DPMS_NO_HOST_LIBS

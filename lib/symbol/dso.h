@@ -118,8 +118,9 @@ size_t pms_build_id__to_hex(const uint8_t *id, size_t size, char *hex, size_t he
 
 /*
  * Separate debug file for dso, searched in perf/gdb order:
- *   <root>/.build-id/xx/rest.debug
- *   <dir>/<debuglink>, <dir>/.debug/<debuglink>, <root><dir>/<debuglink>
+ *   <root>/.build-id/xx/rest.debug, the build-id cache's "debug" entry,
+ *   <dir>/<debuglink>, <dir>/.debug/<debuglink>, <root><dir>/<debuglink>,
+ *   then the debuginfod servers of $DEBUGINFOD_URLS by build-id
  * where root is $PMS_DEBUG_ROOT or /usr/lib/debug. Debuglink candidates
  * must match the CRC32 of .gnu_debuglink (a build-id candidate must carry
  * the same build-id). 0 with the path in buf, -ENOENT if none.

@@ -495,7 +495,7 @@ int pms_kallsyms__load_file_indexed(const char *path, struct pms_kallsyms *ks)
 	if (!index_enabled() || stat(path, &st) || snprintf(idx, sizeof(idx), "%s", path) >= (int)sizeof(idx) ||
 	    !(slash = strrchr(idx, '/')) || (size_t)(slash - idx) + 32 >= sizeof(idx))
 		return pms_kallsyms__load_file(path, ks);
-	strcpy(slash + 1, "pmuscope-ksyms-all.idx");
+	snprintf(slash + 1, sizeof(idx) - (size_t)(slash + 1 - idx), "pmuscope-ksyms-all.idx");
 	head = malloc(HEAD_BYTES);
 	if (!head)
 		return -ENOMEM;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "symbol/buildid_cache.h"
+#include "symbol/debuginfod.h"
 #include "symbol/demangle.h"
 #include "symbol/dso.h"
 #include "symbol/jitmap.h"
@@ -509,14 +510,14 @@ static bool symfs_path(const struct pms_resolver *r, const char *path, char *buf
 
 /*
  * The file a mapping names, looked up as perf does: --symfs, then (with a
- * recorded build-id) the build-id cache, then the recorded path. A file
- * found only under another build-id is -ESTALE (found_hex says which), none
- * at all -ENOENT.
+ * recorded build-id) the build-id cache, then the recorded path, then the
+ * debuginfod servers of $DEBUGINFOD_URLS. A file found only under another
+ * build-id is -ESTALE (found_hex says which), none at all -ENOENT.
  */
 static int open_mapped_file(struct pms_resolver *r, const struct pms_map_ref *m, struct pms_dso **out,
 			    char *found_hex)
 {
-	char path[4096];
+	char path[4096], *fetched;
 	int err, stale = 0;
 
 	if (!m->build_id || m->build_id_size > PMS_BUILD_ID_MAX) {
@@ -540,6 +541,17 @@ static int open_mapped_file(struct pms_resolver *r, const struct pms_map_ref *m,
 		if (!err || err == -ENOMEM)
 			return err;
 		stale |= err == -ESTALE;
+	}
+	/*
+	 * Last, as it may cost a network round trip: the recorded binary by its
+	 * build-id. Checked like any other copy; when it is not there, a rebuilt
+	 * file on disk still says "rebuilt" rather than "missing".
+	 */
+	if (!pms_debuginfod__find_executable(m->build_id, m->build_id_size, &fetched)) {
+		err = pms_dso__open_checked(fetched, m->build_id, m->build_id_size, out, NULL);
+		free(fetched);
+		if (!err || err == -ENOMEM)
+			return err;
 	}
 	return stale ? -ESTALE : -ENOENT;
 }
