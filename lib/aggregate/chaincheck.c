@@ -10,8 +10,15 @@
 #include "symbol/dso.h"
 #include "util/strbuf.h"
 
+/* symbol names are interned by their producers: a pointer seen once is answered from here */
+#define ENTRY_MEMO 64
+
 struct pms_chaincheck {
 	struct pms_chaincheck_result res;
+	struct {
+		const char *sym;
+		int entry;
+	} memo[ENTRY_MEMO];
 	struct pms_chaincheck_object *objs;
 	size_t nr, cap;
 	bool sorted;
@@ -55,10 +62,21 @@ int pms_chaincheck__add(struct pms_chaincheck *c, const struct pms_chaincheck_ch
 	uint64_t w = ch->weight ? ch->weight : 1;
 
 	c->res.chains += w;
+	if (ch->outer_sym) {
+		size_t m = ((uintptr_t)ch->outer_sym >> 4) % ENTRY_MEMO;
+
+		if (c->memo[m].sym != ch->outer_sym) {
+			c->memo[m].sym = ch->outer_sym;
+			c->memo[m].entry = pms_chaincheck__is_entry(ch->outer_sym);
+		}
+		if (c->memo[m].entry) {
+			c->res.complete += w;
+			return 0;
+		}
+	}
 	/* a stripped executable's _start has no name, but it is the entry point */
-	if (pms_chaincheck__is_entry(ch->outer_sym) ||
-	    (!ch->outer_sym && ch->outer_elf && ch->outer_elf->e_entry && ch->outer_vaddr >= ch->outer_elf->e_entry &&
-	     ch->outer_vaddr - ch->outer_elf->e_entry < 64)) {
+	if (!ch->outer_sym && ch->outer_elf && ch->outer_elf->e_entry && ch->outer_vaddr >= ch->outer_elf->e_entry &&
+	    ch->outer_vaddr - ch->outer_elf->e_entry < 64) {
 		c->res.complete += w;
 		return 0;
 	}
@@ -67,11 +85,12 @@ int pms_chaincheck__add(struct pms_chaincheck *c, const struct pms_chaincheck_ch
 	c->res.cut += w;
 	if (!dso)
 		dso = "[unknown]";
-	for (size_t i = 0; i < c->nr; i++)
-		if (c->objs[i].dso == dso || !strcmp(c->objs[i].dso, dso)) {
+	for (size_t i = 0; i < c->nr && !o; i++)
+		if (c->objs[i].dso == dso)
 			o = &c->objs[i];
-			break;
-		}
+	for (size_t i = 0; i < c->nr && !o; i++)
+		if (!strcmp(c->objs[i].dso, dso))
+			o = &c->objs[i];
 	if (!o) {
 		if (c->nr == c->cap) {
 			size_t ncap = c->cap ? c->cap * 2 : 8;

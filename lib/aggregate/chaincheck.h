@@ -10,8 +10,10 @@
  * pointers (pms_dso__frame_pointers()), so the user can be told which
  * objects to blame and what to do (--call-graph dwarf).
  *
- * Invariants: counts only; objects are kept by name (borrowed strings must
- * outlive the check); results are sorted by cut chains, most first.
+ * Invariants: counts only; objects and symbols are kept by their strings'
+ * addresses (borrowed: they must outlive the check and not change, as the
+ * interned names of a resolver or session); results are sorted by cut
+ * chains, most first.
  */
 #ifndef PMS_AGGREGATE_CHAINCHECK_H
 #define PMS_AGGREGATE_CHAINCHECK_H
