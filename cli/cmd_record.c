@@ -19,6 +19,7 @@
 #include "record_hits.h"
 #include "record_synth.h"
 #include "stop_signals.h"
+#include "data/outfile.h"
 #include "data/writer.h"
 #include "event/event.h"
 #include "perf_event/mmap.h"
@@ -26,6 +27,7 @@
 #include "ring/record.h"
 #include "ring/ring.h"
 #include "ring/stats.h"
+#include "symbol/buildid_cache.h"
 #include "util/cpulist.h"
 #include "util/sysfs.h"
 
@@ -33,7 +35,7 @@ static const char **ev_strs;
 static size_t nr_ev_strs;
 static int opt_freq;
 static uint64_t opt_period;
-static bool opt_callchain, opt_all, opt_compress, opt_no_inherit, opt_no_buildid, opt_buildid_all;
+static bool opt_callchain, opt_all, opt_compress, opt_no_inherit, opt_no_buildid, opt_buildid_all, opt_no_cache;
 static const char *opt_call_graph, *opt_mmap_pages, *opt_output, *opt_pid, *opt_tid, *opt_cpu;
 static double opt_duration;
 
@@ -81,7 +83,8 @@ static const struct opt opts[] = {
 	OPT_STRING('p', "pid", &opt_pid, "<pid,...>", "record existing processes (all their threads)"),
 	OPT_STRING('t', "tid", &opt_tid, "<tid,...>", "record existing threads only (no inheritance)"),
 	OPT_BOOL('i', "no-inherit", &opt_no_inherit, "children and new threads are not sampled"),
-	OPT_BOOL('B', "no-buildid", &opt_no_buildid, "write no build-ids"),
+	OPT_BOOL('B', "no-buildid", &opt_no_buildid, "write no build-ids (and save nothing in the build-id cache)"),
+	OPT_BOOL('N', "no-buildid-cache", &opt_no_cache, "do not save the sampled objects in the build-id cache"),
 	OPT_BOOL(0, "buildid-all", &opt_buildid_all, "build-ids of every object mapped, not only those with samples"),
 	OPT_END(),
 };
@@ -584,6 +587,30 @@ static void print_summary(struct rec *r, const char *path)
 		(unsigned long long)r->st.nr_samples);
 }
 
+/*
+ * perf record's build-id cache update: what the file names (the kernel's
+ * kallsyms, the vDSO, sampled binaries and their debug files) saved under
+ * ~/.debug, new entries only. A cache that cannot be written costs a
+ * warning, never the recording.
+ */
+static void save_in_cache(const struct rec_out *out)
+{
+	struct rec_cache_stats st;
+	char dir[PATH_MAX];
+	int err = pms_buildid_cache__dir(dir, sizeof(dir));
+
+	if (err) {
+		warning("no build-id cache (set HOME or PMS_BUILDID_DIR); objects not saved");
+		return;
+	}
+	err = rec_synth__cache(out, dir, opt_buildid_all, &st);
+	if (err)
+		warning("cannot save objects in the build-id cache %s: %s (-N skips it)", dir, strerror(-err));
+	if (verbose)
+		note("build-id cache %s: %zu objects saved now, %zu already there, %zu not found", dir,
+		     st.nr_added, st.nr_present - st.nr_added, st.nr_missing);
+}
+
 static bool targets_alive(const pid_t *tgids, const pid_t *tids, size_t nr)
 {
 	for (size_t i = 0; i < nr; i++)
@@ -599,6 +626,7 @@ static int run(int argc, char **argv)
 	struct rec_setup rs = { .cg = CG_NONE };
 	struct workload wl = { .pid = -1 };
 	struct pms_cpulist cpus = { 0 };
+	struct pms_data_outfile of = { .fd = -1 };
 	const char *path;
 	char **cmd_argv = NULL;
 	pid_t *tids = NULL, *tgids = NULL, *pids = NULL;
@@ -694,6 +722,8 @@ static int run(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	/* -B: no bookkeeping at all (rec_synth__* accept a NULL table) */
 	r.hits = opt_no_buildid ? NULL : rec_hits__new();
+	if (!opt_no_buildid && !r.hits)
+		die("out of memory");
 	parse_events(&r);
 	setup_attrs(&r, &rs);
 	if (!cpus.nr && (pms_cpulist__online(&cpus) || !cpus.nr))
@@ -706,9 +736,27 @@ static int run(int argc, char **argv)
 		if (opt_compress)
 			wo.buffer_bytes = 4u << 20;
 
-		err = pms_data_writer__open(&r.w, path, &wo);
+		/*
+		 * A file is written under a temporary name until the recording
+		 * has started (events open, command exec'd): a recording that
+		 * fails before leaves the previous file as it was.
+		 */
+		if (pipe_out) {
+			err = pms_data_writer__open(&r.w, path, &wo);
+		} else {
+			err = pms_data_outfile__create(&of, path);
+			if (err) {
+				rec_hits__free(r.hits);
+				if (err == -ENOTEMPTY)
+					return error("cannot keep %s as %s.old: that is a directory; move it away",
+						     path, path), EXIT_RUNTIME;
+				return error("cannot create %s: %s", path, strerror(-err)), EXIT_RUNTIME;
+			}
+			err = pms_data_writer__open_fd(&r.w, of.fd, &wo);
+		}
 		if (err) {
 			rec_hits__free(r.hits);
+			pms_data_outfile__release(&of);
 			if (err == -EOPNOTSUPP)
 				return error("-z: this build has no zstd support"), EXIT_RUNTIME;
 			return error("cannot create %s: %s", path, strerror(-err)), EXIT_RUNTIME;
@@ -716,6 +764,7 @@ static int run(int argc, char **argv)
 	}
 	if (cmd_argv && workload_fork(&wl, cmd_argv, pipe_out)) {
 		pms_data_writer__free(r.w);
+		pms_data_outfile__release(&of);
 		rec_hits__free(r.hits);
 		return EXIT_RUNTIME;
 	}
@@ -839,6 +888,13 @@ out_open:
 			goto out;
 		}
 	}
+	/* started: now the new file may replace the previous one (kept as .old, as perf does) */
+	err = pms_data_outfile__commit(&of, NULL);
+	if (err) {
+		error("cannot rename %s to %s: %s", of.tmp, path, strerror(-err));
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
 	if (opt_duration > 0)
 		deadline = now_ns() + (uint64_t)(opt_duration * 1e9);
 
@@ -899,7 +955,12 @@ out_open:
 		ret = EXIT_RUNTIME;
 	} else {
 		print_summary(&r, path);
+		/* after the file is whole: a slow first copy into the cache costs the recording nothing */
+		if (r.hits && !pipe_out && !opt_no_cache)
+			save_in_cache(&out);
 	}
+	if (r.hits && rec_hits__incomplete(r.hits))
+		warning("out of memory while tracking sampled objects: some build-ids are missing");
 out:
 	if (cmd_argv && !wl.exited && wl.pid > 0 && ret)
 		workload_abort(&wl);
@@ -917,6 +978,8 @@ out:
 	free(pids);
 	pms_ring_stats__exit(&r.st);
 	pms_data_writer__free(r.w);
+	/* a recording that never started leaves no trace but its message */
+	pms_data_outfile__release(&of);
 	pms_evlist__release(&r.list);
 	pms_cpulist__release(&cpus);
 	free(ev_strs);

@@ -1,24 +1,34 @@
 // SPDX-License-Identifier: MIT
 // What record writes besides the kernel's records: synthesized FORK/COMM/MMAP(2) of what already runs, and build-ids.
 #include <dirent.h>
-#include <elf.h>
-#include <fcntl.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "cmd.h"
 #include "record_hits.h"
 #include "record_synth.h"
+#include "aggregate/objects.h"
 #include "data/writer.h"
+#include "symbol/buildid_cache.h"
 #ifndef PMS_NO_HOST_LIBS
 #include "symbol/dso.h"
 #endif
+#include "symbol/kallsyms.h"
 #include "symbol/maps.h"
+#include "symbol/sysobj.h"
 #include "util/sysfs.h"
+
+/*
+ * The names tests/unit/test_record_hits.c (which includes this file) still
+ * uses for these library functions, and the header of its notes' types.
+ */
+#include <elf.h>
+#define build_id_from_notes(p, len, out) pms_build_id__from_notes(p, len, out, PMS_BUILD_ID_MAX)
+#define module_file_is(file, name) pms_kmod__file_is(file, name)
 
 /* "PPid:" / "Tgid:" of /proc/<tid>/status, or -1. */
 long rec_synth__status_field(pid_t tid, const char *field)
@@ -178,77 +188,25 @@ void rec_synth__kernel(const struct rec_out *r)
 			      "[kernel.kallsyms]_text", NULL);
 }
 
-/* modules.dep names a file "dir/snd-hda-intel.ko.xz"; the kernel says "snd_hda_intel". */
-static bool module_file_is(const char *file, const char *name)
-{
-	const char *base = strrchr(file, '/');
-	size_t i;
-
-	base = base ? base + 1 : file;
-	for (i = 0; name[i] && base[i]; i++)
-		if (base[i] != name[i] && !(base[i] == '-' && name[i] == '_'))
-			return false;
-	return !name[i] && !strncmp(base + i, ".ko", 3);
-}
-
-struct kmod {
-	char name[64];
-	char file[PATH_MAX];
-	unsigned long long addr, size;
-};
-
 /*
- * One MMAP per loaded module (name, text address and size from
- * /proc/modules), named by its file under /lib/modules/<release> when
- * modules.dep lists it (one pass over it), else "[name]", as perf names them.
+ * One MMAP per loaded module, in address order, named by its file (or
+ * "[name]") exactly as perf synthesizes them: pid -1, tid 0, pgoff 0, the
+ * whole module size, cpumode kernel (symbol/sysobj.h finds the files).
  */
 void rec_synth__modules(const struct rec_out *r)
 {
-	char path[PATH_MAX], line[1024], rel[256] = "";
-	struct kmod *mods = NULL;
-	size_t nr = 0;
-	FILE *f;
+	struct pms_kmod *mods;
+	size_t nr;
 
-	if (pms_procfs__path(path, sizeof(path), "%s", "modules") < 0 || !(f = fopen(path, "r")))
+	if (pms_kmods__read(&mods, &nr))
 		return;
-	while (fgets(line, sizeof(line), f)) {
-		struct kmod m;
-
-		if (sscanf(line, "%63s %llu %*s %*s %*s 0x%llx", m.name, &m.size, &m.addr) != 3 || !m.addr)
-			continue;
-		snprintf(m.file, sizeof(m.file), "[%s]", m.name);
-		mods = xrealloc(mods, (nr + 1) * sizeof(*mods));
-		mods[nr++] = m;
-	}
-	fclose(f);
-	if (!nr)
-		return;
-	if (pms_procfs__path(path, sizeof(path), "%s", "sys/kernel/osrelease") == 0 && (f = fopen(path, "r"))) {
-		if (fgets(rel, sizeof(rel), f))
-			rel[strcspn(rel, "\n")] = 0;
-		fclose(f);
-	}
-	if (rel[0] && snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep", rel) < (int)sizeof(path) &&
-	    (f = fopen(path, "r"))) {
-		while (fgets(line, sizeof(line), f)) {
-			char *colon = strchr(line, ':');
-
-			if (!colon)
-				continue;
-			*colon = 0;
-			for (size_t i = 0; i < nr; i++)
-				if (mods[i].file[0] == '[' && module_file_is(line, mods[i].name))
-					snprintf(mods[i].file, sizeof(mods[i].file), "/lib/modules/%s/%s", rel, line);
-		}
-		fclose(f);
-	}
 	for (size_t i = 0; i < nr; i++) {
-		pms_data_writer__mmap(r->w, (uint32_t)-1, 0, mods[i].addr, mods[i].size, 0,
-				      PERF_RECORD_MISC_KERNEL, mods[i].file, NULL);
+		pms_data_writer__mmap(r->w, (uint32_t)-1, 0, mods[i].start, mods[i].size, 0,
+				      PERF_RECORD_MISC_KERNEL, mods[i].path, NULL);
 		if (r->hits)
-			rec_hits__add_module(r->hits, mods[i].file, mods[i].addr, mods[i].size);
+			rec_hits__add_module(r->hits, mods[i].path, mods[i].start, mods[i].size);
 	}
-	free(mods);
+	pms_kmods__free(mods, nr);
 }
 
 void rec_synth__all(const struct rec_out *r)
@@ -268,121 +226,79 @@ void rec_synth__all(const struct rec_out *r)
 	closedir(d);
 }
 
-/* NT_GNU_BUILD_ID in a buffer of ELF notes; its size or 0. */
-static size_t build_id_from_notes(const uint8_t *p, size_t len, uint8_t *out)
-{
-	size_t off = 0;
-
-	while (off + 12 <= len) {
-		uint32_t namesz, descsz, type;
-		size_t name_off, desc_off;
-
-		memcpy(&namesz, p + off, 4);
-		memcpy(&descsz, p + off + 4, 4);
-		memcpy(&type, p + off + 8, 4);
-		name_off = off + 12;
-		desc_off = name_off + (((size_t)namesz + 3) & ~(size_t)3);
-		if (desc_off > len || descsz > len - desc_off)
-			break;
-		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(p + name_off, "GNU", 4) &&
-		    descsz > 0 && descsz <= PMS_BUILD_ID_MAX) {
-			memcpy(out, p + desc_off, descsz);
-			return descsz;
-		}
-		off = desc_off + (((size_t)descsz + 3) & ~(size_t)3);
-	}
-	return 0;
-}
-
-/* Build-id from a notes file: /sys/kernel/notes, /sys/module/X/notes/.note.gnu.build-id. */
-static size_t build_id_from_notes_file(const char *path, uint8_t *out)
-{
-	uint8_t buf[4096];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	return n > 0 ? build_id_from_notes(buf, (size_t)n, out) : 0;
-}
-
-#if UINTPTR_MAX > 0xffffffffu
-typedef Elf64_Ehdr vdso_ehdr;
-typedef Elf64_Phdr vdso_phdr;
-#else
-typedef Elf32_Ehdr vdso_ehdr;
-typedef Elf32_Phdr vdso_phdr;
-#endif
-
-/* Build-id of the vDSO: it is the same image in every process, ours included. */
-static size_t build_id_of_vdso(uint8_t *out)
-{
-	const uint8_t *base = (const uint8_t *)(uintptr_t)getauxval(AT_SYSINFO_EHDR);
-	const vdso_ehdr *eh = (const vdso_ehdr *)base;
-
-	if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG))
-		return 0;
-	for (unsigned i = 0; i < eh->e_phnum; i++) {
-		const vdso_phdr *ph = (const vdso_phdr *)(base + eh->e_phoff + (size_t)i * eh->e_phentsize);
-		size_t n;
-
-		if (ph->p_type == PT_NOTE && (n = build_id_from_notes(base + ph->p_offset, ph->p_filesz, out)))
-			return n;
-	}
-	return 0;
-}
-
 /*
  * HEADER_BUILD_ID for every object with samples (by IP or call chain), the
  * kernel and modules included. The static arm64 build has no libelf: its
  * files get no build-ids, which only costs the rebuilt-binary check.
  */
+/* The build-id of object i of the hits table, read where perf reads it; its size or 0. */
+static size_t build_id_of(const char *name, size_t i, bool kernel, uint8_t *id)
+{
+	int n = 0;
+
+	if (i == 0)
+		n = pms_kernel__build_id(id, PMS_BUILD_ID_MAX);
+	else if (kernel)
+		n = pms_kmod__build_id(name, id, PMS_BUILD_ID_MAX);
+	else if (!strcmp(name, "[vdso]"))
+		n = pms_vdso__build_id(id, PMS_BUILD_ID_MAX);
+#ifndef PMS_NO_HOST_LIBS
+	else if (name[0] == '/')
+		n = pms_build_id__read(name, id, PMS_BUILD_ID_MAX);
+#endif
+	return n > 0 ? (size_t)n : 0;
+}
+
 void rec_synth__build_ids(const struct rec_out *r, bool all)
 {
 	struct pms_data_features *f = pms_data_writer__features(r->w);
+	struct pms_objects *objs = rec_hits__objects(r->hits);
 
 	rec_hits__finish(r->hits);
 	for (size_t i = 0; i < rec_hits__nr(r->hits); i++) {
 		uint8_t id[PMS_BUILD_ID_MAX];
-		char path[PATH_MAX];
 		bool hit, kernel;
 		const char *name = rec_hits__name(r->hits, i, &hit, &kernel);
-		size_t n = 0;
+		size_t n;
 
-		if (!hit && !all)
+		/* the vDSO's build-id is kept even unhit: the cache saves its image, as perf's does */
+		if (!hit && !all && strcmp(name, "[vdso]"))
 			continue;
-		if (i == 0) {
-			if (pms_sysfs__path(path, sizeof(path), "%s", "kernel/notes") == 0)
-				n = build_id_from_notes_file(path, id);
-		} else if (kernel) {
-			const char *base = strrchr(name, '/');
-			char mod[256];
-			size_t len;
-
-			base = base ? base + 1 : name + 1; /* "[name]" */
-			len = strcspn(base, ".]");
-			if (len < sizeof(mod)) {
-				memcpy(mod, base, len);
-				mod[len] = 0;
-				for (char *c = mod; *c; c++)
-					if (*c == '-')
-						*c = '_';
-				if (pms_sysfs__path(path, sizeof(path), "module/%s/notes/.note.gnu.build-id", mod) == 0)
-					n = build_id_from_notes_file(path, id);
-			}
-		} else if (!strcmp(name, "[vdso]")) {
-			n = build_id_of_vdso(id);
-		} else if (name[0] == '/') {
-#ifndef PMS_NO_HOST_LIBS
-			int got = pms_build_id__read(name, id, sizeof(id));
-
-			n = got > 0 ? (size_t)got : 0;
-#endif
-		}
-		if (n)
+		n = build_id_of(name, i, kernel, id);
+		if (!n)
+			continue;
+		pms_objects__set_build_id(objs, i, id, n);
+		if (hit || all)
 			pms_data_features__add_build_id(f, name, id, n, -1,
 							kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER);
 	}
+}
+
+int rec_synth__cache(const struct rec_out *r, const char *dir, bool all, struct rec_cache_stats *st)
+{
+	const struct pms_objects *objs = rec_hits__objects(r->hits);
+	int first_err = 0;
+
+	memset(st, 0, sizeof(*st));
+	for (size_t i = 0; i < pms_objects__nr(objs); i++) {
+		const struct pms_object *ob = pms_objects__at(objs, i);
+		unsigned added = 0;
+		int err;
+
+		/* what the file names (and the vDSO, as perf caches it), with a build-id to file it under */
+		if (!ob->build_id_size || (!ob->hit && !all && strcmp(ob->name, "[vdso]")))
+			continue;
+		err = pms_buildid_cache__add_object(dir, ob->name, ob->kernel, ob->build_id, ob->build_id_size,
+						    &added);
+		if (!err) {
+			st->nr_present++;
+			st->nr_added += added != 0;
+			continue;
+		}
+		st->nr_missing++;
+		/* an object that is gone or changed is the file's loss, not the cache's: only writing failures count */
+		if (err != -ENOENT && err != -ESTALE && err != -ENODATA && err != -EOPNOTSUPP && !first_err)
+			first_err = err;
+	}
+	return first_err;
 }

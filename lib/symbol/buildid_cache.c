@@ -9,8 +9,14 @@
 #include <unistd.h>
 
 #include "symbol/buildid_cache.h"
+#ifndef PMS_NO_HOST_LIBS
+#include "symbol/dso.h"
+#endif
+#include "symbol/kallsyms.h"
+#include "symbol/sysobj.h"
 #include "util/fileio.h"
 #include "util/hex.h"
+#include "util/sysfs.h"
 
 #ifndef PMS_BUILD_ID_MAX
 #define PMS_BUILD_ID_MAX 20 /* SHA-1, as in symbol/dso.h */
@@ -310,4 +316,202 @@ int pms_buildid_cache__add_mem(const char *dir, const char *name, const uint8_t 
 			       const char *kind, const void *buf, size_t len, bool *added)
 {
 	return add_entry(dir, name, id, id_size, kind, -1, buf, len, 0644, added);
+}
+
+int pms_buildid_cache__link_path(const char *dir, const uint8_t *id, size_t id_size, char *buf, size_t size)
+{
+	char hex[2 * PMS_BUILD_ID_MAX + 1];
+
+	if (!id_size || id_size > PMS_BUILD_ID_MAX)
+		return -EINVAL;
+	pms_hex__encode(id, id_size, hex);
+	return put(size, snprintf(buf, size, "%s/.build-id/%.2s/%s", dir, hex, hex + 2));
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+int pms_buildid_cache__entry_rel(const char *dir, const char *name, const uint8_t *id, size_t id_size,
+				 char *buf, size_t size)
+{
+	char path[4096], link[4096], target[4096];
+	size_t dlen = strlen(dir);
+	ssize_t n;
+	int err;
+
+	if (name && *name && !pms_buildid_cache__entry_path(dir, name, id, id_size, NULL, path, sizeof(path)) &&
+	    is_dir(path))
+		return put(size, snprintf(buf, size, "%s", path + dlen + 1));
+	err = pms_buildid_cache__link_path(dir, id, id_size, link, sizeof(link));
+	if (err)
+		return err;
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return -ENOENT;
+	target[n] = '\0';
+	/* perf's links are "../../<name>/<hex>" (or, older, ".../<hex>/elf" or a file) relative to .build-id/xx */
+	if (strncmp(target, "../../", 6) || strstr(target + 6, "/../") || !strncmp(target + 6, "../", 3))
+		return -ENOENT;
+	if (put(sizeof(path), snprintf(path, sizeof(path), "%s/%s", dir, target + 6)))
+		return -ENAMETOOLONG;
+	if (!is_dir(path)) {
+		char *slash = strrchr(path, '/');
+
+		/* an old-style link to the file: its directory is the entry */
+		if (!slash || !is_readable_file(path))
+			return -ENOENT;
+		*slash = '\0';
+	}
+	return put(size, snprintf(buf, size, "%s", path + dlen + 1));
+}
+
+#ifndef PMS_NO_HOST_LIBS
+/* Does the ELF file at path carry exactly this build-id? -ENOENT, -ESTALE, or 0. */
+static int check_file_build_id(const char *path, const uint8_t *id, size_t id_size)
+{
+	uint8_t got[PMS_BUILD_ID_MAX];
+	int n = pms_build_id__read(path, got, sizeof(got));
+
+	if (n == -ENOENT || n == -ENOTDIR || n == -EACCES)
+		return -ENOENT;
+	if (n <= 0 || (size_t)n != id_size || memcmp(got, id, id_size))
+		return -ESTALE;
+	return 0;
+}
+#endif
+
+/* Does kallsyms text show real addresses? Restricted kallsyms is all zeros; per-cpu symbols are 0 anyway. */
+static bool kallsyms_has_addresses(const char *text)
+{
+	for (const char *p = text; *p;) {
+		const char *c = p;
+
+		for (; pms_hex__digit(*c) >= 0; c++)
+			if (*c != '0')
+				return true;
+		p = strchr(c, '\n');
+		if (!p)
+			break;
+		p++;
+	}
+	return false;
+}
+
+static int add_kallsyms(const char *dir, const uint8_t *id, size_t id_size, unsigned *added)
+{
+	uint8_t running[PMS_BUILD_ID_MAX];
+	char path[4096], *text;
+	bool was_added = false;
+	size_t len;
+	int n = pms_kernel__build_id(running, sizeof(running));
+	int err;
+
+	if (n < 0)
+		return n;
+	if ((size_t)n != id_size || memcmp(running, id, id_size))
+		return -ESTALE;
+	err = pms_procfs__path(path, sizeof(path), "kallsyms");
+	if (err)
+		return err;
+	err = pms_file__read_all(path, &text, &len);
+	if (err)
+		return err;
+	/* perf does not cache a restricted kallsyms either: it would name nothing */
+	if (!kallsyms_has_addresses(text)) {
+		free(text);
+		return -ENODATA;
+	}
+	err = pms_buildid_cache__add_mem(dir, "[kernel.kallsyms]", id, id_size, "kallsyms", text, len, &was_added);
+	free(text);
+	if (!err && was_added)
+		*added |= PMS_BIDC_ADDED_KALLSYMS;
+	return err;
+}
+
+static int add_vdso(const char *dir, const uint8_t *id, size_t id_size, unsigned *added)
+{
+	uint8_t running[PMS_BUILD_ID_MAX];
+	const void *img;
+	size_t len;
+	bool was_added = false;
+	int n = pms_vdso__build_id(running, sizeof(running)), err;
+
+	if (n < 0)
+		return n;
+	if ((size_t)n != id_size || memcmp(running, id, id_size) || pms_vdso__image(&img, &len))
+		return -ESTALE;
+	err = pms_buildid_cache__add_mem(dir, "[vdso]", id, id_size, "vdso", img, len, &was_added);
+	if (!err && was_added)
+		*added |= PMS_BIDC_ADDED_VDSO;
+	return err;
+}
+
+static int add_elf(const char *dir, const char *name, bool kernel, const uint8_t *id, size_t id_size,
+		   unsigned *added)
+{
+#ifdef PMS_NO_HOST_LIBS
+	(void)dir, (void)name, (void)kernel, (void)id, (void)id_size, (void)added;
+	return -EOPNOTSUPP;
+#else
+	char hex[2 * PMS_BUILD_ID_MAX + 1], debug[4096];
+	const char *root = getenv("PMS_DEBUG_ROOT");
+	bool was_added = false;
+	int err = check_file_build_id(name, id, id_size);
+
+	if (err)
+		return err;
+	err = pms_buildid_cache__add_file(dir, name, id, id_size, "elf", name, &was_added);
+	if (err)
+		return err;
+	if (was_added)
+		*added |= PMS_BIDC_ADDED_ELF;
+	if (kernel)
+		return 0; /* perf looks for separate debug files of user objects only */
+	/* the debug root as symbol/dso.h searches it; gdb's and perf's layout */
+	pms_hex__encode(id, id_size, hex);
+	if (put(sizeof(debug), snprintf(debug, sizeof(debug), "%s/.build-id/%.2s/%s.debug",
+					root && *root ? root : "/usr/lib/debug", hex, hex + 2)) ||
+	    check_file_build_id(debug, id, id_size))
+		return 0;
+	err = pms_buildid_cache__add_file(dir, name, id, id_size, "debug", debug, &was_added);
+	if (!err && was_added)
+		*added |= PMS_BIDC_ADDED_DEBUG;
+	return err;
+#endif
+}
+
+int pms_buildid_cache__add_object(const char *dir, const char *name, bool kernel, const uint8_t *id,
+				  size_t id_size, unsigned *added)
+{
+	const char *kind = "elf";
+	char path[4096];
+	unsigned dummy = 0;
+	struct stat st;
+	int err;
+
+	if (!added)
+		added = &dummy;
+	*added = 0;
+	if (!name || !*name || !id_size || id_size > PMS_BUILD_ID_MAX)
+		return -EINVAL;
+	if (kernel && !strcmp(name, "[kernel.kallsyms]"))
+		kind = "kallsyms";
+	else if (!strcmp(name, "[vdso]"))
+		kind = "vdso";
+	else if (name[0] != '/')
+		return -ENOENT; /* "[module]" without its file, "//anon", "[vsyscall]": nothing to copy */
+	err = pms_buildid_cache__entry_path(dir, name, id, id_size, kind, path, sizeof(path));
+	if (err)
+		return err;
+	if (!stat(path, &st) && S_ISREG(st.st_mode))
+		return 0; /* there already: its .build-id link came with it */
+	if (!strcmp(kind, "kallsyms"))
+		return add_kallsyms(dir, id, id_size, added);
+	if (!strcmp(kind, "vdso"))
+		return add_vdso(dir, id, id_size, added);
+	return add_elf(dir, name, kernel, id, id_size, added);
 }

@@ -1,0 +1,813 @@
+// SPDX-License-Identifier: MIT
+// The objects a recording references and which its samples hit: record's build-id bookkeeping, perf buildid-list's replay.
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate/objects.h"
+#include "data/ordered.h"
+#include "ring/record.h"
+#include "symbol/sysobj.h"
+
+#ifndef PERF_RECORD_FINISHED_ROUND
+#define PERF_RECORD_FINISHED_ROUND 68
+#endif
+#define RECORD_HEADER_BUILD_ID 67
+#define RECORD_USER_TYPE_START 64
+/* perf marks the FORKs it synthesizes for running tasks: their maps come as MMAPs, not from the parent */
+#define MISC_FORK_EXEC (1u << 13)
+#define MAP_HUGETLB_FLAG 0x40000
+
+struct omap {
+	uint64_t start, end;
+	uint32_t obj;
+};
+
+struct proc {
+	uint32_t pid;
+	bool used;
+	struct omap *maps;
+	size_t nr, cap;
+	size_t last; /* index of the last map hit, for runs of IPs in one object */
+};
+
+enum { P_EMPTY, P_WAITING, P_RETRIED, P_RESOLVED };
+
+struct pending {
+	uint64_t ip;
+	uint32_t pid;
+	uint8_t state; /* P_*; P_RESOLVED entries stay as tombstones */
+};
+
+/* Bound on remembered unresolved user addresses (16 B each). */
+#define PENDING_MAX (1u << 20)
+
+struct pms_objects {
+	struct pms_objects_opts opts;
+	struct pms_object *objs;
+	size_t nr_objs, cap_objs;
+	char **short_names;         /* per object: "[module]" for kernel modules, else NULL */
+	uint32_t *by_name;          /* open addressing on (machine, name): object index + 1, 0 empty */
+	size_t cap_by_name;
+	struct omap *kmaps;         /* kernel-side maps */
+	size_t nr_kmaps, cap_kmaps;
+	struct proc *procs;         /* open addressing on pid, power-of-two size */
+	size_t nr_procs, cap_procs;
+	struct proc *last_proc;
+	struct pending *pending;    /* open addressing on (pid, ip) */
+	size_t nr_pending, cap_pending; /* used slots (tombstones included) */
+	size_t nr_waiting;              /* P_WAITING entries */
+};
+
+int pms_objects__new(struct pms_objects **out, const struct pms_objects_opts *opts)
+{
+	struct pms_objects *o = calloc(1, sizeof(*o));
+
+	*out = NULL;
+	if (!o)
+		return -ENOMEM;
+	if (opts)
+		memcpy(&o->opts, opts, opts->sz && opts->sz < sizeof(o->opts) ? opts->sz : sizeof(o->opts));
+	o->cap_procs = 64;
+	o->procs = calloc(o->cap_procs, sizeof(*o->procs));
+	if (!o->procs) {
+		free(o);
+		return -ENOMEM;
+	}
+	*out = o;
+	return 0;
+}
+
+void pms_objects__free(struct pms_objects *o)
+{
+	if (!o)
+		return;
+	for (size_t i = 0; i < o->nr_objs; i++) {
+		free(o->objs[i].name);
+		free(o->short_names[i]);
+	}
+	free(o->objs);
+	free(o->short_names);
+	free(o->by_name);
+	free(o->kmaps);
+	for (size_t i = 0; i < o->cap_procs; i++)
+		free(o->procs[i].maps);
+	free(o->procs);
+	free(o->pending);
+	free(o);
+}
+
+size_t pms_objects__nr(const struct pms_objects *o)
+{
+	return o->nr_objs;
+}
+
+const struct pms_object *pms_objects__at(const struct pms_objects *o, size_t i)
+{
+	return i < o->nr_objs ? &o->objs[i] : NULL;
+}
+
+/* ------------------------------------------------------------ names -- */
+
+static size_t name_hash(int32_t machine, const char *name)
+{
+	uint64_t h = 1469598103934665603ULL ^ (uint32_t)machine;
+
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+static int rehash(struct pms_objects *o, size_t cap)
+{
+	uint32_t *t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (size_t i = 0; i < o->nr_objs; i++) {
+		size_t s = name_hash(o->objs[i].machine, o->objs[i].name) & (cap - 1);
+
+		while (t[s])
+			s = (s + 1) & (cap - 1);
+		t[s] = (uint32_t)i + 1;
+	}
+	free(o->by_name);
+	o->by_name = t;
+	o->cap_by_name = cap;
+	return 0;
+}
+
+int pms_objects__find(const struct pms_objects *o, int32_t machine, const char *name)
+{
+	if (!o->cap_by_name)
+		return -ENOENT;
+	for (size_t s = name_hash(machine, name) & (o->cap_by_name - 1); o->by_name[s];
+	     s = (s + 1) & (o->cap_by_name - 1)) {
+		const struct pms_object *ob = &o->objs[o->by_name[s] - 1];
+
+		if (ob->machine == machine && !strcmp(ob->name, name))
+			return (int)(o->by_name[s] - 1);
+	}
+	return -ENOENT;
+}
+
+/* "[snd_hda_intel]" for a module's path or bracketed name, as perf's short name; NULL for others. */
+static char *module_short_name(const char *name)
+{
+	char mod[256], *s;
+
+	if (!strncmp(name, "[kernel.kallsyms", 16) || !strncmp(name, "[guest.kernel.kallsyms", 22) ||
+	    pms_kmod__name(name, mod, sizeof(mod)))
+		return NULL;
+	return asprintf(&s, "[%s]", mod) < 0 ? NULL : s;
+}
+
+int pms_objects__findnew(struct pms_objects *o, int32_t machine, const char *name, bool kernel)
+{
+	int i = pms_objects__find(o, machine, name);
+	struct pms_object *ob;
+
+	if (i >= 0) {
+		if (kernel && !o->objs[i].kernel) {
+			o->objs[i].kernel = true;
+			o->short_names[i] = module_short_name(name);
+		}
+		return i;
+	}
+	if (o->nr_objs >= UINT32_MAX - 1)
+		return -ENOMEM;
+	if (o->nr_objs == o->cap_objs) {
+		size_t ncap = o->cap_objs ? 2 * o->cap_objs : 32;
+		struct pms_object *n = realloc(o->objs, ncap * sizeof(*n));
+		char **sn;
+
+		if (!n)
+			return -ENOMEM;
+		o->objs = n;
+		sn = realloc(o->short_names, ncap * sizeof(*sn));
+		if (!sn)
+			return -ENOMEM;
+		o->short_names = sn;
+		o->cap_objs = ncap;
+	}
+	if (2 * (o->nr_objs + 1) > o->cap_by_name && rehash(o, o->cap_by_name ? 2 * o->cap_by_name : 64))
+		return -ENOMEM;
+	ob = &o->objs[o->nr_objs];
+	memset(ob, 0, sizeof(*ob));
+	ob->name = strdup(name);
+	if (!ob->name)
+		return -ENOMEM;
+	ob->machine = machine;
+	ob->kernel = kernel;
+	o->short_names[o->nr_objs] = kernel ? module_short_name(name) : NULL;
+	{
+		size_t s = name_hash(machine, name) & (o->cap_by_name - 1);
+
+		while (o->by_name[s])
+			s = (s + 1) & (o->cap_by_name - 1);
+		o->by_name[s] = (uint32_t)o->nr_objs + 1;
+	}
+	return (int)o->nr_objs++;
+}
+
+void pms_objects__set_build_id(struct pms_objects *o, size_t idx, const uint8_t *id, size_t size)
+{
+	if (idx >= o->nr_objs || size > PMS_BUILD_ID_MAX)
+		return;
+	memcpy(o->objs[idx].build_id, id, size);
+	o->objs[idx].build_id_size = (uint8_t)size;
+}
+
+void pms_objects__mark(struct pms_objects *o, size_t idx)
+{
+	if (idx < o->nr_objs)
+		o->objs[idx].hit = true;
+}
+
+/* ------------------------------------------------------------- maps -- */
+
+int pms_objects__kernel_map(struct pms_objects *o, size_t idx, uint64_t start, uint64_t len)
+{
+	struct omap *m;
+
+	if (idx >= o->nr_objs || !len)
+		return -EINVAL;
+	if (o->nr_kmaps == o->cap_kmaps) {
+		size_t ncap = o->cap_kmaps ? 2 * o->cap_kmaps : 16;
+
+		m = realloc(o->kmaps, ncap * sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		o->kmaps = m;
+		o->cap_kmaps = ncap;
+	}
+	m = &o->kmaps[o->nr_kmaps++];
+	m->start = start;
+	m->end = len > UINT64_MAX - start ? UINT64_MAX : start + len;
+	m->obj = (uint32_t)idx;
+	return 0;
+}
+
+static size_t slot_of(uint32_t pid, size_t cap)
+{
+	return (size_t)(pid * 2654435761u) & (cap - 1);
+}
+
+static struct proc *find_proc(struct pms_objects *o, uint32_t pid, bool create)
+{
+	size_t i;
+
+	if (o->last_proc && o->last_proc->pid == pid)
+		return o->last_proc;
+	for (i = slot_of(pid, o->cap_procs); o->procs[i].used; i = (i + 1) & (o->cap_procs - 1))
+		if (o->procs[i].pid == pid)
+			return o->last_proc = &o->procs[i];
+	if (!create)
+		return NULL;
+	if (2 * (o->nr_procs + 1) > o->cap_procs) {
+		struct proc *old = o->procs, *n = calloc(2 * o->cap_procs, sizeof(*n));
+		size_t old_cap = o->cap_procs;
+
+		if (!n)
+			return NULL;
+		o->procs = n;
+		o->cap_procs *= 2;
+		for (size_t k = 0; k < old_cap; k++) {
+			if (!old[k].used)
+				continue;
+			for (i = slot_of(old[k].pid, o->cap_procs); o->procs[i].used; i = (i + 1) & (o->cap_procs - 1))
+				;
+			o->procs[i] = old[k];
+		}
+		free(old);
+		for (i = slot_of(pid, o->cap_procs); o->procs[i].used; i = (i + 1) & (o->cap_procs - 1))
+			;
+	}
+	o->procs[i].used = true;
+	o->procs[i].pid = pid;
+	o->nr_procs++;
+	return o->last_proc = &o->procs[i];
+}
+
+static int push_map(struct proc *p, uint64_t start, uint64_t end, uint32_t obj)
+{
+	if (p->nr == p->cap) {
+		size_t ncap = p->cap ? 2 * p->cap : 16;
+		struct omap *m = realloc(p->maps, ncap * sizeof(*m));
+
+		if (!m)
+			return -ENOMEM;
+		p->maps = m;
+		p->cap = ncap;
+	}
+	p->maps[p->nr].start = start;
+	p->maps[p->nr].end = end;
+	p->maps[p->nr].obj = obj;
+	p->last = p->nr++;
+	return 0;
+}
+
+int pms_objects__mmap(struct pms_objects *o, uint32_t pid, uint64_t start, uint64_t len, size_t idx)
+{
+	struct proc *p;
+
+	if (!len || idx >= o->nr_objs)
+		return -EINVAL;
+	p = find_proc(o, pid, true);
+	if (!p)
+		return -ENOMEM;
+	return push_map(p, start, len > UINT64_MAX - start ? UINT64_MAX : start + len, (uint32_t)idx);
+}
+
+int pms_objects__fork(struct pms_objects *o, uint32_t pid, uint32_t ppid, bool clone)
+{
+	struct proc *parent, *child;
+
+	if (pid == ppid)
+		return 0; /* a new thread shares its process's maps */
+	child = find_proc(o, pid, true);
+	if (!child)
+		return -ENOMEM;
+	child->nr = 0;
+	child->last = 0;
+	parent = clone ? find_proc(o, ppid, false) : NULL;
+	if (!parent || !parent->nr)
+		return 0;
+	if (child->cap < parent->nr) {
+		struct omap *m = realloc(child->maps, parent->nr * sizeof(*m));
+
+		if (!m)
+			return -ENOMEM;
+		child->maps = m;
+		child->cap = parent->nr;
+	}
+	memcpy(child->maps, parent->maps, parent->nr * sizeof(*child->maps));
+	child->nr = parent->nr;
+	return 0;
+}
+
+void pms_objects__exit(struct pms_objects *o, uint32_t pid)
+{
+	struct proc *p = find_proc(o, pid, false);
+
+	if (p)
+		p->nr = p->last = 0;
+}
+
+void pms_objects__exec(struct pms_objects *o, uint32_t pid)
+{
+	if (o->opts.exec_clears)
+		pms_objects__exit(o, pid);
+}
+
+/* ------------------------------------------------------------- hits -- */
+
+static void mark_kernel(struct pms_objects *o, uint64_t ip)
+{
+	const struct omap *best = NULL;
+
+	for (size_t i = 0; i < o->nr_kmaps; i++) {
+		const struct omap *m = &o->kmaps[i];
+
+		if (ip >= m->start && ip < m->end && (!best || m->end - m->start < best->end - best->start))
+			best = m;
+	}
+	if (best)
+		o->objs[best->obj].hit = true;
+}
+
+static size_t pending_slot(uint32_t pid, uint64_t ip, size_t cap)
+{
+	uint64_t k = (ip ^ ((uint64_t)pid << 40)) * 0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(k >> 20) & (cap - 1);
+}
+
+static int pending_add(struct pms_objects *o, uint32_t pid, uint64_t ip)
+{
+	size_t i;
+
+	if (2 * (o->nr_pending + 1) > o->cap_pending) {
+		struct pending *old = o->pending, *n;
+		size_t old_cap = o->cap_pending, ncap = old_cap ? 2 * old_cap : 1024;
+
+		if (o->nr_pending >= PENDING_MAX)
+			return 0; /* bounded: such an address is simply not marked */
+		n = calloc(ncap, sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		for (size_t k = 0; k < old_cap; k++) {
+			if (old[k].state == P_EMPTY)
+				continue;
+			for (i = pending_slot(old[k].pid, old[k].ip, ncap); n[i].state != P_EMPTY; i = (i + 1) & (ncap - 1))
+				;
+			n[i] = old[k];
+		}
+		free(old);
+		o->pending = n;
+		o->cap_pending = ncap;
+	}
+	for (i = pending_slot(pid, ip, o->cap_pending); o->pending[i].state != P_EMPTY;
+	     i = (i + 1) & (o->cap_pending - 1)) {
+		struct pending *e = &o->pending[i];
+
+		if (e->pid == pid && e->ip == ip) {
+			if (e->state != P_WAITING) {
+				e->state = P_WAITING; /* seen unmapped again: look again */
+				o->nr_waiting++;
+			}
+			return 0;
+		}
+	}
+	o->pending[i].state = P_WAITING;
+	o->pending[i].pid = pid;
+	o->pending[i].ip = ip;
+	o->nr_pending++;
+	o->nr_waiting++;
+	return 0;
+}
+
+static bool lookup_user(struct pms_objects *o, struct proc *p, uint64_t ip)
+{
+	const struct omap *m;
+
+	if (!p || !p->nr)
+		return false;
+	m = &p->maps[p->last];
+	if (ip >= m->start && ip < m->end) {
+		o->objs[m->obj].hit = true;
+		return true;
+	}
+	for (size_t i = p->nr; i-- > 0;) {
+		m = &p->maps[i];
+		if (ip >= m->start && ip < m->end) {
+			p->last = i;
+			o->objs[m->obj].hit = true;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int mark_user(struct pms_objects *o, uint32_t pid, struct proc *p, uint64_t ip)
+{
+	if (lookup_user(o, p, ip) || !o->opts.retry_unmapped)
+		return 0;
+	return pending_add(o, pid, ip);
+}
+
+/*
+ * After each drain pass (every ring read once) most waiting addresses find
+ * their map: look them up while the maps are those of their time, before a
+ * later exec or munmap changes them. The rest wait for __finish().
+ */
+void pms_objects__pass_done(struct pms_objects *o)
+{
+	if (!o->nr_waiting)
+		return;
+	for (size_t i = 0; i < o->cap_pending; i++) {
+		struct pending *e = &o->pending[i];
+
+		if (e->state != P_WAITING)
+			continue;
+		e->state = lookup_user(o, find_proc(o, e->pid, false), e->ip) ? P_RESOLVED : P_RETRIED;
+	}
+	o->nr_waiting = 0;
+}
+
+void pms_objects__finish(struct pms_objects *o)
+{
+	for (size_t i = 0; i < o->cap_pending; i++) {
+		const struct pending *e = &o->pending[i];
+
+		if (e->state == P_WAITING || e->state == P_RETRIED)
+			lookup_user(o, find_proc(o, e->pid, false), e->ip);
+	}
+	free(o->pending);
+	o->pending = NULL;
+	o->nr_pending = o->cap_pending = o->nr_waiting = 0;
+}
+
+static bool kernel_mode(uint16_t cpumode)
+{
+	return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+}
+
+int pms_objects__sample(struct pms_objects *o, uint32_t pid, uint16_t cpumode, uint64_t ip, const uint64_t *chain,
+			uint64_t nr)
+{
+	struct proc *p = find_proc(o, pid, false);
+	bool kernel = kernel_mode(cpumode);
+	int err = 0;
+
+	if (kernel)
+		mark_kernel(o, ip);
+	else if (cpumode == PERF_RECORD_MISC_USER)
+		err = mark_user(o, pid, p, ip);
+	if (!o->opts.callchains)
+		return err;
+	for (uint64_t i = 0; chain && i < nr && !err; i++) {
+		uint64_t a = chain[i];
+
+		if (a >= (uint64_t)PERF_CONTEXT_MAX) {
+			kernel = a == (uint64_t)PERF_CONTEXT_KERNEL;
+			continue;
+		}
+		if (kernel)
+			mark_kernel(o, a);
+		else
+			err = mark_user(o, pid, p, a);
+	}
+	return err;
+}
+
+/* ----------------------------------------------------------- replay -- */
+
+struct replay {
+	struct pms_objects *o;
+	struct pms_data_reader *r;
+	struct pms_decode_cfg *cfgs;
+	size_t nr_cfgs;
+};
+
+/* The kernel's object as perf picks it: the first kernel-side non-module object, else "[kernel.kallsyms]". */
+static int kernel_object(struct pms_objects *o)
+{
+	for (size_t i = 0; i < o->nr_objs; i++)
+		if (o->objs[i].machine == PMS_MACHINE_HOST && o->objs[i].kernel && !o->short_names[i])
+			return (int)i;
+	return pms_objects__findnew(o, PMS_MACHINE_HOST, "[kernel.kallsyms]", true);
+}
+
+/* A kernel MMAP: the kernel's text map, or a module (found by module name, as perf finds it). */
+static int kernel_mmap(struct pms_objects *o, const struct pms_record *d)
+{
+	const char *name = d->mmap.filename;
+	bool is_kernel = !strncmp(name, "[kernel.kallsyms", 16);
+	int idx = -ENOENT;
+
+	if (name[0] == '/' || (!is_kernel && name[0] == '[')) {
+		char *sn = module_short_name(name);
+
+		for (size_t i = 0; sn && i < o->nr_objs && idx < 0; i++)
+			if (o->short_names[i] && o->objs[i].machine == PMS_MACHINE_HOST && !strcmp(o->short_names[i], sn))
+				idx = (int)i;
+		free(sn);
+		if (idx < 0)
+			idx = pms_objects__findnew(o, PMS_MACHINE_HOST, name, true);
+	} else if (is_kernel) {
+		idx = kernel_object(o);
+	} else {
+		return 0; /* perf's extra kernel maps (entry trampolines): no object of their own */
+	}
+	if (idx < 0)
+		return idx;
+	return pms_objects__kernel_map(o, (size_t)idx, d->mmap.addr, d->mmap.len ? d->mmap.len : UINT64_MAX - d->mmap.addr);
+}
+
+/* A user MMAP/MMAP2, named as perf's map__new() names its object. */
+static int user_mmap(struct pms_objects *o, const struct pms_record *d)
+{
+	const char *name = d->mmap.filename;
+	char anon[64];
+	int idx;
+
+	if (d->type == PERF_RECORD_MMAP ? d->mmap.data : !(d->mmap.prot & 4 /* PROT_EXEC */))
+		return 0; /* data maps: no sample IP lands there */
+	if (!strcmp(name, "//anon") || !strcmp(name, "/dev/zero") || !strncmp(name, "/anon_hugepage", 14) ||
+	    (d->type == PERF_RECORD_MMAP2 && (d->mmap.flags & MAP_HUGETLB_FLAG))) {
+		/* anonymous executable memory is a JIT's: perf names it by the JIT's symbol map */
+		snprintf(anon, sizeof(anon), "/tmp/perf-%u.map", d->mmap.pid);
+		name = anon;
+	}
+	idx = pms_objects__findnew(o, PMS_MACHINE_HOST, name, false);
+	if (idx < 0)
+		return idx;
+	if (d->type == PERF_RECORD_MMAP2 && d->mmap.has_build_id && d->mmap.build_id_size)
+		pms_objects__set_build_id(o, (size_t)idx, d->mmap.build_id, d->mmap.build_id_size);
+	return pms_objects__mmap(o, d->mmap.pid, d->mmap.addr, d->mmap.len, (size_t)idx);
+}
+
+static const struct pms_decode_cfg *cfg_of(const struct replay *rp, int idx)
+{
+	return &rp->cfgs[idx >= 0 && (size_t)idx < rp->nr_cfgs ? (size_t)idx : 0];
+}
+
+/* One kernel record, delivered in perf's order. Undecodable records are skipped, as perf skips them. */
+static int deliver(struct replay *rp, const struct perf_event_header *ev, int idx)
+{
+	struct pms_record d;
+	size_t off;
+	uint16_t cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+	if (!rp->nr_cfgs || pms_record__decode(cfg_of(rp, idx), ev, ev->size, &d, &off))
+		return 0;
+	switch (d.type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		if (!d.mmap.filename)
+			return 0;
+		if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
+			return kernel_mmap(rp->o, &d);
+		return user_mmap(rp->o, &d);
+	case PERF_RECORD_FORK:
+		return pms_objects__fork(rp->o, d.task.pid, d.task.ppid, !(ev->misc & MISC_FORK_EXEC));
+	case PERF_RECORD_EXIT:
+		if (d.task.pid == d.task.tid)
+			pms_objects__exit(rp->o, d.task.pid);
+		return 0;
+	case PERF_RECORD_SAMPLE:
+		if (!(cfg_of(rp, idx)->sample_type & (PERF_SAMPLE_IP)))
+			return 0;
+		return pms_objects__sample(rp->o, d.sample.pid, cpumode, d.sample.ip, NULL, 0);
+	default:
+		return 0;
+	}
+}
+
+/* The timestamp perf orders a record by, or 0 when it has none (handled at once). */
+static uint64_t record_time(const struct replay *rp, const struct perf_event_header *ev, int idx)
+{
+	struct pms_record d;
+	size_t off;
+
+	if (!rp->nr_cfgs || pms_record__decode(cfg_of(rp, idx), ev, ev->size, &d, &off))
+		return 0;
+	if (ev->type == PERF_RECORD_SAMPLE)
+		return cfg_of(rp, idx)->sample_type & PERF_SAMPLE_TIME ? d.sample.time : 0;
+	return d.sid.present & PERF_SAMPLE_TIME ? d.sid.time : 0;
+}
+
+/* HEADER_BUILD_ID (pipe mode): struct build_id_event { header; s32 pid; u8 id[24]; char filename[]; }. */
+static int header_build_id(struct pms_objects *o, const struct perf_event_header *ev)
+{
+	const uint8_t *p = (const uint8_t *)ev;
+	uint16_t cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	size_t size = 20, nlen;
+	char *name;
+	int32_t pid;
+	int idx;
+
+	if (ev->size < 8 + 4 + 24 + 1)
+		return 0;
+	memcpy(&pid, p + 8, 4);
+	if ((ev->misc & PMS_BUILD_ID_MISC_SIZE) && p[12 + 20] <= 20)
+		size = p[12 + 20];
+	nlen = strnlen((const char *)p + 36, ev->size - 36u);
+	name = strndup((const char *)p + 36, nlen);
+	if (!name)
+		return -ENOMEM;
+	if (cpumode != PERF_RECORD_MISC_KERNEL && cpumode != PERF_RECORD_MISC_GUEST_KERNEL &&
+	    cpumode != PERF_RECORD_MISC_USER && cpumode != PERF_RECORD_MISC_GUEST_USER) {
+		free(name);
+		return 0;
+	}
+	idx = pms_objects__findnew(o, pid, name,
+				   cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL);
+	free(name);
+	if (idx < 0)
+		return idx;
+	pms_objects__set_build_id(o, (size_t)idx, p + 12, size);
+	return 0;
+}
+
+static int drain(struct replay *rp, struct pms_ordered *q)
+{
+	const struct perf_event_header *ev;
+	int tag, err;
+
+	while (pms_ordered__pop(q, &ev, &tag) > 0)
+		if ((err = deliver(rp, ev, tag)) == -ENOMEM)
+			return err;
+	return 0;
+}
+
+static int replay(struct replay *rp)
+{
+	const struct perf_event_header *ev;
+	struct pms_ordered *q;
+	uint64_t off;
+	int rc, err = pms_ordered__new(&q);
+
+	if (err)
+		return err;
+	while (!err && (rc = pms_data_reader__next(rp->r, &ev, &off)) > 0) {
+		int idx;
+		uint64_t t;
+
+		if (ev->type == PERF_RECORD_FINISHED_ROUND) {
+			pms_ordered__round(q);
+			err = drain(rp, q);
+			continue;
+		}
+		if (ev->type >= RECORD_USER_TYPE_START) {
+			/* perf handles its own records at once, outside the time order */
+			if (ev->type == RECORD_HEADER_BUILD_ID)
+				err = header_build_id(rp->o, ev);
+			continue;
+		}
+		idx = pms_data_reader__record_attr(rp->r, ev);
+		t = record_time(rp, ev, idx);
+		if (t && t != UINT64_MAX)
+			err = pms_ordered__push(q, ev, t, idx);
+		else if (deliver(rp, ev, idx) == -ENOMEM)
+			err = -ENOMEM;
+	}
+	if (!err) {
+		pms_ordered__flush_all(q);
+		err = drain(rp, q);
+	}
+	pms_ordered__free(q);
+	return err ? err : rc < 0 ? rc : 0;
+}
+
+static int cmp_machine(const struct pms_object *x, const struct pms_object *y)
+{
+	return x->machine < y->machine ? -1 : x->machine > y->machine;
+}
+
+/* Host first, then guests by pid, creation order kept inside each (perf's machines walk). */
+static void sort_for_listing(struct pms_objects *o)
+{
+	bool guests = false;
+
+	for (size_t i = 0; i < o->nr_objs && !guests; i++)
+		guests = o->objs[i].machine != PMS_MACHINE_HOST;
+	if (!guests)
+		return;
+	/* insertion sort: stable, and listings are short */
+	for (size_t i = 1; i < o->nr_objs; i++) {
+		struct pms_object t = o->objs[i];
+		char *sn = o->short_names[i];
+		size_t j = i;
+
+		while (j > 0 && cmp_machine(&o->objs[j - 1], &t) > 0) {
+			o->objs[j] = o->objs[j - 1];
+			o->short_names[j] = o->short_names[j - 1];
+			j--;
+		}
+		o->objs[j] = t;
+		o->short_names[j] = sn;
+	}
+	rehash(o, o->cap_by_name);
+}
+
+int pms_objects__from_file(struct pms_data_reader *r, bool with_hits, struct pms_objects **out,
+			   bool *with_hits_out)
+{
+	const struct pms_data_features *f = pms_data_reader__features(r);
+	struct pms_objects_opts oo = { .sz = sizeof(oo) };
+	struct replay rp = { .r = r };
+	bool pipe = pms_data_reader__is_pipe(r);
+	int err;
+
+	*out = NULL;
+	err = pms_objects__new(&rp.o, &oo);
+	if (err)
+		return err;
+	/* perf buildid-list's rules, in its order: AUXTRACE files list everything, files without a table need hits */
+	const void *raw;
+	size_t raw_size;
+
+	if (!pipe && !pms_data_reader__feature_raw(r, PMS_FEAT_AUXTRACE, &raw, &raw_size))
+		with_hits = false;
+	if (pipe || !pms_data_features__has(f, PMS_FEAT_BUILD_ID))
+		with_hits = true;
+	for (size_t i = 0; !pipe && i < f->nr_build_ids && !err; i++) {
+		const struct pms_data_build_id *b = &f->build_ids[i];
+		uint16_t m = b->cpumode;
+		int idx;
+
+		if (m != PERF_RECORD_MISC_KERNEL && m != PERF_RECORD_MISC_GUEST_KERNEL && m != PERF_RECORD_MISC_USER &&
+		    m != PERF_RECORD_MISC_GUEST_USER)
+			continue; /* perf skips entries of other cpumodes */
+		idx = pms_objects__findnew(rp.o, b->pid, b->filename,
+					   m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL);
+		if (idx < 0)
+			err = idx;
+		else
+			pms_objects__set_build_id(rp.o, (size_t)idx, b->id, b->size);
+	}
+	if (!err && with_hits) {
+		rp.nr_cfgs = pms_data_reader__nr_attrs(r);
+		rp.cfgs = calloc(rp.nr_cfgs ? rp.nr_cfgs : 1, sizeof(*rp.cfgs));
+		if (!rp.cfgs)
+			err = -ENOMEM;
+		for (size_t i = 0; !err && i < rp.nr_cfgs; i++)
+			pms_decode_cfg__from_attr(&rp.cfgs[i], pms_data_reader__attr(r, i));
+		if (!err)
+			err = replay(&rp);
+		free(rp.cfgs);
+	}
+	sort_for_listing(rp.o);
+	if (with_hits_out)
+		*with_hits_out = with_hits;
+	if (err == -ENOMEM) {
+		pms_objects__free(rp.o);
+		return err;
+	}
+	*out = rp.o;
+	return err;
+}
