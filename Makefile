@@ -36,10 +36,11 @@ BPF_SRCS  := $(sort $(wildcard bpf/*.bpf.c))
 BPF_SKELS := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/bpf/%.skel.h)
 BPF_ARCH  := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 ifeq ($(HOST_LIBS),1)
-LDLIBS    := -lbpf -ltraceevent -ldebuginfod -ldw -lelf -lzstd -lz -liberty $(LDLIBS)
+LDLIBS    := -lbpf -ltraceevent -ldw -lelf -lzstd -lz -liberty $(LDLIBS)
 else
 HOST_LIB_SRCS := lib/symbol/dso.c lib/symbol/srcline.c lib/symbol/unwind.c lib/symbol/debuginfod.c \
-                 lib/symbol/demangle.c lib/symbol/resolver.c lib/bpf/profile.c
+                 lib/symbol/demangle.c lib/symbol/resolver.c lib/bpf/profile.c \
+                 lib/data/tracing_data.c
 LIB_SRCS  := $(filter-out $(HOST_LIB_SRCS) %_zstd.c %_gz.c,$(LIB_SRCS))
 ALL_CFLAGS += -DPMS_NO_HOST_LIBS
 endif
@@ -130,11 +131,25 @@ $(BUILD)/demo/%: demo/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -fno-inline $(CFLAGS_WARN) $(LDFLAGS) -o $@ $< -lpthread -lm
 
-# libFuzzer targets: clang, the library compiled with fuzzer instrumentation.
-FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Ilib -I$(BUILD)/bpf
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(GEN_SRCS) $(BPF_SKELS)
+# libFuzzer targets: clang, the library compiled once with fuzzer
+# instrumentation into $(BUILD)/fuzz/libpmuscope-fuzz.a, each harness linked
+# against it. tests/fuzz/coverage-ignore.txt lists the sources left out of
+# coverage instrumentation (ASan and UBSan still check them).
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Ilib -I$(BUILD)/bpf \
+               -fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt
+FUZZ_OBJS := $(LIB_SRCS:%.c=$(BUILD)/fuzz/obj/%.o) $(GEN_SRCS:$(BUILD)/gen/%.c=$(BUILD)/fuzz/obj/gen/%.o)
+$(BUILD)/fuzz/obj/lib/%.o: lib/%.c tests/fuzz/coverage-ignore.txt
 	@mkdir -p $(dir $@)
-	$(Q)clang $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRCS) $(GEN_SRCS) $(LDLIBS)
+	$(Q)clang $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/fuzz/obj/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(Q)clang $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/fuzz/obj/lib/bpf/profile.o: $(BUILD)/bpf/profile.skel.h
+$(BUILD)/fuzz/libpmuscope-fuzz.a: $(FUZZ_OBJS)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+$(FUZZ_BINS): $(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/fuzz/libpmuscope-fuzz.a
+	$(Q)clang $(FUZZ_CFLAGS) -MMD -MP -MF $(BUILD)/fuzz/obj/$*.d -o $@ $< $(BUILD)/fuzz/libpmuscope-fuzz.a $(LDLIBS)
+-include $(FUZZ_OBJS:.o=.d) $(FUZZ_BINS:$(BUILD)/fuzz/%=$(BUILD)/fuzz/obj/%.d)
 
 # Static aarch64 CLI for the arm64 real-PMU rig (tests/pmu-vm).
 aarch64:

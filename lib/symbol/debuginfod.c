@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Build-id lookups through libdebuginfod: one lazy client per process, misses remembered, stalled servers given up.
+#include <dlfcn.h>
 #include <elfutils/debuginfod.h>
 #include <errno.h>
 #include <limits.h>
@@ -42,6 +43,46 @@ static struct {
 	struct pms_debuginfod_stats stats;
 	struct query q;
 } g = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/*
+ * libdebuginfod is opened at the first lookup, not linked: it pulls in
+ * libcurl and its TLS stack (some 30 libraries), which cost every run of
+ * every command ~5 ms of loading, while only a report with $DEBUGINFOD_URLS
+ * set ever calls it.
+ */
+static struct {
+	bool tried;
+	void *handle;
+	debuginfod_client *(*begin)(void);
+	void (*end)(debuginfod_client *);
+	void (*set_progressfn)(debuginfod_client *, debuginfod_progressfn_t);
+	int (*find_executable)(debuginfod_client *, const unsigned char *, int, char **);
+	int (*find_debuginfo)(debuginfod_client *, const unsigned char *, int, char **);
+} lib;
+
+static bool load_lib(void)
+{
+	if (lib.tried)
+		return lib.handle != NULL;
+	lib.tried = true;
+	lib.handle = dlopen("libdebuginfod.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!lib.handle) {
+		pr_debug("debuginfod: %s\n", dlerror());
+		return false;
+	}
+	*(void **)&lib.begin = dlsym(lib.handle, "debuginfod_begin");
+	*(void **)&lib.end = dlsym(lib.handle, "debuginfod_end");
+	*(void **)&lib.set_progressfn = dlsym(lib.handle, "debuginfod_set_progressfn");
+	*(void **)&lib.find_executable = dlsym(lib.handle, "debuginfod_find_executable");
+	*(void **)&lib.find_debuginfo = dlsym(lib.handle, "debuginfod_find_debuginfo");
+	if (!lib.begin || !lib.end || !lib.set_progressfn || !lib.find_executable || !lib.find_debuginfo) {
+		pr_debug("debuginfod: libdebuginfod.so.1 lacks the calls we use\n");
+		dlclose(lib.handle);
+		lib.handle = NULL;
+		return false;
+	}
+	return true;
+}
 
 static const char *const kind_names[] = {
 	[PMS_DEBUGINFOD_EXECUTABLE] = "executable",
@@ -145,7 +186,7 @@ static void drop_negative_entry(enum pms_debuginfod_kind kind, const char *hex)
 static void reset_locked(void)
 {
 	if (g.client)
-		debuginfod_end(g.client);
+		lib.end(g.client);
 	g.client = NULL;
 	free(g.urls);
 	g.urls = NULL;
@@ -220,21 +261,23 @@ static int find_locked(enum pms_debuginfod_kind kind, const uint8_t *id, size_t 
 		return m->err;
 	}
 	if (!g.client) {
+		if (!load_lib())
+			return -ENOENT;
 		errno = 0;
-		g.client = debuginfod_begin();
+		g.client = lib.begin();
 		if (!g.client)
 			return errno ? -errno : -ENOMEM;
 		/* replaces the printing callback $DEBUGINFOD_PROGRESS installs */
-		debuginfod_set_progressfn(g.client, on_progress);
+		lib.set_progressfn(g.client, on_progress);
 	}
 	memset(&g.q, 0, sizeof(g.q));
 	g.q.stall_s = stall_limit_s();
 	clock_gettime(CLOCK_MONOTONIC, &g.q.last);
 	g.stats.queries++;
 	if (kind == PMS_DEBUGINFOD_EXECUTABLE)
-		rc = debuginfod_find_executable(g.client, id, (int)id_size, &p);
+		rc = lib.find_executable(g.client, id, (int)id_size, &p);
 	else
-		rc = debuginfod_find_debuginfo(g.client, id, (int)id_size, &p);
+		rc = lib.find_debuginfo(g.client, id, (int)id_size, &p);
 	pms_hex__encode(id, id_size, hex);
 	if (rc >= 0) {
 		close(rc);
