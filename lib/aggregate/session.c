@@ -13,6 +13,7 @@
 #include "ring/sample.h"
 #include "symbol/maps.h"
 #include "symbol/resolver.h"
+#include "symbol/sysobj.h"
 #include "symbol/unwind.h"
 #include "util/hash.h"
 
@@ -669,37 +670,14 @@ static const struct pms_data_build_id *build_id_of(struct pms_session *s, const 
  */
 static const char *module_name(struct pms_session *s, const char *path, bool *kmod)
 {
-	const char *b = strrchr(path, '/'), *ext;
 	char buf[256];
-	size_t n;
+	const char *b;
 
-	b = b ? b + 1 : path;
-	*kmod = false;
-	if (b[0] == '[') {
-		*kmod = true;
-		b++;
-		n = strcspn(b, "]");
-	} else {
-		n = strlen(b);
-		ext = strrchr(b, '.');
-		/* compressed modules: .ko.gz, .ko.xz, .ko.zst */
-		if (ext && (!strcmp(ext, ".gz") || !strcmp(ext, ".xz") || !strcmp(ext, ".zst"))) {
-			const char *e2 = ext;
-
-			while (e2 > b && e2[-1] != '.')
-				e2--;
-			if (e2 > b + 1 && !strncmp(e2 - 1, ".ko.", 4))
-				ext = e2 - 1;
-		}
-		if (ext && ext > b && !strncmp(ext, ".ko", 3) && (ext[3] == '\0' || ext[3] == '.')) {
-			*kmod = true;
-			n = (size_t)(ext - b);
-		}
-	}
-	if (n >= sizeof(buf))
-		n = sizeof(buf) - 1;
-	memcpy(buf, b, n);
-	buf[n] = '\0';
+	*kmod = !pms_kmod__name(path, buf, sizeof(buf));
+	if (*kmod)
+		return intern(&s->strs, &s->arena, buf);
+	b = strrchr(path, '/');
+	snprintf(buf, sizeof(buf), "%s", b ? b + 1 : path);
 	for (char *c = buf; *c; c++)
 		if (*c == '-')
 			*c = '_';

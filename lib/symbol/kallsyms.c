@@ -12,6 +12,7 @@
 
 #include "symbol/buildid_cache.h"
 #include "symbol/kallsyms.h"
+#include "symbol/sysobj.h"
 #include "util/fileio.h"
 #include "util/hash.h"
 #include "util/hex.h"
@@ -551,41 +552,10 @@ uint64_t pms_kallsyms__ref_addr(const struct pms_kallsyms *ks, const char *name)
 
 int pms_kernel__build_id(uint8_t *buf, size_t size)
 {
-	char path[4096], *notes;
-	size_t len, off = 0;
+	char path[4096];
 	int err = pms_sysfs__path(path, sizeof(path), "kernel/notes");
 
-	if (err)
-		return err;
-	err = pms_file__read_all(path, &notes, &len);
-	if (err)
-		return err;
-	/* ELF notes: namesz, descsz, type, then name and desc, each padded to 4 bytes */
-	err = -ENOENT;
-	while (len - off >= 12) {
-		uint32_t namesz, descsz, type;
-		size_t name_off = off + 12, desc_off, next;
-
-		memcpy(&namesz, notes + off, 4);
-		memcpy(&descsz, notes + off + 4, 4);
-		memcpy(&type, notes + off + 8, 4);
-		desc_off = name_off + (((size_t)namesz + 3) & ~(size_t)3);
-		next = desc_off + (((size_t)descsz + 3) & ~(size_t)3);
-		if (namesz > len || descsz > len || next > len || desc_off < name_off)
-			break;
-		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 && !memcmp(notes + name_off, "GNU", 4)) {
-			if (descsz > size) {
-				err = -ENOSPC;
-				break;
-			}
-			memcpy(buf, notes + desc_off, descsz);
-			err = (int)descsz;
-			break;
-		}
-		off = next;
-	}
-	free(notes);
-	return err;
+	return err ? err : pms_build_id__from_notes_file(path, buf, size);
 }
 
 const struct pms_tsym *pms_kallsyms__find(const struct pms_kallsyms *ks, uint64_t addr)
