@@ -678,7 +678,7 @@ static int drain(struct replay *rp, struct pms_ordered *q)
 	const struct perf_event_header *ev;
 	int tag, err;
 
-	while (pms_ordered__pop(q, &ev, &tag) > 0)
+	while (pms_ordered__pop(q, &ev, &tag, NULL) > 0)
 		if ((err = deliver(rp, ev, tag)) == -ENOMEM)
 			return err;
 	return 0;
@@ -711,7 +711,7 @@ static int replay(struct replay *rp)
 		idx = pms_data_reader__record_attr(rp->r, ev);
 		t = record_time(rp, ev, idx);
 		if (t && t != UINT64_MAX)
-			err = pms_ordered__push(q, ev, t, idx);
+			err = pms_ordered__push(q, ev, t, idx, 0);
 		else if (deliver(rp, ev, idx) == -ENOMEM)
 			err = -ENOMEM;
 	}

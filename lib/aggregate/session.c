@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 
 #include "aggregate/session.h"
+#include "data/ordered.h"
 #include "data/reader.h"
 #include "event/names.h"
 #include "ring/record.h"
@@ -253,28 +254,6 @@ struct fcache_ent {
 
 #define FCACHE_SIZE 16384
 
-/* A record waiting in the time-ordering queue (bytes in a chunk of the record pool). */
-struct qent {
-	uint64_t time;
-	uint64_t seq;
-	const struct perf_event_header *ev;
-	uint64_t file_offset;
-	struct pool_chunk *chunk;
-	int32_t attr_idx;
-};
-
-/*
- * Record copies for the ordering queue. Chunks are released when every
- * record in them has been delivered, so memory follows the queue length
- * rather than the file size.
- */
-struct pool_chunk {
-	struct pool_chunk *next;
-	size_t used, cap, live;
-	char data[];
-};
-
-#define POOL_CHUNK_BYTES (4u << 20)
 
 struct pms_session {
 	struct pms_session_opts opts;
@@ -303,13 +282,7 @@ struct pms_session {
 
 	/* time ordering */
 	bool ordered;
-	struct qent *q, *q_tmp;
-	size_t q_nr, q_cap, q_ready, q_pos, q_tmp_cap;
-	uint64_t q_seq;
-	uint64_t max_time, round_limit;
-	bool saw_round;
-	struct pool_chunk *pool, *pool_free;
-	struct pool_chunk *held;   /* chunk of the record last handed out */
+	struct pms_ordered *oq;
 	bool eof;
 	int end_err;
 
@@ -390,20 +363,7 @@ void pms_session__free(struct pms_session *s)
 	free(s->build_ids.ents);
 	free(s->strs.ents);
 	arena_free(&s->arena);
-	while (s->pool) {
-		struct pool_chunk *n = s->pool->next;
-
-		free(s->pool);
-		s->pool = n;
-	}
-	while (s->pool_free) {
-		struct pool_chunk *n = s->pool_free->next;
-
-		free(s->pool_free);
-		s->pool_free = n;
-	}
-	free(s->q);
-	free(s->q_tmp);
+	pms_ordered__free(s->oq);
 	free(s->cfgs);
 	free(s->event_names);
 	free(s->time_off);
@@ -1448,191 +1408,6 @@ static uint64_t record_time(const struct pms_session *s, const struct perf_event
 	}
 }
 
-static void *pool_copy(struct pms_session *s, const void *rec, size_t size, struct pool_chunk **chunk)
-{
-	struct pool_chunk *c = s->pool;
-	size_t need = (size + 7) & ~(size_t)7;
-
-	if (c && !c->live)
-		c->used = 0;
-	if (!c || c->cap - c->used < need) {
-		if (s->pool_free && s->pool_free->cap >= need) {
-			c = s->pool_free;
-			s->pool_free = c->next;
-		} else {
-			size_t cap = need > POOL_CHUNK_BYTES ? need : POOL_CHUNK_BYTES;
-
-			c = malloc(sizeof(*c) + cap);
-			if (!c)
-				return NULL;
-			c->cap = cap;
-		}
-		c->used = 0;
-		c->live = 0;
-		c->next = s->pool;
-		s->pool = c;
-	}
-	memcpy(c->data + c->used, rec, size);
-	c->used += need;
-	c->live++;
-	*chunk = c;
-	return c->data + c->used - need;
-}
-
-/* One record of chunk c was delivered; recycle c once none is left and it is not being filled. */
-static void pool_release(struct pms_session *s, struct pool_chunk *c)
-{
-	struct pool_chunk **pp;
-
-	if (!c || --c->live || c == s->pool)
-		return;
-	for (pp = &s->pool; *pp && *pp != c; pp = &(*pp)->next)
-		;
-	if (!*pp)
-		return;
-	*pp = c->next;
-	if (c->cap == POOL_CHUNK_BYTES) {
-		c->next = s->pool_free;
-		s->pool_free = c;
-	} else {
-		free(c);
-	}
-}
-
-static int qent_cmp(const void *a, const void *b)
-{
-	const struct qent *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static bool qent_le(const struct qent *x, const struct qent *y)
-{
-	return qent_cmp(x, y) <= 0;
-}
-
-/*
- * Sort q[0..n) by (time, seq). The queue is a few long ascending runs (one
- * per CPU ring drained in a round, plus the sorted remainder of the last
- * flush), so a natural merge sort costs O(n log runs), not O(n log n).
- */
-static int sort_queue(struct pms_session *s)
-{
-	struct qent *a = s->q, *b;
-	size_t n = s->q_nr, nruns = 1;
-
-	for (size_t i = 1; i < n; i++)
-		if (!qent_le(&a[i - 1], &a[i]))
-			nruns++;
-	if (nruns == 1)
-		return 0;
-	if (s->q_tmp_cap < n) {
-		struct qent *t = realloc(s->q_tmp, s->q_cap * sizeof(*t));
-
-		if (!t) {
-			qsort(a, n, sizeof(*a), qent_cmp);
-			return 0;
-		}
-		s->q_tmp = t;
-		s->q_tmp_cap = s->q_cap;
-	}
-	b = s->q_tmp;
-	while (nruns > 1) {
-		size_t i = 0, o = 0, merged = 0;
-
-		while (i < n) {
-			size_t m = i + 1, e;
-
-			while (m < n && qent_le(&a[m - 1], &a[m]))
-				m++;
-			if (m == n) {
-				memcpy(&b[o], &a[i], (n - i) * sizeof(*a));
-				o = n;
-				merged++;
-				break;
-			}
-			e = m + 1;
-			while (e < n && qent_le(&a[e - 1], &a[e]))
-				e++;
-			for (size_t x = i, y = m; x < m || y < e;) {
-				if (y >= e || (x < m && qent_le(&a[x], &a[y])))
-					b[o++] = a[x++];
-				else
-					b[o++] = a[y++];
-			}
-			merged++;
-			i = e;
-		}
-		nruns = merged;
-		{
-			struct qent *t = a;
-
-			a = b;
-			b = t;
-		}
-	}
-	if (a != s->q)
-		memcpy(s->q, a, n * sizeof(*a));
-	return 0;
-}
-
-/* Make the queued records with time <= limit ready for delivery, oldest first. */
-static void queue_flush(struct pms_session *s, uint64_t limit)
-{
-	size_t k = 0;
-
-	if (!s->q_nr)
-		return;
-	sort_queue(s);
-	if (limit == UINT64_MAX) {
-		k = s->q_nr;
-	} else {
-		size_t lo = 0, hi = s->q_nr;
-
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (s->q[mid].time <= limit)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		k = lo;
-	}
-	s->q_ready = k;
-	s->q_pos = 0;
-}
-
-static int queue_push(struct pms_session *s, const struct perf_event_header *ev, uint64_t time,
-		      int attr_idx, uint64_t file_offset)
-{
-	struct qent *e;
-
-	if (s->q_nr == s->q_cap) {
-		size_t ncap = s->q_cap ? s->q_cap * 2 : 4096;
-		struct qent *n = realloc(s->q, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		s->q = n;
-		s->q_cap = ncap;
-	}
-	e = &s->q[s->q_nr];
-	e->ev = pool_copy(s, ev, ev->size, &e->chunk);
-	if (!e->ev)
-		return -ENOMEM;
-	e->time = time;
-	e->seq = s->q_seq++;
-	e->file_offset = file_offset;
-	e->attr_idx = attr_idx;
-	s->q_nr++;
-	if (time > s->max_time)
-		s->max_time = time;
-	return 0;
-}
-
 int pms_session__next(struct pms_session *s, const struct pms_session_sample **out)
 {
 	const struct perf_event_header *ev;
@@ -1640,21 +1415,8 @@ int pms_session__next(struct pms_session *s, const struct pms_session_sample **o
 	int rc, idx;
 
 	for (;;) {
-		if (s->held) {
-			pool_release(s, s->held);
-			s->held = NULL;
-		}
-		if (s->q_pos < s->q_ready) {
-			struct qent *e = &s->q[s->q_pos++];
-
-			s->held = e->chunk;
-			rc = process_record(s, e->ev, e->attr_idx, e->file_offset);
-			if (s->q_pos == s->q_ready) {
-				/* keep the records that were not yet due */
-				memmove(s->q, s->q + s->q_ready, (s->q_nr - s->q_ready) * sizeof(*s->q));
-				s->q_nr -= s->q_ready;
-				s->q_ready = s->q_pos = 0;
-			}
+		if (s->ordered && pms_ordered__pop(s->oq, &ev, &idx, &off) > 0) {
+			rc = process_record(s, ev, idx, off);
 			if (rc < 0)
 				return rc;
 			if (rc) {
@@ -1671,21 +1433,15 @@ int pms_session__next(struct pms_session *s, const struct pms_session_sample **o
 		if (rc <= 0) {
 			s->eof = true;
 			s->end_err = rc;
-			queue_flush(s, UINT64_MAX);
+			if (s->ordered)
+				pms_ordered__flush_all(s->oq);
 			continue;
 		}
 		if (ev->type == PERF_RECORD_FINISHED_ROUND) {
 			if (ev->type < 128)
 				s->stats.records_by_type[ev->type]++;
-			if (s->ordered) {
-				/* perf's rule: flush what the previous round had seen, keep the rest. */
-				uint64_t limit = s->round_limit;
-
-				s->round_limit = s->max_time;
-				if (s->saw_round)
-					queue_flush(s, limit);
-				s->saw_round = true;
-			}
+			if (s->ordered)
+				pms_ordered__round(s->oq);
 			continue;
 		}
 		idx = ev->type == PERF_RECORD_SAMPLE || ev->type < PERF_RECORD_MAX ?
@@ -1696,7 +1452,7 @@ int pms_session__next(struct pms_session *s, const struct pms_session_sample **o
 			uint64_t t = record_time(s, ev, idx);
 
 			if (t != NO_TIME) {
-				rc = queue_push(s, ev, t, idx, off);
+				rc = pms_ordered__push(s->oq, ev, t, idx, off);
 				if (rc)
 					return rc;
 				continue;
@@ -1793,6 +1549,8 @@ static int session_init(struct pms_session *s, const struct pms_session_opts *op
 			all_time = false;
 	}
 	s->ordered = nr && all_time;
+	if (s->ordered && pms_ordered__new(&s->oq))
+		return -ENOMEM;
 	err = index_build_ids(s);
 	if (!err)
 		err = pms_resolver__set_paths(s->resolver, s->opts.symfs ? s->opts.symfs : "", s->opts.buildid_dir);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// perf's ordered-events queue: timestamped records released sorted, a round at a time.
+// perf's ordered-events queue: timestamped records released sorted, a round at a time, copies kept in recycled chunks.
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -7,41 +7,62 @@
 
 #include "data/ordered.h"
 
+/*
+ * Record copies live in chunks released when every record in them has been
+ * popped, so memory follows the queue's length, not the file's size (a
+ * 1M-sample replay keeps a few rounds of records, not all of them).
+ */
+struct pool_chunk {
+	struct pool_chunk *next;
+	size_t used, cap, live;
+	char data[];
+};
+
+#define POOL_CHUNK_BYTES (4u << 20)
+
 struct qent {
-	uint64_t time, seq;
-	void *rec;
+	uint64_t time, seq, file_offset;
+	const struct perf_event_header *rec;
+	struct pool_chunk *chunk;
 	int tag;
 };
 
 struct pms_ordered {
-	struct qent *q;
-	size_t nr, cap;
-	size_t due, pos;      /* q[pos..due) are released and sorted */
-	bool sorted;          /* q[0..nr) is in (time, seq) order */
+	struct qent *q, *tmp;
+	size_t nr, cap, tmp_cap;
+	size_t ready, pos;    /* q[pos..ready) are due, sorted */
 	uint64_t seq;
 	uint64_t max_time;    /* newest timestamp queued so far */
 	uint64_t round_limit; /* max_time when the previous round ended */
 	bool saw_round;
-	void *held;           /* the record last popped, freed at the next pop */
+	struct pool_chunk *pool, *pool_free;
+	struct pool_chunk *held; /* chunk of the record last popped */
 };
 
 int pms_ordered__new(struct pms_ordered **out)
 {
 	*out = calloc(1, sizeof(**out));
-	if (!*out)
-		return -ENOMEM;
-	(*out)->sorted = true;
-	return 0;
+	return *out ? 0 : -ENOMEM;
+}
+
+static void free_chunks(struct pool_chunk *c)
+{
+	while (c) {
+		struct pool_chunk *n = c->next;
+
+		free(c);
+		c = n;
+	}
 }
 
 void pms_ordered__free(struct pms_ordered *q)
 {
 	if (!q)
 		return;
-	for (size_t i = q->pos; i < q->nr; i++)
-		free(q->q[i].rec);
+	free_chunks(q->pool);
+	free_chunks(q->pool_free);
 	free(q->q);
-	free(q->held);
+	free(q->tmp);
 	free(q);
 }
 
@@ -50,16 +71,64 @@ size_t pms_ordered__nr(const struct pms_ordered *q)
 	return q->nr - q->pos;
 }
 
-int pms_ordered__push(struct pms_ordered *q, const struct perf_event_header *rec, uint64_t time_ns, int tag)
+static void *pool_copy(struct pms_ordered *q, const void *rec, size_t size, struct pool_chunk **chunk)
+{
+	struct pool_chunk *c = q->pool;
+	size_t need = (size + 7) & ~(size_t)7;
+
+	if (c && !c->live)
+		c->used = 0;
+	if (!c || c->cap - c->used < need) {
+		if (q->pool_free && q->pool_free->cap >= need) {
+			c = q->pool_free;
+			q->pool_free = c->next;
+		} else {
+			size_t cap = need > POOL_CHUNK_BYTES ? need : POOL_CHUNK_BYTES;
+
+			c = malloc(sizeof(*c) + cap);
+			if (!c)
+				return NULL;
+			c->cap = cap;
+		}
+		c->used = 0;
+		c->live = 0;
+		c->next = q->pool;
+		q->pool = c;
+	}
+	memcpy(c->data + c->used, rec, size);
+	c->used += need;
+	c->live++;
+	*chunk = c;
+	return c->data + c->used - need;
+}
+
+/* One record of chunk c was popped; recycle c once none is left and it is not being filled. */
+static void pool_release(struct pms_ordered *q, struct pool_chunk *c)
+{
+	struct pool_chunk **pp;
+
+	if (!c || --c->live || c == q->pool)
+		return;
+	for (pp = &q->pool; *pp && *pp != c; pp = &(*pp)->next)
+		;
+	if (!*pp)
+		return;
+	*pp = c->next;
+	if (c->cap == POOL_CHUNK_BYTES) {
+		c->next = q->pool_free;
+		q->pool_free = c;
+	} else {
+		free(c);
+	}
+}
+
+int pms_ordered__push(struct pms_ordered *q, const struct perf_event_header *rec, uint64_t time_ns, int tag,
+		      uint64_t file_offset)
 {
 	struct qent *e;
 
-	if (q->pos == q->nr && q->pos) {
-		q->nr = q->pos = q->due = 0;
-		q->sorted = true;
-	}
 	if (q->nr == q->cap) {
-		size_t ncap = q->cap ? 2 * q->cap : 1024;
+		size_t ncap = q->cap ? q->cap * 2 : 4096;
 		struct qent *n = realloc(q->q, ncap * sizeof(*n));
 
 		if (!n)
@@ -68,19 +137,22 @@ int pms_ordered__push(struct pms_ordered *q, const struct perf_event_header *rec
 		q->cap = ncap;
 	}
 	e = &q->q[q->nr];
-	e->rec = malloc(rec->size);
+	e->rec = pool_copy(q, rec, rec->size, &e->chunk);
 	if (!e->rec)
 		return -ENOMEM;
-	memcpy(e->rec, rec, rec->size);
 	e->time = time_ns;
 	e->seq = q->seq++;
+	e->file_offset = file_offset;
 	e->tag = tag;
-	if (q->nr > q->due && time_ns < q->q[q->nr - 1].time)
-		q->sorted = false;
 	q->nr++;
 	if (time_ns > q->max_time)
 		q->max_time = time_ns;
 	return 0;
+}
+
+static bool qent_le(const struct qent *x, const struct qent *y)
+{
+	return x->time != y->time ? x->time < y->time : x->seq <= y->seq;
 }
 
 static int qent_cmp(const void *a, const void *b)
@@ -92,23 +164,86 @@ static int qent_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Make the queued records with time <= limit due. */
+/*
+ * Sort q[0..nr) by (time, seq). The queue is a few long ascending runs (one
+ * per CPU ring drained in a round, plus the sorted remainder of the last
+ * release), so a natural merge sort costs O(n log runs), not O(n log n).
+ */
+static void sort_queue(struct pms_ordered *q, size_t from)
+{
+	struct qent *a = q->q + from, *b;
+	size_t n = q->nr - from, nruns = 1;
+
+	for (size_t i = 1; i < n; i++)
+		if (!qent_le(&a[i - 1], &a[i]))
+			nruns++;
+	if (nruns == 1)
+		return;
+	if (q->tmp_cap < n) {
+		struct qent *t = realloc(q->tmp, q->cap * sizeof(*t));
+
+		if (!t) {
+			qsort(a, n, sizeof(*a), qent_cmp);
+			return;
+		}
+		q->tmp = t;
+		q->tmp_cap = q->cap;
+	}
+	b = q->tmp;
+	while (nruns > 1) {
+		size_t i = 0, o = 0, merged = 0;
+
+		while (i < n) {
+			size_t m = i + 1, e;
+
+			while (m < n && qent_le(&a[m - 1], &a[m]))
+				m++;
+			if (m == n) {
+				memcpy(&b[o], &a[i], (n - i) * sizeof(*a));
+				o = n;
+				merged++;
+				break;
+			}
+			e = m + 1;
+			while (e < n && qent_le(&a[e - 1], &a[e]))
+				e++;
+			for (size_t x = i, y = m; x < m || y < e;) {
+				if (y >= e || (x < m && qent_le(&a[x], &a[y])))
+					b[o++] = a[x++];
+				else
+					b[o++] = a[y++];
+			}
+			merged++;
+			i = e;
+		}
+		nruns = merged;
+		{
+			struct qent *t = a;
+
+			a = b;
+			b = t;
+		}
+	}
+	if (a != q->q + from)
+		memcpy(q->q + from, a, n * sizeof(*a));
+}
+
+/* Make the queued records with time <= limit due, oldest first, after those due already. */
 static void release(struct pms_ordered *q, uint64_t limit)
 {
 	size_t lo, hi;
 
-	/* the ones already due stay first: move the rest behind them, sorted */
 	if (q->pos) {
 		memmove(q->q, q->q + q->pos, (q->nr - q->pos) * sizeof(*q->q));
 		q->nr -= q->pos;
-		q->due -= q->pos;
+		q->ready -= q->pos;
 		q->pos = 0;
 	}
-	if (!q->sorted) {
-		qsort(q->q + q->due, q->nr - q->due, sizeof(*q->q), qent_cmp);
-		q->sorted = true;
-	}
-	lo = q->due;
+	/* what was released and not yet popped keeps its place: it was promised first */
+	lo = q->ready;
+	if (lo == q->nr)
+		return;
+	sort_queue(q, lo);
 	hi = q->nr;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -118,7 +253,8 @@ static void release(struct pms_ordered *q, uint64_t limit)
 		else
 			hi = mid;
 	}
-	q->due = lo;
+	q->ready = lo;
+	q->pos = 0;
 }
 
 void pms_ordered__round(struct pms_ordered *q)
@@ -137,16 +273,28 @@ void pms_ordered__flush_all(struct pms_ordered *q)
 	release(q, UINT64_MAX);
 }
 
-int pms_ordered__pop(struct pms_ordered *q, const struct perf_event_header **rec, int *tag)
+int pms_ordered__pop(struct pms_ordered *q, const struct perf_event_header **rec, int *tag, uint64_t *file_offset)
 {
-	free(q->held);
-	q->held = NULL;
-	if (q->pos >= q->due)
+	struct qent e;
+
+	if (q->held) {
+		pool_release(q, q->held);
+		q->held = NULL;
+	}
+	if (q->pos >= q->ready)
 		return 0;
-	q->held = q->q[q->pos].rec;
-	*rec = q->held;
+	e = q->q[q->pos++];
+	if (q->pos == q->ready) {
+		/* keep the records that were not yet due */
+		memmove(q->q, q->q + q->ready, (q->nr - q->ready) * sizeof(*q->q));
+		q->nr -= q->ready;
+		q->ready = q->pos = 0;
+	}
+	q->held = e.chunk;
+	*rec = e.rec;
 	if (tag)
-		*tag = q->q[q->pos].tag;
-	q->pos++;
+		*tag = e.tag;
+	if (file_offset)
+		*file_offset = e.file_offset;
 	return 1;
 }

@@ -229,7 +229,9 @@ for i, ev in enumerate(d["events"], 1):
         sym = e["sym"] if e["sym"] is not None else "%#018x" % int(e["addr"], 16)
         print("%d|%s|%s|%s %.2f %.2f" % (i, e["comm"], e["dso_short"], sym, e["children"], e["self"]))
 s = d["summary"]
-assert set(s["unresolved"]) == {"total", "no_map", "no_file", "no_sym", "stale", "restricted"}
+assert set(s["unresolved"]) == {"total", "no_map", "no_file", "no_sym", "stale", "restricted", "no_kernel", "stripped"}
+assert s["kernel"] == {} or s["kernel"]["symbols"] in ("running", "build-id cache")
+assert "user_chains" in s["call_chains"] and isinstance(s["unnamed_files"], list)
 assert s["samples"] == sum(ev["samples"] for ev in d["events"]) + s["filtered"]
 EOF
 	then
@@ -356,7 +358,9 @@ EOF
 	fi
 }
 
-# A binary rebuilt after recording: reported with both build-ids, its samples never named.
+# A binary rebuilt after recording: reported with both build-ids, its samples never named
+# (recorded with -N: no copy in the build-id cache); recorded with the cache, the copy record
+# saved names them again after the rebuild.
 rp_stale() {
 	if ! command -v gcc >/dev/null 2>&1; then
 		skip "report rebuilt binary" "no gcc"
@@ -369,7 +373,10 @@ __attribute__((noinline)) void burn_cycles(uint64_t n) { for (uint64_t i = 0; i 
 int main(void) { burn_cycles(300000000ULL); return 0; }
 EOF
 	gcc -O1 -g -DK=3 -Wl,--build-id -o "$rp_tmp/app" "$rp_tmp/app.c" || { skip "report rebuilt binary" "gcc failed"; return; }
-	"$PMUSCOPE" record -o "$rp_tmp/app.data" -- "$rp_tmp/app" >/dev/null 2>&1
+	# a cache of our own, filled only by the second recording; the first report looks in an empty one
+	PMS_BUILDID_DIR="$rp_tmp/cache" "$PMUSCOPE" record -o "$rp_tmp/app-cached.data" -- "$rp_tmp/app" >/dev/null 2>&1
+	export PMS_BUILDID_DIR="$rp_tmp/no-cache"
+	"$PMUSCOPE" record -N -o "$rp_tmp/app.data" -- "$rp_tmp/app" >/dev/null 2>&1
 	"$PMUSCOPE" report --stdio -i "$rp_tmp/app.data" --no-children >"$rp_tmp/s0.txt" 2>&1
 	if ! rp_rows "$rp_tmp/s0.txt" | grep -q '|app|burn_cycles '; then
 		fail "report rebuilt binary: before the rebuild" "burn_cycles not found: $(rp_rows "$rp_tmp/s0.txt" | head -n 2)"
@@ -395,6 +402,13 @@ assert d["summary"]["unresolved"]["stale"] > 0' 2>/dev/null; then
 	else
 		fail "report rebuilt binary: --json summary.stale" "missing"
 	fi
+	PMS_BUILDID_DIR="$rp_tmp/cache" "$PMUSCOPE" report --stdio -i "$rp_tmp/app-cached.data" --no-children >"$rp_tmp/s2.txt" 2>&1
+	if rp_rows "$rp_tmp/s2.txt" | grep -q '|app|burn_cycles ' && ! grep -q 'binary rebuilt' "$rp_tmp/s2.txt"; then
+		pass "report rebuilt binary: named from the build-id cache copy record saved"
+	else
+		fail "report rebuilt binary: from the build-id cache" "$(grep -E 'rebuilt|unsymbolized' "$rp_tmp/s2.txt" | head -n 2); $(rp_rows "$rp_tmp/s2.txt" | head -n 2)"
+	fi
+	unset PMS_BUILDID_DIR
 }
 
 rp_main() {

@@ -200,7 +200,7 @@ static size_t pop_all(struct pms_ordered *q, uint16_t *tags, size_t max)
 	size_t n = 0;
 	int tag;
 
-	while (pms_ordered__pop(q, &h, &tag) > 0) {
+	while (pms_ordered__pop(q, &h, &tag, NULL) > 0) {
 		cr_assert_lt(n, max);
 		cr_expect_eq(tag, h->misc * 10, "the caller's tag comes back with its record");
 		tags[n++] = h->misc;
@@ -212,7 +212,7 @@ static void push(struct pms_ordered *q, uint16_t tag, uint64_t time)
 {
 	struct perf_event_header h = rec(tag);
 
-	cr_assert_eq(pms_ordered__push(q, &h, time, tag * 10), 0);
+	cr_assert_eq(pms_ordered__push(q, &h, time, tag * 10, 0), 0);
 }
 
 Test(ordered, rounds_release_what_the_previous_round_had_seen)
@@ -286,7 +286,7 @@ Test(ordered, released_but_unpopped_records_stay_first)
 	pms_ordered__round(q);
 	push(q, 3, 30);
 	pms_ordered__round(q); /* releases <= 20 */
-	cr_assert_eq(pms_ordered__pop(q, &h, &tag), 1);
+	cr_assert_eq(pms_ordered__pop(q, &h, &tag, NULL), 1);
 	cr_expect_eq(h->misc, 1);
 	push(q, 4, 15);
 	pms_ordered__round(q); /* releases <= 30 */
