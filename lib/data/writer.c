@@ -11,6 +11,7 @@
 #include "data/data_priv.h"
 #include "data/format.h"
 #include "data/writer.h"
+#include "util/fileio.h"
 
 #define DEFAULT_BUFFER_BYTES (256u * 1024)
 #define MIN_BUFFER_BYTES (64u * 1024)
@@ -54,24 +55,6 @@ struct pms_data_writer {
 	bool time_seen;
 	uint64_t time_first, time_last;
 };
-
-static int write_full(int fd, const void *p, size_t n)
-{
-	const uint8_t *c = p;
-
-	while (n) {
-		ssize_t r = write(fd, c, n);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		c += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
 
 static int pwrite_full(int fd, const void *p, size_t n, uint64_t off)
 {
@@ -292,7 +275,7 @@ static int commit_pipe(struct pms_data_writer *w)
 		pms_bbuf__release(&b);
 		return -ENOMEM;
 	}
-	err = write_full(w->fd, b.p, b.len);
+	err = pms_fd__write_all(w->fd, b.p, b.len);
 	if (!err)
 		w->data_size += b.len - sizeof(ph);
 	pms_bbuf__release(&b);
@@ -451,7 +434,7 @@ int pms_data_writer__flush(struct pms_data_writer *w)
 		n = w->zbuf.len;
 	}
 	if (w->pipe) {
-		err = write_full(w->fd, p, n);
+		err = pms_fd__write_all(w->fd, p, n);
 		if (err)
 			goto fail;
 		w->data_size += n;
@@ -540,7 +523,7 @@ static int close_pipe(struct pms_data_writer *w)
 		pms_bbuf__release(&b);
 		return -ENOMEM;
 	}
-	err = write_full(w->fd, b.p, b.len);
+	err = pms_fd__write_all(w->fd, b.p, b.len);
 	w->data_size += b.len;
 	pms_bbuf__release(&b);
 	return err;

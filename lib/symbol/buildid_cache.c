@@ -211,23 +211,6 @@ static int add_link(const char *dir, const char *name, const char *hex)
 	return 0;
 }
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /*
  * Write <entry>/<kind> from either src_fd (copied to EOF) or buf, through a
  * temporary file renamed into place, so a reader never sees half a copy.
@@ -272,12 +255,12 @@ static int add_entry(const char *dir, const char *name, const uint8_t *id, size_
 			}
 			if (!n)
 				break;
-			err = write_all(fd, chunk, (size_t)n);
+			err = pms_fd__write_all(fd, chunk, (size_t)n);
 			if (err)
 				break;
 		}
 	} else {
-		err = write_all(fd, buf, len);
+		err = pms_fd__write_all(fd, buf, len);
 	}
 	if (!err && fchmod(fd, mode))
 		err = -errno;

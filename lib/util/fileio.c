@@ -131,3 +131,20 @@ int pms_file__read_int(const char *path, int *val)
 	*val = (int)v;
 	return 0;
 }
+
+int pms_fd__write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}

@@ -16,6 +16,8 @@ int pms_file__read_all(const char *path, char **out, size_t *len);
 /* Parse a decimal or 0x-prefixed integer file. -EINVAL if malformed. */
 int pms_file__read_u64(const char *path, uint64_t *val);
 int pms_file__read_int(const char *path, int *val);
+/* write(2) all of buf[0..len) (short writes and EINTR retried). 0 or -errno. */
+int pms_fd__write_all(int fd, const void *buf, size_t len);
 /* Strict integer parsing of a whole string (base 0: 0x.. hex, decimal). */
 int pms_str__to_u64(const char *s, uint64_t *val);
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "util/fileio.h"
 #include "util/gzstream.h"
 
 struct pms_gzstream {
@@ -15,21 +16,6 @@ struct pms_gzstream {
 	int err;
 	unsigned char out[1 << 16];
 };
-
-static int write_fd(int fd, const unsigned char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 int pms_gzstream__new(struct pms_gzstream **out, int fd, int level)
 {
@@ -60,7 +46,7 @@ static int pump(struct pms_gzstream *s, int flush)
 		if (rc == Z_STREAM_ERROR)
 			return s->err = -EIO;
 		if (sizeof(s->out) - s->z.avail_out) {
-			int err = write_fd(s->fd, s->out, sizeof(s->out) - s->z.avail_out);
+			int err = pms_fd__write_all(s->fd, s->out, sizeof(s->out) - s->z.avail_out);
 
 			if (err)
 				return s->err = err;
