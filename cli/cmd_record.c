@@ -20,6 +20,8 @@
 #include "record_synth.h"
 #include "stop_signals.h"
 #include "data/outfile.h"
+#include "aggregate/chaincheck.h"
+#include "aggregate/session.h"
 #include "data/writer.h"
 #include "event/event.h"
 #include "perf_event/mmap.h"
@@ -28,6 +30,7 @@
 #include "ring/ring.h"
 #include "ring/stats.h"
 #include "symbol/buildid_cache.h"
+#include "util/strbuf.h"
 #include "util/cpulist.h"
 #include "util/sysfs.h"
 
@@ -611,6 +614,33 @@ static void save_in_cache(const struct rec_out *out)
 		     st.nr_added, st.nr_present - st.nr_added, st.nr_missing);
 }
 
+/*
+ * After a frame-pointer (-g) recording: whether its user call chains reach a
+ * thread or process entry, judged on its first few thousand chains, and if
+ * not, in which objects they stop (aggregate/chaincheck.h) - said now, while
+ * --call-graph dwarf is one re-run away. The file is in the page cache and
+ * only a sample of it is read: a few ms.
+ */
+static void check_chains(const char *path)
+{
+	struct pms_session_opts so = { .sz = sizeof(so), .recover = true, .callchain = true };
+	const struct pms_session_sample *smp;
+	struct pms_chaincheck_result cc;
+	struct strbuf sb = STRBUF_INIT;
+	struct pms_session *s;
+	size_t chains = 0;
+
+	if (pms_session__open(&s, path, &so, NULL))
+		return;
+	while (chains < 4000 && pms_session__next(s, &smp) > 0)
+		chains += smp->has_callchain;
+	pms_session__chain_check(s, &cc);
+	if (pms_chaincheck__describe(&cc, &sb))
+		warning("call chains%s: %s", chains >= 4000 ? " (the first 4000)" : "", strbuf_str(&sb));
+	strbuf_release(&sb);
+	pms_session__free(s);
+}
+
 static bool targets_alive(const pid_t *tgids, const pid_t *tids, size_t nr)
 {
 	for (size_t i = 0; i < nr; i++)
@@ -958,6 +988,8 @@ out_open:
 		/* after the file is whole: a slow first copy into the cache costs the recording nothing */
 		if (r.hits && !pipe_out && !opt_no_cache)
 			save_in_cache(&out);
+		if (rs.cg == CG_FP && !pipe_out && r.st.nr_samples)
+			check_chains(path);
 	}
 	if (r.hits && rec_hits__incomplete(r.hits))
 		warning("out of memory while tracking sampled objects: some build-ids are missing");

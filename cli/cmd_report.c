@@ -28,9 +28,12 @@
 
 static const char *opt_input, *opt_sort, *opt_time, *opt_html;
 static bool opt_stdio, opt_json, opt_header, opt_header_only, opt_stats, opt_nr_samples;
-/* perf's default views of files with branch stacks and event groups are not done yet: these
-   say so explicitly, as the corpus comparison asks perf for the plain view */
-static bool opt_no_branch_stack, opt_no_group;
+/*
+ * perf's two other views, tristates as perf's: -1 decides by the file (branch mode when it
+ * was recorded with -b, HEADER_BRANCH_STACK; group view when it records event groups,
+ * HEADER_GROUP_DESC), 1 forces (-b, --group), 0 turns off (--no-branch-stack, --no-group).
+ */
+static int opt_branch = -1, opt_group = -1;
 static int opt_children = -1; /* -1: on when the file has call chains */
 static enum pms_cg_order opt_order;
 static bool opt_order_set, opt_graph_none;
@@ -44,6 +47,20 @@ static uint32_t *l_pids, *l_tids, *l_cpus;
 static size_t n_pids, n_tids, n_cpus;
 
 static const struct pms_cmd *self(void);
+
+static int set_branch(const struct opt *o, const char *arg)
+{
+	(void)arg;
+	opt_branch = strcmp(o->long_name, "no-branch-stack") != 0;
+	return 0;
+}
+
+static int set_group(const struct opt *o, const char *arg)
+{
+	(void)arg;
+	opt_group = strcmp(o->long_name, "no-group") != 0;
+	return 0;
+}
 
 static int set_children(const struct opt *o, const char *arg)
 {
@@ -144,12 +161,17 @@ static const struct opt opts[] = {
 	OPT_BOOL(0, "stdio", &opt_stdio, "perf-style text output (the default)"),
 	OPT_BOOL(0, "json", &opt_json, "JSON output (schema in docs/report.md)"),
 	OPT_STRING(0, "html", &opt_html, "<file>", "write one HTML page: summary, top functions, processes, threads, flame graph (- for stdout)"),
-	OPT_STRING('s', "sort", &opt_sort, "<keys>", "comm,pid,tid,dso,sym,srcline,cpu (default comm,dso,sym)"),
+	OPT_STRING('s', "sort", &opt_sort, "<keys>", "comm,pid,tid,dso,sym,srcline,cpu (default comm,dso,sym); branch mode also "
+		   "dso_from,dso_to,symbol_from,symbol_to,cycles,mispredict (default comm,dso_from,symbol_from,symbol_to,cycles)"),
 	OPT_CALLBACK_NOARG(0, "children", "inclusive Children column (default with call chains)", set_children),
 	OPT_CALLBACK_NOARG(0, "no-children", "self weights only", set_children),
 	OPT_CALLBACK('g', "call-graph", "<how>", "caller|callee|none[,threshold%] (default caller with children, else callee; 0.5)", set_call_graph),
-	OPT_BOOL(0, "no-branch-stack", &opt_no_branch_stack, "report samples, not the branches of their branch stacks"),
-	OPT_BOOL(0, "no-group", &opt_no_group, "one section per event, not one view per event group"),
+	OPT_CALLBACK_NOARG('b', "branch-stack", "one entry per branch of the samples' branch stacks (default when "
+			   "the file was recorded with -b)", set_branch),
+	OPT_CALLBACK_NOARG(0, "no-branch-stack", "report samples, not the branches of their branch stacks", set_branch),
+	OPT_CALLBACK_NOARG(0, "group", "event groups side by side, one column per member (default for the file's "
+			   "groups; with none recorded, all events as one group)", set_group),
+	OPT_CALLBACK_NOARG(0, "no-group", "one section per event, not one view per event group", set_group),
 	OPT_BOOL('n', "show-nr-samples", &opt_nr_samples, "a Samples column beside the percentages"),
 	OPT_DOUBLE(0, "percent-limit", &opt_percent_limit, "<p>", "hide entries below p percent"),
 	OPT_CALLBACK(0, "comm", "<names>", "only these commands (comma list)", cb_comm),
@@ -283,11 +305,28 @@ static void print_header(FILE *f, const char *path, struct pms_data_reader *rd)
 	}
 	for (size_t i = 0; i < pms_data_reader__nr_attrs(rd); i++)
 		print_event_line(f, rd, i);
+	if (pms_data_features__has(ft, PMS_FEAT_BRANCH_STACK))
+		fputs("# contains samples with branch stack\n", f);
 	if (pms_data_features__has(ft, PMS_FEAT_PMU_MAPPINGS) && ft->nr_pmu_mappings) {
 		fputs("# pmu mappings:", f);
 		for (uint32_t i = 0; i < ft->nr_pmu_mappings; i++)
 			fprintf(f, "%s %s = %u", i ? "," : "", ft->pmu_mappings[i].name, ft->pmu_mappings[i].type);
 		fputc('\n', f);
+	}
+	/* perf's "# group: {a,b}" per recorded group of two events or more (those that fit the attrs) */
+	for (uint32_t i = 0; pms_data_features__has(ft, PMS_FEAT_GROUP_DESC) && i < ft->nr_group_descs; i++) {
+		const struct pms_data_group_desc *d = &ft->group_descs[i];
+
+		if (d->nr_members < 2 || d->leader_idx >= pms_data_reader__nr_attrs(rd) ||
+		    d->nr_members > pms_data_reader__nr_attrs(rd) - d->leader_idx)
+			continue;
+		fprintf(f, "# group: %s{", strcmp(d->name, "{anon_group}") ? d->name : "");
+		for (uint32_t m = 0; m < d->nr_members; m++) {
+			const char *name = pms_data_reader__attr_name(rd, d->leader_idx + m);
+
+			fprintf(f, "%s%s", m ? "," : "", name ? name : "?");
+		}
+		fputs("}\n", f);
 	}
 	if (pms_data_features__has(ft, PMS_FEAT_SAMPLE_TIME)) {
 		uint64_t a = ft->sample_time_first_ns, b = ft->sample_time_last_ns;
@@ -437,6 +476,15 @@ static void print_summary(FILE *f, struct pms_session *s, const struct pms_hist 
 				more);
 		}
 	}
+	{
+		struct pms_chaincheck_result cc;
+		struct strbuf sb = STRBUF_INIT;
+
+		pms_session__chain_check(s, &cc);
+		if (pms_chaincheck__describe(&cc, &sb))
+			fprintf(f, "#   call chains: %s\n", strbuf_str(&sb));
+		strbuf_release(&sb);
+	}
 	if (st->dwarf_samples)
 		fprintf(f, "#   dwarf unwinding: %" PRIu64 " samples with user stacks, %" PRIu64
 			" unwound only to the sampled IP\n", st->dwarf_samples, st->dwarf_failed);
@@ -506,6 +554,29 @@ static void json_summary(struct jw *w, struct pms_session *s, const struct pms_h
 		}
 		jw_end(w);
 	}
+	{
+		struct pms_chaincheck_result cc;
+
+		pms_session__chain_check(s, &cc);
+		jw_obj(w, "call_chains");
+		jw_uint(w, "user_chains", cc.chains);
+		jw_uint(w, "complete", cc.complete);
+		jw_uint(w, "cut", cc.cut);
+		jw_uint(w, "cut_without_frame_pointers", cc.cut_no_fp);
+		jw_arr(w, "objects");
+		for (size_t i = 0; i < cc.nr_objects; i++) {
+			jw_obj(w, NULL);
+			jw_str(w, "dso", cc.objects[i].dso);
+			jw_uint(w, "cut", cc.objects[i].cut);
+			if (cc.objects[i].frame_pointers < 0)
+				jw_null(w, "frame_pointers");
+			else
+				jw_bool(w, "frame_pointers", cc.objects[i].frame_pointers == 1);
+			jw_end(w);
+		}
+		jw_end(w);
+		jw_end(w);
+	}
 	jw_obj(w, "dwarf");
 	jw_uint(w, "samples", st->dwarf_samples);
 	jw_uint(w, "failed", st->dwarf_failed);
@@ -524,6 +595,200 @@ static bool file_has_callchains(struct pms_data_reader *rd)
 			return true;
 	}
 	return false;
+}
+
+static uint64_t combined_sample_type(struct pms_data_reader *rd)
+{
+	uint64_t st = 0;
+
+	for (size_t i = 0; i < pms_data_reader__nr_attrs(rd); i++) {
+		const struct perf_event_attr *a = pms_data_reader__attr(rd, i);
+
+		if (a)
+			st |= a->sample_type;
+	}
+	return st;
+}
+
+/* -------------------------------------------------------- branch mode -- */
+
+/*
+ * One entry per branch of the sample's stack, both ends resolved in the
+ * sample's process and the kernel (perf's sample__resolve_bstack()). A
+ * sample without a stack adds nothing, as perf skips it in branch mode.
+ * The branches' count (or 0) or -ENOMEM.
+ */
+static int add_branches(struct pms_hist *h, struct pms_session *s, const struct pms_session_sample *smp,
+			struct pms_hist_branch **buf, size_t *alloc)
+{
+	const struct pms_sample *d = smp->sample;
+	size_t n;
+
+	if (!d || !(d->present & PERF_SAMPLE_BRANCH_STACK) || !d->branch_nr || !d->branches)
+		return 0;
+	n = (size_t)d->branch_nr; /* the decoder checked it against the record's size */
+	if (n > *alloc) {
+		*buf = xrealloc(*buf, n * sizeof(**buf));
+		*alloc = n;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct perf_branch_entry *b = &d->branches[i];
+		struct pms_hist_branch *x = &(*buf)[i];
+
+		if (pms_session__resolve_addr(s, b->from, &x->from) || pms_session__resolve_addr(s, b->to, &x->to))
+			return 0;
+		x->cycles = (uint16_t)b->cycles;
+		x->mispred = b->mispred;
+		x->predicted = b->predicted;
+	}
+	return pms_hist__add_branches(h, smp, *buf, n);
+}
+
+/* ------------------------------------------------------------- groups -- */
+
+/*
+ * The file's event groups as perf rebuilds them from HEADER_GROUP_DESC
+ * (process_group_desc(): a group's members are the events that follow its
+ * leader in file order), or with --group and none recorded, every event in
+ * one group led by the first (perf's evlist__force_leader()).
+ */
+struct groups {
+	size_t *size;     /* per attr: for a leader, its group's size; 0 for a member */
+	const char **name;/* per attr: a leader's recorded name, NULL for an anonymous group */
+	bool forced;
+	bool any;         /* at least one group of two events or more */
+};
+
+static void groups_free(struct groups *g)
+{
+	free(g->size);
+	free(g->name);
+	memset(g, 0, sizeof(*g));
+}
+
+static void groups_build(struct groups *g, struct pms_data_reader *rd, bool force)
+{
+	const struct pms_data_features *ft = pms_data_reader__features(rd);
+	size_t nr_attrs = pms_data_reader__nr_attrs(rd);
+	uint32_t i = 0, left = 0;
+
+	memset(g, 0, sizeof(*g));
+	g->size = xmalloc((nr_attrs ? nr_attrs : 1) * sizeof(*g->size));
+	g->name = xmalloc((nr_attrs ? nr_attrs : 1) * sizeof(*g->name));
+	for (size_t a = 0; a < nr_attrs; a++) {
+		g->size[a] = 1;
+		g->name[a] = NULL;
+	}
+	if (pms_data_features__has(ft, PMS_FEAT_GROUP_DESC) && ft->nr_group_descs) {
+		for (size_t a = 0; a < nr_attrs; a++) {
+			if (i < ft->nr_group_descs && a == ft->group_descs[i].leader_idx) {
+				const struct pms_data_group_desc *d = &ft->group_descs[i++];
+
+				if (left || !d->nr_members)
+					break; /* a leader inside the previous group: invalid */
+				g->size[a] = d->nr_members;
+				/* perf writes "{anon_group}" for a group without a name */
+				g->name[a] = strcmp(d->name, "{anon_group}") ? d->name : NULL;
+				left = d->nr_members - 1;
+			} else if (left) {
+				g->size[a] = 0;
+				left--;
+			}
+		}
+		if (i != ft->nr_group_descs || left) {
+			/* perf gives up on such a description too ("invalid group desc") */
+			warning("%s: the file's event group description does not fit its %zu events; showing them "
+				"one by one", opt_input ? opt_input : "perf.data", nr_attrs);
+			for (size_t a = 0; a < nr_attrs; a++) {
+				g->size[a] = 1;
+				g->name[a] = NULL;
+			}
+		}
+	} else if (force && nr_attrs > 1) {
+		g->forced = true;
+		g->size[0] = nr_attrs;
+		for (size_t a = 1; a < nr_attrs; a++)
+			g->size[a] = 0;
+	}
+	for (size_t a = 0; a < nr_attrs; a++)
+		g->any |= g->size[a] > 1;
+}
+
+/*
+ * One "# Samples: ..." section: an event, or in a group view one event
+ * group (perf shows a group only when its leader has samples, and its
+ * members never on their own).
+ */
+struct section {
+	const struct pms_hist_event *ev;  /* an event's own section */
+	struct pms_hist_group *g;         /* or a group's */
+	size_t attr_idx;                  /* the event, or the group's leader */
+	char *name;                       /* as the header names it */
+	bool plural;                      /* "of events" */
+	uint64_t samples, period;         /* the header's sums over the members */
+};
+
+static struct section *sections_build(struct pms_session *s, const struct pms_hist *h, const struct groups *gr,
+				      size_t *nr)
+{
+	struct pms_data_reader *rd = pms_session__reader(s);
+	size_t nr_attrs = pms_data_reader__nr_attrs(rd);
+	struct section *out = xmalloc((nr_attrs ? nr_attrs : 1) * sizeof(*out));
+
+	*nr = 0;
+	for (size_t a = 0; a < nr_attrs; a++) {
+		const struct pms_hist_event *ev = pms_hist__event_of(h, a);
+		struct section *x = &out[*nr];
+		size_t n = gr && gr->size ? gr->size[a] : 1;
+
+		if (!n || !ev)
+			continue; /* a group's member, or no samples (a group: its leader has none) */
+		memset(x, 0, sizeof(*x));
+		x->attr_idx = a;
+		if (n > 1) {
+			size_t *members = xmalloc(n * sizeof(*members));
+			struct strbuf sb = STRBUF_INIT;
+
+			for (size_t m = 0; m < n; m++) {
+				const struct pms_hist_event *me = pms_hist__event_of(h, a + m);
+				const char *name = pms_session__event_name(s, a + m);
+
+				members[m] = a + m;
+				if (me) {
+					x->samples += me->samples;
+					x->period += me->period;
+				}
+				/* perf's evsel__group_desc(): a forced group is just the list */
+				if (!m && !gr->forced)
+					strbuf_addf(&sb, "%s { ", gr->name[a] ? gr->name[a] : "anon group");
+				strbuf_addf(&sb, "%s%s", m ? ", " : "", name ? name : "?");
+			}
+			if (!gr->forced)
+				strbuf_adds(&sb, " }");
+			if (pms_hist__group(h, members, n, &x->g))
+				die("out of memory");
+			free(members);
+			x->name = xstrdup(sb.buf ? sb.buf : "");
+			strbuf_release(&sb);
+			x->plural = true;
+		} else {
+			x->ev = ev;
+			x->name = xstrdup(ev->name ? ev->name : "?");
+			x->samples = ev->samples;
+			x->period = ev->period;
+		}
+		(*nr)++;
+	}
+	return out;
+}
+
+static void sections_free(struct section *x, size_t nr)
+{
+	for (size_t i = 0; x && i < nr; i++) {
+		pms_hist_group__free(x[i].g);
+		free(x[i].name);
+	}
+	free(x);
 }
 
 /* ---------------------------------------------------------------- html -- */
@@ -695,8 +960,12 @@ static int run(int argc, char **argv)
 	const struct pms_session_sample *smp;
 	struct report_view view;
 	struct html_ctx html = { .procs = NULL };
+	struct groups groups = { .size = NULL };
+	struct section *sections = NULL;
+	struct pms_hist_branch *brs = NULL;
+	size_t nr_sections = 0, brs_alloc = 0;
 	const char *path;
-	bool chains;
+	bool chains, branch = false, group_view = false;
 	int pos, err, ret = 0;
 	FILE *out = stdout;
 
@@ -709,11 +978,13 @@ static int run(int argc, char **argv)
 		usage_error(self(), "--html writes a page: it excludes --json, --stdio, --stats and --header(-only)");
 	if (opt_html && !*opt_html)
 		usage_error(self(), "--html: want a file name (- for stdout)");
+	if (opt_html && (opt_branch == 1 || opt_group == 1))
+		usage_error(self(), "--html shows each event's samples: it excludes -b/--branch-stack and --group");
 	if (opt_percent_limit < 0 || opt_percent_limit > 100)
 		usage_error(self(), "--percent-limit: want a percentage in [0, 100]");
 	if (opt_sort && pms_sort_keys__parse(opt_sort, keys, PMS_HIST_MAX_KEYS, &nr_keys, &bad))
-		usage_error(self(), "--sort: unknown key at '%s' (keys: comm, pid, tid, dso, sym, srcline, cpu)",
-			    opt_sort + bad);
+		usage_error(self(), "--sort: unknown key at '%s' (keys: comm, pid, tid, dso, sym, srcline, cpu; in branch "
+			    "mode also dso_from, dso_to, symbol_from, symbol_to, cycles, mispredict)", opt_sort + bad);
 	memset(&filter, 0, sizeof(filter));
 	if (opt_time && parse_time_range(opt_time, &filter.time_start_ns, &filter.time_end_ns))
 		usage_error(self(), "--time: want <start>,<end> in seconds (e.g. 1234.5,1236), either may be empty");
@@ -755,6 +1026,36 @@ static int run(int argc, char **argv)
 	if (opt_header_only)
 		goto out;
 
+	/*
+	 * perf's branch mode: on by default when the file says it was recorded with -b
+	 * (HEADER_BRANCH_STACK) and has no user stacks; --stats and the page show samples.
+	 */
+	if (!opt_stats && !opt_html && opt_branch) {
+		uint64_t st = combined_sample_type(rd);
+
+		if (opt_branch == 1 && !(st & PERF_SAMPLE_BRANCH_STACK)) {
+			error("-b: '%s' has no branch stacks (record them with `perf record -b` or -j; a PMU without "
+			      "LBR or BRBE cannot)", path);
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+		branch = opt_branch == 1 ||
+			 (pms_data_features__has(pms_data_reader__features(rd), PMS_FEAT_BRANCH_STACK) &&
+			  !(st & PERF_SAMPLE_STACK_USER));
+	}
+	for (size_t k = 0; k < nr_keys; k++) {
+		if (!branch && pms_sort_key__is_branch(keys[k]))
+			usage_error(self(), "--sort %s: a branch-mode key, and this report is not in branch mode (it "
+				    "needs a file recorded with -b, and not --no-branch-stack)", pms_sort_key__name(keys[k]));
+		if (branch && keys[k] == PMS_SORT_SRCLINE)
+			usage_error(self(), "--sort srcline: not supported in branch mode yet (add --no-branch-stack)");
+	}
+	/* perf's group view: on by default (report.group), for the groups the file records */
+	if (!opt_stats && !opt_html && opt_group) {
+		groups_build(&groups, rd, opt_group == 1);
+		group_view = groups.any;
+	}
+
 	chains = file_has_callchains(rd);
 	ho.children = opt_children == -1 ? chains : opt_children == 1;
 	if (!chains)
@@ -762,6 +1063,12 @@ static int run(int argc, char **argv)
 	ho.order = PMS_CG_NONE;
 	if (chains && !opt_graph_none)
 		ho.order = opt_order_set ? opt_order : ho.children ? PMS_CG_CALLER : PMS_CG_CALLEE;
+	if (branch) {
+		/* perf turns children off in branch mode, and its branch entries carry no chains */
+		ho.children = false;
+		ho.order = PMS_CG_NONE;
+		ho.branch = true;
+	}
 	memcpy(ho.keys, keys, sizeof(keys));
 	ho.nr_keys = nr_keys;
 	ho.filter = &filter;
@@ -774,7 +1081,7 @@ static int run(int argc, char **argv)
 	}
 
 	while ((err = pms_session__next(s, &smp)) > 0) {
-		int counted = pms_hist__add(h, smp);
+		int counted = branch ? add_branches(h, s, smp, &brs, &brs_alloc) : pms_hist__add(h, smp);
 
 		if (counted < 0)
 			die("out of memory");
@@ -798,12 +1105,22 @@ static int run(int argc, char **argv)
 		goto out;
 	}
 
-	if (!nr_keys) {
+	if (!nr_keys && branch) {
+		/* perf's default_branch_sort_order, as the hist uses it */
+		keys[0] = PMS_SORT_COMM;
+		keys[1] = PMS_SORT_DSO_FROM;
+		keys[2] = PMS_SORT_SYM_FROM;
+		keys[3] = PMS_SORT_SYM_TO;
+		keys[4] = PMS_SORT_CYCLES;
+		nr_keys = 5;
+	} else if (!nr_keys) {
 		keys[0] = PMS_SORT_COMM;
 		keys[1] = PMS_SORT_DSO;
 		keys[2] = PMS_SORT_SYM;
 		nr_keys = 3;
 	}
+	if (!opt_html)
+		sections = sections_build(s, h, group_view ? &groups : NULL, &nr_sections);
 	memset(&view, 0, sizeof(view));
 	view.h = h;
 	view.keys = keys;
@@ -856,16 +1173,35 @@ static int run(int argc, char **argv)
 		jw_end(&w);
 		jw_bool(&w, "children", ho.children);
 		jw_str(&w, "call_graph", ho.order == PMS_CG_CALLER ? "caller" : ho.order == PMS_CG_CALLEE ? "callee" : "none");
+		jw_bool(&w, "branch_mode", branch);
+		jw_bool(&w, "group_view", group_view);
 		jw_arr(&w, "events");
-		for (size_t i = 0; i < pms_hist__nr_events(h); i++) {
-			const struct pms_hist_event *ev = pms_hist__event(h, i);
+		for (size_t i = 0; i < nr_sections; i++) {
+			const struct section *x = &sections[i];
 
 			jw_obj(&w, NULL);
-			jw_str(&w, "name", ev->name);
-			jw_uint(&w, "attr_index", ev->attr_idx);
-			jw_uint(&w, "samples", ev->samples);
-			jw_uint(&w, "period", ev->period);
-			report_json_entries(&w, &view, ev);
+			jw_str(&w, "name", x->name);
+			jw_uint(&w, "attr_index", x->attr_idx);
+			jw_uint(&w, "samples", x->samples);
+			jw_uint(&w, "period", x->period);
+			if (x->g) {
+				jw_arr(&w, "group");
+				for (size_t m = 0; m < x->g->nr_members; m++) {
+					const struct pms_hist_event *me = x->g->events[m];
+					const char *name = pms_session__event_name(s, x->attr_idx + m);
+
+					jw_obj(&w, NULL);
+					jw_str(&w, "name", name);
+					jw_uint(&w, "attr_index", x->attr_idx + m);
+					jw_uint(&w, "samples", me ? me->samples : 0);
+					jw_uint(&w, "period", me ? me->period : 0);
+					jw_end(&w);
+				}
+				jw_end(&w);
+				report_json_group_entries(&w, &view, x->g);
+			} else {
+				report_json_entries(&w, &view, x->ev);
+			}
 			jw_end(&w);
 		}
 		jw_end(&w);
@@ -884,16 +1220,19 @@ static int run(int argc, char **argv)
 		if (!opt_header)
 			fputs("#\n", out);
 		fprintf(out, "# Total Lost Samples: %" PRIu64 "\n#\n", st->lost_samples);
-		for (size_t i = 0; i < pms_hist__nr_events(h); i++) {
-			const struct pms_hist_event *ev = pms_hist__event(h, i);
+		for (size_t i = 0; i < nr_sections; i++) {
+			const struct section *x = &sections[i];
 			char unit;
-			unsigned long n = report_convert_unit((unsigned long)ev->samples, &unit);
+			unsigned long n = report_convert_unit((unsigned long)x->samples, &unit);
 
-			fprintf(out, "# Samples: %lu%c of event '%s'\n# Event count (approx.): %" PRIu64 "\n#\n",
-				n, unit, ev->name, ev->period);
-			report_print_stdio(out, &view, ev);
+			fprintf(out, "# Samples: %lu%c of event%s '%s'\n# Event count (approx.): %" PRIu64 "\n#\n",
+				n, unit, x->plural ? "s" : "", x->name, x->period);
+			if (x->g)
+				report_print_group_stdio(out, &view, x->g);
+			else
+				report_print_stdio(out, &view, x->ev);
 		}
-		if (!pms_hist__nr_events(h))
+		if (!nr_sections)
 			fputs("# no samples\n#\n", out);
 		print_summary(out, s, h);
 		if (ret)
@@ -908,6 +1247,9 @@ static int run(int argc, char **argv)
 			warning("%s was rebuilt since recording (build-id differs): %zu samples left unsymbolized", p, n);
 	}
 out:
+	sections_free(sections, nr_sections);
+	groups_free(&groups);
+	free(brs);
 	html_free(&html);
 	pms_hist__free(h);
 	pms_session__free(s);
@@ -915,7 +1257,7 @@ out:
 	symbol_opts__reset();
 	opt_input = opt_sort = opt_time = opt_html = NULL;
 	opt_stdio = opt_json = opt_header = opt_header_only = opt_stats = opt_nr_samples = false;
-	opt_no_branch_stack = opt_no_group = false;
+	opt_branch = opt_group = -1;
 	opt_children = -1;
 	opt_order_set = opt_graph_none = false;
 	opt_cg_min = 0.5;

@@ -48,6 +48,15 @@ static const char *comm_of(const struct pms_hist_entry *e)
 	return e->comm ? e->comm : "[unknown]";
 }
 
+/* perf's "[k] name", or "[k] 0x..." (16 digits) for an address without a symbol. */
+static void sym_text(const char *level, const char *sym, uint64_t addr, char *buf, size_t sz)
+{
+	if (sym)
+		snprintf(buf, sz, "%s %s", level, sym);
+	else
+		snprintf(buf, sz, addr ? "%s %#018llx" : "%s %016llx", level, (unsigned long long)addr);
+}
+
 /* The text of one key column for an entry (the sym column has no padding). */
 static void key_text(enum pms_sort_key k, const struct pms_hist_entry *e, int width, char *buf, size_t sz)
 {
@@ -64,11 +73,30 @@ static void key_text(enum pms_sort_key k, const struct pms_hist_entry *e, int wi
 		snprintf(buf, sz, "%s", report_dso_short(e->dso));
 		break;
 	case PMS_SORT_SYM:
-		if (e->sym)
-			snprintf(buf, sz, "%s %s", pms_hist__level(e->kind), e->sym);
+		sym_text(pms_hist__level(e->kind), e->sym, e->addr, buf, sz);
+		break;
+	case PMS_SORT_DSO_FROM:
+	case PMS_SORT_DSO_TO:
+		/* perf's "%-*.*s": cut to the column (see key_min_width()) */
+		snprintf(buf, sz, "%.*s", width > 0 ? width : (int)sz,
+			 report_dso_short(k == PMS_SORT_DSO_FROM ? e->from.dso : e->to.dso));
+		break;
+	case PMS_SORT_SYM_FROM:
+		sym_text(pms_hist__branch_level(&e->from), e->from.sym, e->from.addr, buf, sz);
+		break;
+	case PMS_SORT_SYM_TO:
+		sym_text(pms_hist__branch_level(&e->to), e->to.sym, e->to.addr, buf, sz);
+		break;
+	case PMS_SORT_CYCLES:
+		/* perf prints the 16-bit count with %hd: 42141 shows as -23395 there, and so here (--json has the count) */
+		if (e->cycles)
+			snprintf(buf, sz, "%d", (int)(int16_t)e->cycles);
 		else
-			snprintf(buf, sz, e->addr ? "%s %#018llx" : "%s %016llx", pms_hist__level(e->kind),
-				 (unsigned long long)e->addr);
+			snprintf(buf, sz, "-");
+		break;
+	case PMS_SORT_MISPREDICT:
+		/* perf's order of the tests: a predicted branch is "N" even if mispred is set too */
+		snprintf(buf, sz, "%s", e->predicted ? "N" : e->mispred ? "Y" : "N/A");
 		break;
 	case PMS_SORT_SRCLINE:
 		snprintf(buf, sz, "%s", e->srcline ? e->srcline : "??:0");
@@ -91,6 +119,12 @@ static const char *key_header(enum pms_sort_key k)
 	case PMS_SORT_SYM: return "Symbol";
 	case PMS_SORT_SRCLINE: return "Source:Line";
 	case PMS_SORT_CPU: return "CPU";
+	case PMS_SORT_DSO_FROM: return "Source Shared Object";
+	case PMS_SORT_DSO_TO: return "Target Shared Object";
+	case PMS_SORT_SYM_FROM: return "Source Symbol";
+	case PMS_SORT_SYM_TO: return "Target Symbol";
+	case PMS_SORT_CYCLES: return "Basic Block Cycles";
+	case PMS_SORT_MISPREDICT: return "Branch Mispredicted";
 	default: return "?";
 	}
 }
@@ -105,18 +139,59 @@ static int key_min_width(enum pms_sort_key k, const struct pms_hist_entry *e)
 		return 8 + (int)strlen(comm_of(e));
 	case PMS_SORT_CPU:
 		return 3;
+	case PMS_SORT_DSO_FROM:
+	case PMS_SORT_DSO_TO: {
+		const struct pms_hist_frame_ref *r = k == PMS_SORT_DSO_FROM ? &e->from : &e->to;
+
+		/*
+		 * perf widens a branch's object column only for an end with a symbol
+		 * (hists__calc_col_len()), else to 16: longer names of unresolved ends
+		 * are cut to the title's width, and so are ours
+		 */
+		return r->sym ? (int)strlen(report_dso_short(r->dso)) : 16;
+	}
+	case PMS_SORT_SYM_FROM:
+	case PMS_SORT_SYM_TO: {
+		const struct pms_hist_frame_ref *r = k == PMS_SORT_SYM_FROM ? &e->from : &e->to;
+
+		/* perf sizes an unresolved one as "[x] 0x" and 16 digits even when it prints fewer */
+		if (!r->sym)
+			return 4 + 2 + 16;
+		return 4 + (int)strlen(r->sym);
+	}
 	default:
 		key_text(k, e, 0, buf, sizeof(buf));
 		return (int)strlen(buf);
 	}
 }
 
-static bool entry_shown(const struct report_view *v, const struct pms_hist_event *ev,
-			const struct pms_hist_entry *e)
-{
-	uint64_t p = v->children ? e->children_period : e->self_period;
+/* The member columns of one table: one member for an event, the group's for a group view. */
+struct rows {
+	size_t nr_members;
+	const struct pms_hist_event *const *events; /* per member; NULL: no samples */
+	const struct pms_hist_group_row *rows;
+	size_t nr_rows;
+};
 
-	return pct(p, ev->period) >= v->percent_limit;
+/* As perf: the leader's share (children in children mode) against the limit. */
+static bool row_shown(const struct report_view *v, const struct rows *t, const struct pms_hist_group_row *r)
+{
+	const struct pms_hist_entry *e = r->members[0];
+	uint64_t p = !e ? 0 : v->children ? e->children_period : e->self_period;
+
+	return pct(p, t->events[0] ? t->events[0]->period : 0) >= v->percent_limit;
+}
+
+/* One event's entries as rows of one member (borrowed pointers; free the array). */
+static struct pms_hist_group_row *event_rows(const struct pms_hist_event *ev)
+{
+	struct pms_hist_group_row *r = xmalloc((ev->nr_entries ? ev->nr_entries : 1) * sizeof(*r));
+
+	for (size_t i = 0; i < ev->nr_entries; i++) {
+		r[i].members = (const struct pms_hist_entry **)&ev->entries[i];
+		r[i].key = ev->entries[i];
+	}
+	return r;
 }
 
 /* ------------------------------------------------------------- graphs -- */
@@ -266,64 +341,120 @@ static void print_graph(FILE *f, const struct report_view *v, const struct pms_h
 
 /* -------------------------------------------------------------- stdio -- */
 
-void report_print_stdio(FILE *f, const struct report_view *v, const struct pms_hist_event *ev)
+/* n columns of perf's width w (8 for a percentage, 12 for samples) under one right-aligned title. */
+static void column_title(FILE *f, const char *title, size_t n, int w)
+{
+	fprintf(f, "%*s", (int)n * w, title);
+}
+
+static void column_dots(FILE *f, size_t n, int w)
+{
+	for (int i = 0; i < (int)n * w; i++)
+		fputc('.', f);
+}
+
+static void print_rows(FILE *f, const struct report_view *v, const struct rows *t)
 {
 	int w[PMS_HIST_MAX_KEYS];
+	size_t n = t->nr_members;
 	char buf[2048];
 
 	for (size_t k = 0; k < v->nr_keys; k++) {
 		w[k] = (int)strlen(key_header(v->keys[k]));
-		for (size_t i = 0; i < ev->nr_entries; i++) {
-			int x = key_min_width(v->keys[k], ev->entries[i]);
+		for (size_t i = 0; i < t->nr_rows; i++) {
+			int x = key_min_width(v->keys[k], t->rows[i].key);
 
 			if (x > w[k])
 				w[k] = x;
 		}
 	}
-	/* header and dots */
-	fputs(v->children ? "# Children      Self" : "# Overhead", f);
-	if (v->nr_samples)
-		fputs("       Samples", f);
+	/* header and dots: a group's columns are n times as wide, titles right-aligned, as perf's */
+	fputs("# ", f);
+	if (v->children) {
+		column_title(f, "Children", n, 8);
+		fputs("  ", f);
+		column_title(f, "Self", n, 8);
+	} else {
+		column_title(f, "Overhead", n, 8);
+	}
+	if (v->nr_samples) {
+		fputs("  ", f);
+		column_title(f, "Samples", n, 12);
+	}
 	for (size_t k = 0; k < v->nr_keys; k++) {
 		bool right = v->keys[k] == PMS_SORT_PID || v->keys[k] == PMS_SORT_TID;
 
 		fprintf(f, right ? "  %*s" : "  %-*s", w[k], key_header(v->keys[k]));
 	}
-	fputs("\n# ........", f);
-	if (v->children)
-		fputs("  ........", f);
-	if (v->nr_samples)
-		fputs("  ............", f);
+	fputs("\n# ", f);
+	column_dots(f, n, 8);
+	if (v->children) {
+		fputs("  ", f);
+		column_dots(f, n, 8);
+	}
+	if (v->nr_samples) {
+		fputs("  ", f);
+		column_dots(f, n, 12);
+	}
 	for (size_t k = 0; k < v->nr_keys; k++) {
 		fputs("  ", f);
 		for (int i = 0; i < w[k]; i++)
 			fputc('.', f);
 	}
 	fputs("\n#\n", f);
-	for (size_t i = 0; i < ev->nr_entries; i++) {
-		const struct pms_hist_entry *e = ev->entries[i];
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		const struct pms_hist_group_row *r = &t->rows[i];
 
-		if (!entry_shown(v, ev, e))
+		if (!row_shown(v, t, r))
 			continue;
-		if (v->children)
-			fprintf(f, "  %7.2f%%  %7.2f%%", pct(e->children_period, ev->period),
-				pct(e->self_period, ev->period));
-		else
-			fprintf(f, "  %7.2f%%", pct(e->self_period, ev->period));
-		if (v->nr_samples)
-			fprintf(f, "  %12" PRIu64, e->self_samples);
+		/* each member's share of its own event's total; 0.00% where it has no such entry */
+		for (int pass = v->children ? 0 : 1; pass < 2; pass++) {
+			fputs("  ", f);
+			for (size_t m = 0; m < n; m++) {
+				const struct pms_hist_entry *e = r->members[m];
+				uint64_t p = !e ? 0 : pass == 0 ? e->children_period : e->self_period;
+
+				fprintf(f, " %6.2f%%", pct(p, t->events[m] ? t->events[m]->period : 0));
+			}
+		}
+		if (v->nr_samples) {
+			fputs("  ", f);
+			for (size_t m = 0; m < n; m++)
+				fprintf(f, " %11" PRIu64, r->members[m] ? r->members[m]->self_samples : 0);
+		}
 		for (size_t k = 0; k < v->nr_keys; k++) {
-			key_text(v->keys[k], e, w[k], buf, sizeof(buf));
-			if ((v->keys[k] == PMS_SORT_SYM || v->keys[k] == PMS_SORT_SRCLINE) && k + 1 == v->nr_keys)
+			enum pms_sort_key key = v->keys[k];
+
+			key_text(key, r->key, w[k], buf, sizeof(buf));
+			if ((key == PMS_SORT_SYM || key == PMS_SORT_SRCLINE || key == PMS_SORT_SYM_FROM ||
+			     key == PMS_SORT_SYM_TO) && k + 1 == v->nr_keys)
 				fprintf(f, "  %s", buf);
 			else
 				fprintf(f, "  %-*s", w[k], buf);
 		}
 		fputc('\n', f);
-		if (v->graph)
-			print_graph(f, v, ev, e);
+		/* a group shows its leader's graph (perf's linked entries of the members have none) */
+		if (v->graph && r->members[0] && t->events[0])
+			print_graph(f, v, t->events[0], r->members[0]);
 	}
 	fputs("\n\n", f);
+}
+
+void report_print_stdio(FILE *f, const struct report_view *v, const struct pms_hist_event *ev)
+{
+	const struct pms_hist_event *evs[1] = { ev };
+	struct pms_hist_group_row *r = event_rows(ev);
+	struct rows t = { .nr_members = 1, .events = evs, .rows = r, .nr_rows = ev->nr_entries };
+
+	print_rows(f, v, &t);
+	free(r);
+}
+
+void report_print_group_stdio(FILE *f, const struct report_view *v, const struct pms_hist_group *g)
+{
+	struct rows t = { .nr_members = g->nr_members, .events = g->events, .rows = g->rows, .nr_rows = g->nr_rows };
+
+	print_rows(f, v, &t);
 }
 
 /* --------------------------------------------------------------- json -- */
@@ -389,26 +520,56 @@ static void json_paths(struct json_ctx *j, uint32_t node)
 	j->nr--;
 }
 
-void report_json_entries(struct jw *w, const struct report_view *v, const struct pms_hist_event *ev)
+/* "from"/"to" of a branch entry: what its keys look at. */
+static void json_branch_end(struct jw *w, const char *key, const struct pms_hist_frame_ref *r, bool with_sym)
+{
+	char buf[32];
+
+	jw_obj(w, key);
+	jw_str(w, "dso", r->dso);
+	jw_str(w, "dso_short", report_dso_short(r->dso));
+	if (with_sym) {
+		jw_str(w, "sym", r->sym);
+		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)r->addr);
+		if (r->sym)
+			jw_null(w, "addr");
+		else
+			jw_str(w, "addr", buf);
+		jw_str(w, "level", pms_hist__branch_level(r));
+	}
+	jw_end(w);
+}
+
+/* The weights of entry e (NULL: none) against total. */
+static void json_weights(struct jw *w, const struct pms_hist_entry *e, uint64_t total)
+{
+	jw_num(w, "children", pct(e ? e->children_period : 0, total), 4);
+	jw_num(w, "self", pct(e ? e->self_period : 0, total), 4);
+	jw_uint(w, "children_period", e ? e->children_period : 0);
+	jw_uint(w, "self_period", e ? e->self_period : 0);
+	jw_uint(w, "children_samples", e ? e->children_samples : 0);
+	jw_uint(w, "self_samples", e ? e->self_samples : 0);
+}
+
+static void json_rows(struct jw *w, const struct report_view *v, const struct rows *t)
 {
 	const struct pms_cg *cg = pms_hist__cg(v->h);
-	uint64_t min_hit = (uint64_t)((double)ev->period * v->cg_min_percent / 100.0);
+	const struct pms_hist_event *lead = t->events[0];
+	uint64_t lead_period = lead ? lead->period : 0;
+	uint64_t min_hit = (uint64_t)((double)lead_period * v->cg_min_percent / 100.0);
 	char buf[1024];
 
 	jw_arr(w, "entries");
-	for (size_t i = 0; i < ev->nr_entries; i++) {
-		const struct pms_hist_entry *e = ev->entries[i];
-		bool comm_done = false;
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		const struct pms_hist_group_row *r = &t->rows[i];
+		const struct pms_hist_entry *e = r->key, *le = r->members[0];
+		bool comm_done = false, from_done = false, to_done = false;
 
-		if (!entry_shown(v, ev, e))
+		if (!row_shown(v, t, r))
 			continue;
 		jw_obj(w, NULL);
-		jw_num(w, "children", pct(e->children_period, ev->period), 4);
-		jw_num(w, "self", pct(e->self_period, ev->period), 4);
-		jw_uint(w, "children_period", e->children_period);
-		jw_uint(w, "self_period", e->self_period);
-		jw_uint(w, "children_samples", e->children_samples);
-		jw_uint(w, "self_samples", e->self_samples);
+		/* the leader's weights (a group's first member), as for a single event */
+		json_weights(w, le, lead_period);
 		for (size_t k = 0; k < v->nr_keys; k++) {
 			switch (v->keys[k]) {
 			case PMS_SORT_COMM:
@@ -462,13 +623,43 @@ void report_json_entries(struct jw *w, const struct report_view *v, const struct
 				else
 					jw_uint(w, "cpu", e->cpu);
 				break;
+			case PMS_SORT_DSO_FROM:
+			case PMS_SORT_SYM_FROM:
+				if (!from_done)
+					json_branch_end(w, "from", &e->from, has_key(v, PMS_SORT_SYM_FROM));
+				from_done = true;
+				break;
+			case PMS_SORT_DSO_TO:
+			case PMS_SORT_SYM_TO:
+				if (!to_done)
+					json_branch_end(w, "to", &e->to, has_key(v, PMS_SORT_SYM_TO));
+				to_done = true;
+				break;
+			case PMS_SORT_CYCLES:
+				if (e->cycles)
+					jw_uint(w, "cycles", e->cycles);
+				else
+					jw_null(w, "cycles");
+				break;
+			case PMS_SORT_MISPREDICT:
+				jw_str(w, "mispredict", e->predicted ? "N" : e->mispred ? "Y" : NULL);
+				break;
 			default:
 				break;
 			}
 		}
+		if (t->nr_members > 1) {
+			jw_arr(w, "group");
+			for (size_t m = 0; m < t->nr_members; m++) {
+				jw_obj(w, NULL);
+				json_weights(w, r->members[m], t->events[m] ? t->events[m]->period : 0);
+				jw_end(w);
+			}
+			jw_end(w);
+		}
 		if (v->graph) {
-			const struct pms_cg_node *root = pms_cg__node(cg, e->cg_root);
-			struct json_ctx j = { .w = w, .h = v->h, .cg = cg, .total = ev->period, .min_hit = min_hit };
+			const struct pms_cg_node *root = le ? pms_cg__node(cg, le->cg_root) : NULL;
+			struct json_ctx j = { .w = w, .h = v->h, .cg = cg, .total = lead_period, .min_hit = min_hit };
 
 			jw_arr(w, "callchains");
 			if (root)
@@ -483,4 +674,21 @@ void report_json_entries(struct jw *w, const struct report_view *v, const struct
 		jw_end(w);
 	}
 	jw_end(w);
+}
+
+void report_json_entries(struct jw *w, const struct report_view *v, const struct pms_hist_event *ev)
+{
+	const struct pms_hist_event *evs[1] = { ev };
+	struct pms_hist_group_row *r = event_rows(ev);
+	struct rows t = { .nr_members = 1, .events = evs, .rows = r, .nr_rows = ev->nr_entries };
+
+	json_rows(w, v, &t);
+	free(r);
+}
+
+void report_json_group_entries(struct jw *w, const struct report_view *v, const struct pms_hist_group *g)
+{
+	struct rows t = { .nr_members = g->nr_members, .events = g->events, .rows = g->rows, .nr_rows = g->nr_rows };
+
+	json_rows(w, v, &t);
 }

@@ -5,7 +5,9 @@
  *
  * Invariants: column widths cover every entry of the event (as perf's do),
  * not only those above the percent limit; percentages are of the event's
- * kept total period; nothing here reads the file or the session.
+ * kept total period (in a group view each member's of its own event, and
+ * the percent limit judges the leader's, as perf's); nothing here reads the
+ * file or the session.
  */
 #ifndef PMS_CLI_REPORT_PRINT_H
 #define PMS_CLI_REPORT_PRINT_H
@@ -30,10 +32,18 @@ struct report_view {
 
 /* The "# Overhead  Command ..." table (with graphs) of one event. */
 void report_print_stdio(FILE *f, const struct report_view *v, const struct pms_hist_event *ev);
+/*
+ * The same for a group view (perf's anon group): one percentage (and -n
+ * samples) column per member side by side, each of its own event's total;
+ * the leader's graphs.
+ */
+void report_print_group_stdio(FILE *f, const struct report_view *v, const struct pms_hist_group *g);
 /* perf's "1K": the sample count with its unit letter (' ' below 1000). */
 unsigned long report_convert_unit(unsigned long value, char *unit);
 /* The "entries" array of one event into w. */
 void report_json_entries(struct jw *w, const struct report_view *v, const struct pms_hist_event *ev);
+/* The same for a group view: the leader's weights, and "group" with every member's. */
+void report_json_group_entries(struct jw *w, const struct report_view *v, const struct pms_hist_group *g);
 /* "libc.so.6" for "/usr/lib/.../libc.so.6"; "[kernel.kallsyms]" as is. */
 const char *report_dso_short(const char *dso);
 

@@ -118,14 +118,19 @@ struct chain_rec {
 	uint32_t off, len, hash;
 };
 
+/* A branch-mode class's chain is [to, from]; cycles and bflags are its flags the keys use. */
 struct class_rec {
 	const char *comm;
 	uint32_t pid, tid, cpu;
 	uint32_t event;
 	uint32_t chain;
 	uint32_t hash;
+	uint16_t cycles;
+	uint8_t bflags;     /* BFLAG_* */
 	uint64_t period, samples;
 };
+
+enum { BFLAG_MISPRED = 1, BFLAG_PREDICTED = 2 };
 
 struct event_acc {
 	bool used;
@@ -191,13 +196,24 @@ struct pms_hist {
 static const char *const key_names[PMS_SORT__NR] = {
 	[PMS_SORT_COMM] = "comm", [PMS_SORT_PID] = "pid", [PMS_SORT_TID] = "tid",
 	[PMS_SORT_DSO] = "dso", [PMS_SORT_SYM] = "sym", [PMS_SORT_SRCLINE] = "srcline",
-	[PMS_SORT_CPU] = "cpu",
+	[PMS_SORT_CPU] = "cpu", [PMS_SORT_DSO_FROM] = "dso_from", [PMS_SORT_DSO_TO] = "dso_to",
+	[PMS_SORT_SYM_FROM] = "symbol_from", [PMS_SORT_SYM_TO] = "symbol_to", [PMS_SORT_CYCLES] = "cycles",
+	[PMS_SORT_MISPREDICT] = "mispredict",
 };
+
+bool pms_sort_key__is_branch(enum pms_sort_key key)
+{
+	return key >= PMS_SORT_DSO_FROM && key < PMS_SORT__NR;
+}
 
 int pms_sort_key__parse(const char *name)
 {
 	if (!strcmp(name, "symbol"))
 		return PMS_SORT_SYM;
+	if (!strcmp(name, "sym_from"))
+		return PMS_SORT_SYM_FROM;
+	if (!strcmp(name, "sym_to"))
+		return PMS_SORT_SYM_TO;
 	for (int i = 0; i < PMS_SORT__NR; i++)
 		if (!strcmp(name, key_names[i]))
 			return i;
@@ -244,6 +260,11 @@ int pms_sort_keys__parse(const char *list, enum pms_sort_key *keys, size_t max, 
 	}
 }
 
+const char *pms_hist__branch_level(const struct pms_hist_frame_ref *end)
+{
+	return end->unmapped ? "[H]" : pms_hist__level(end->kind);
+}
+
 const char *pms_hist__level(enum pms_frame_kind kind)
 {
 	switch (kind) {
@@ -267,13 +288,27 @@ int pms_hist__new(struct pms_hist **out, const struct pms_hist_opts *opts)
 	    opts->order > PMS_CG_CALLER)
 		return -EINVAL;
 	for (size_t i = 0; i < opts->nr_keys; i++)
-		if (opts->keys[i] >= PMS_SORT__NR)
+		if (opts->keys[i] >= PMS_SORT__NR ||
+		    (pms_sort_key__is_branch(opts->keys[i]) && !opts->branch) ||
+		    /* a branch's ends are keyed per function: srcline (per address) is not done there */
+		    (opts->keys[i] == PMS_SORT_SRCLINE && opts->branch))
 			return -EINVAL;
+	/* perf's branch mode has neither (its entries carry no chains) */
+	if (opts->branch && (opts->children || opts->order != PMS_CG_NONE))
+		return -EINVAL;
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return -ENOMEM;
 	h->opts = *opts;
-	if (!h->opts.nr_keys) {
+	if (!h->opts.nr_keys && h->opts.branch) {
+		/* perf's default_branch_sort_order */
+		h->opts.keys[0] = PMS_SORT_COMM;
+		h->opts.keys[1] = PMS_SORT_DSO_FROM;
+		h->opts.keys[2] = PMS_SORT_SYM_FROM;
+		h->opts.keys[3] = PMS_SORT_SYM_TO;
+		h->opts.keys[4] = PMS_SORT_CYCLES;
+		h->opts.nr_keys = 5;
+	} else if (!h->opts.nr_keys) {
 		h->opts.keys[0] = PMS_SORT_COMM;
 		h->opts.keys[1] = PMS_SORT_DSO;
 		h->opts.keys[2] = PMS_SORT_SYM;
@@ -524,7 +559,8 @@ static bool class_eq(const void *ctx, uint32_t idx)
 	const struct class_rec *x = &h->classes[idx];
 
 	return x->chain == k->chain && x->event == k->event && x->comm == k->comm &&
-	       x->pid == k->pid && x->tid == k->tid && x->cpu == k->cpu;
+	       x->pid == k->pid && x->tid == k->tid && x->cpu == k->cpu && x->cycles == k->cycles &&
+	       x->bflags == k->bflags;
 }
 
 static struct event_acc *event_of(struct pms_hist *h, size_t attr_idx)
@@ -542,7 +578,7 @@ static struct event_acc *event_of(struct pms_hist *h, size_t attr_idx)
 	return &h->events[attr_idx];
 }
 
-static void count_event(struct event_acc *ev, const struct pms_session_sample *s)
+static void count_event(struct event_acc *ev, const struct pms_session_sample *s, uint64_t period)
 {
 	if (!ev->used) {
 		ev->used = true;
@@ -550,20 +586,89 @@ static void count_event(struct event_acc *ev, const struct pms_session_sample *s
 		ev->pub.name = s->event_name;
 	}
 	ev->pub.samples++;
-	ev->pub.period += s->period;
+	ev->pub.period += period;
+}
+
+/* The id of the chain h->tmp[0..nr) (interned). 0 or -ENOMEM. */
+static int intern_chain(struct pms_hist *h, size_t nr, uint32_t *chain)
+{
+	const void *ctx[2] = { h, &nr };
+	uint64_t hv = 0x51ed;
+	uint64_t *slot;
+
+	for (size_t i = 0; i < nr; i++)
+		hv = hash_step(hv, h->tmp[i]);
+	hv = pms_hash__mix64(hv);
+	if (htab_reserve(&h->chain_tab))
+		return -ENOMEM;
+	slot = htab_probe(&h->chain_tab, (uint32_t)hv, chain_eq, ctx);
+	if (*slot) {
+		*chain = slot_idx(*slot);
+		return 0;
+	}
+	if (pms_array__reserve(&h->seq, &h->seq_alloc, h->nr_seq + nr, sizeof(*h->seq)) ||
+	    pms_array__reserve(&h->chains, &h->chains_alloc, h->nr_chains + 1, sizeof(*h->chains)))
+		return -ENOMEM;
+	memcpy(&h->seq[h->nr_seq], h->tmp, nr * sizeof(*h->tmp));
+	h->chains[h->nr_chains] = (struct chain_rec){
+		.off = (uint32_t)h->nr_seq, .len = (uint32_t)nr, .hash = (uint32_t)hv,
+	};
+	h->nr_seq += nr;
+	*chain = (uint32_t)h->nr_chains;
+	slot_set(&h->chain_tab, slot, (uint32_t)hv, (uint32_t)h->nr_chains++);
+	return 0;
+}
+
+/* Add period to the class k (event, chain and the keyed fields set; hash computed here). */
+static int add_class(struct pms_hist *h, struct class_rec *k, uint64_t period)
+{
+	const void *ctx[2] = { h, k };
+	uint64_t hv;
+	uint64_t *slot;
+
+	hv = pms_hash__mix64(hash_step(hash_step(hash_step(hash_step(hash_step(hash_step(k->event, k->chain),
+			     (uintptr_t)k->comm), k->pid), k->tid), k->cpu), (uint64_t)k->cycles << 8 | k->bflags));
+	k->hash = (uint32_t)hv;
+	if (htab_reserve(&h->class_tab))
+		return -ENOMEM;
+	slot = htab_probe(&h->class_tab, k->hash, class_eq, ctx);
+	if (*slot) {
+		struct class_rec *c = &h->classes[slot_idx(*slot)];
+
+		c->period += period;
+		c->samples++;
+		return 0;
+	}
+	if (pms_array__reserve(&h->classes, &h->classes_alloc, h->nr_classes + 1, sizeof(*h->classes)))
+		return -ENOMEM;
+	k->period = period;
+	k->samples = 1;
+	h->classes[h->nr_classes] = *k;
+	slot_set(&h->class_tab, slot, k->hash, (uint32_t)h->nr_classes++);
+	return 0;
+}
+
+/* The class fields of sample s its thread-related keys look at. */
+static void class_thread_fields(const struct pms_hist *h, const struct pms_session_sample *s, struct class_rec *k)
+{
+	k->event = (uint32_t)s->attr_idx;
+	k->comm = h->key[PMS_SORT_COMM] ? s->comm : NULL;
+	k->pid = h->key[PMS_SORT_PID] ? s->pid : 0;
+	k->tid = h->key[PMS_SORT_TID] ? s->tid : 0;
+	k->cpu = h->key[PMS_SORT_CPU] ? s->cpu : 0;
+	/* pid/tid keys print "pid:comm": keep the comm of the thread with them */
+	if (!k->comm && (h->key[PMS_SORT_PID] || h->key[PMS_SORT_TID]))
+		k->comm = s->comm;
 }
 
 int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 {
 	size_t nr = s->nr_frames;
 	struct class_rec k;
-	const void *ctx[2];
-	uint64_t hv = 0x51ed;
 	uint32_t chain;
-	uint64_t *slot;
 	struct event_acc *ev;
 
-	if (!nr || h->finished)
+	if (!nr || h->finished || h->opts.branch)
 		return -EINVAL;
 	ev = event_of(h, s->attr_idx);
 	if (!ev)
@@ -574,7 +679,7 @@ int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 		if (verdict != KEEP) {
 			h->filtered++;
 			if (verdict == HIDE)
-				count_event(ev, s);
+				count_event(ev, s, s->period);
 			return 0;
 		}
 	}
@@ -582,66 +687,64 @@ int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 		nr = 1;
 	if (nr > h->tmp_alloc && pms_array__reserve(&h->tmp, &h->tmp_alloc, nr, sizeof(*h->tmp)))
 		return -ENOMEM;
-	for (size_t i = 0; i < nr; i++) {
+	for (size_t i = 0; i < nr; i++)
 		if (intern_frame(h, &s->frames[i], h->by_addr, i > 0, &h->tmp[i]))
 			return -ENOMEM;
-		hv = hash_step(hv, h->tmp[i]);
-	}
-	hv = pms_hash__mix64(hv);
-
-	/* chain */
-	ctx[0] = h;
-	ctx[1] = &nr;
-	if (htab_reserve(&h->chain_tab))
+	if (intern_chain(h, nr, &chain))
 		return -ENOMEM;
-	slot = htab_probe(&h->chain_tab, (uint32_t)hv, chain_eq, ctx);
-	if (*slot) {
-		chain = slot_idx(*slot);
-	} else {
-		if (pms_array__reserve(&h->seq, &h->seq_alloc, h->nr_seq + nr, sizeof(*h->seq)) ||
-		    pms_array__reserve(&h->chains, &h->chains_alloc, h->nr_chains + 1, sizeof(*h->chains)))
-			return -ENOMEM;
-		memcpy(&h->seq[h->nr_seq], h->tmp, nr * sizeof(*h->tmp));
-		h->chains[h->nr_chains] = (struct chain_rec){
-			.off = (uint32_t)h->nr_seq, .len = (uint32_t)nr, .hash = (uint32_t)hv,
-		};
-		h->nr_seq += nr;
-		chain = (uint32_t)h->nr_chains;
-		slot_set(&h->chain_tab, slot, (uint32_t)hv, (uint32_t)h->nr_chains++);
-	}
-
 	/* class: only the thread fields a sort key looks at */
 	memset(&k, 0, sizeof(k));
-	k.event = (uint32_t)s->attr_idx;
+	class_thread_fields(h, s, &k);
 	k.chain = chain;
-	k.comm = h->key[PMS_SORT_COMM] ? s->comm : NULL;
-	k.pid = h->key[PMS_SORT_PID] ? s->pid : 0;
-	k.tid = h->key[PMS_SORT_TID] ? s->tid : 0;
-	k.cpu = h->key[PMS_SORT_CPU] ? s->cpu : 0;
-	/* pid/tid keys print "pid:comm": keep the comm of the thread with them */
-	if (!k.comm && (h->key[PMS_SORT_PID] || h->key[PMS_SORT_TID]))
-		k.comm = s->comm;
-	hv = pms_hash__mix64(hash_step(hash_step(hash_step(hash_step(hash_step(k.event, chain), (uintptr_t)k.comm), k.pid), k.tid), k.cpu));
-	k.hash = (uint32_t)hv;
-	ctx[1] = &k;
-	if (htab_reserve(&h->class_tab))
+	if (add_class(h, &k, s->period))
 		return -ENOMEM;
-	slot = htab_probe(&h->class_tab, k.hash, class_eq, ctx);
-	if (*slot) {
-		struct class_rec *c = &h->classes[slot_idx(*slot)];
-
-		c->period += s->period;
-		c->samples++;
-	} else {
-		if (pms_array__reserve(&h->classes, &h->classes_alloc, h->nr_classes + 1, sizeof(*h->classes)))
-			return -ENOMEM;
-		k.period = s->period;
-		k.samples = 1;
-		h->classes[h->nr_classes] = k;
-		slot_set(&h->class_tab, slot, k.hash, (uint32_t)h->nr_classes++);
-	}
-	count_event(ev, s);
+	count_event(ev, s, s->period);
 	return 1;
+}
+
+int pms_hist__add_branches(struct pms_hist *h, const struct pms_session_sample *s,
+			   const struct pms_hist_branch *br, size_t nr)
+{
+	struct event_acc *ev;
+
+	if (!h->opts.branch || h->finished || !s->nr_frames || (nr && !br))
+		return -EINVAL;
+	if (!nr)
+		return 0;
+	ev = event_of(h, s->attr_idx);
+	if (!ev)
+		return -ENOMEM;
+	if (h->has_filter) {
+		int verdict = keep_sample(h, s);
+
+		if (verdict != KEEP) {
+			h->filtered += nr;
+			for (size_t i = 0; verdict == HIDE && i < nr; i++)
+				count_event(ev, s, 1);
+			return 0;
+		}
+	}
+	if (h->tmp_alloc < 2 && pms_array__reserve(&h->tmp, &h->tmp_alloc, 2, sizeof(*h->tmp)))
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++) {
+		struct class_rec k;
+
+		memset(&k, 0, sizeof(k));
+		/* each end keyed per function when it has a symbol, else per address (perf's sym_from/to) */
+		if (intern_frame(h, &br[i].to, false, false, &h->tmp[0]) ||
+		    intern_frame(h, &br[i].from, false, false, &h->tmp[1]) || intern_chain(h, 2, &k.chain))
+			return -ENOMEM;
+		class_thread_fields(h, s, &k);
+		if (h->key[PMS_SORT_CYCLES])
+			k.cycles = br[i].cycles;
+		if (h->key[PMS_SORT_MISPREDICT])
+			k.bflags = (uint8_t)((br[i].mispred ? BFLAG_MISPRED : 0) | (br[i].predicted ? BFLAG_PREDICTED : 0));
+		/* perf's pseudo period: "the percentage of total branches captured, not events sampled" */
+		if (add_class(h, &k, 1))
+			return -ENOMEM;
+		count_event(ev, s, 1);
+	}
+	return (int)(nr > INT32_MAX ? INT32_MAX : nr);
 }
 
 /* ------------------------------------------------------------- finish -- */
@@ -799,6 +902,28 @@ struct entry_key {
 	const struct frame_rec *f;
 };
 
+static bool is_unknown(const char *dso)
+{
+	return dso && !strcmp(dso, "[unknown]");
+}
+
+/* One end of a branch as its keys see it: its object (by base name, as perf's dso_from), and with_sym its symbol or address. */
+static void branch_ref(const struct pms_hist *h, uint32_t frame, bool with_sym, struct pms_hist_frame_ref *out)
+{
+	const struct frame_rec *f = &h->frames[frame];
+
+	memset(out, 0, sizeof(*out));
+	out->dso = f->entry_dso ? f->entry_dso : f->pub.dso;
+	/* the session names an address no map covered "[unknown]" */
+	out->unmapped = is_unknown(f->pub.dso);
+	if (!with_sym)
+		return;
+	out->sym = f->pub.sym;
+	out->addr = f->pub.sym ? 0 : f->pub.addr;
+	out->kind = f->pub.kind;
+	out->status = f->pub.status;
+}
+
 static void entry_fields(const struct pms_hist *h, const struct entry_key *k, struct pms_hist_entry *e)
 {
 	memset(e, 0, sizeof(*e));
@@ -817,6 +942,47 @@ static void entry_fields(const struct pms_hist *h, const struct entry_key *k, st
 	}
 	if (h->key[PMS_SORT_SRCLINE])
 		e->srcline = k->f->srcline;
+	if (h->opts.branch) {
+		const uint32_t *ends = &h->seq[h->chains[k->c->chain].off]; /* [to, from] */
+
+		if (h->key[PMS_SORT_DSO_FROM] || h->key[PMS_SORT_SYM_FROM])
+			branch_ref(h, ends[1], h->key[PMS_SORT_SYM_FROM], &e->from);
+		if (h->key[PMS_SORT_DSO_TO] || h->key[PMS_SORT_SYM_TO])
+			branch_ref(h, ends[0], h->key[PMS_SORT_SYM_TO], &e->to);
+		e->cycles = k->c->cycles;
+		e->mispred = k->c->bflags & BFLAG_MISPRED;
+		e->predicted = k->c->bflags & BFLAG_PREDICTED;
+	}
+}
+
+static bool ref_eq(const struct pms_hist_frame_ref *a, const struct pms_hist_frame_ref *b)
+{
+	return a->dso == b->dso && a->sym == b->sym && a->addr == b->addr && a->kind == b->kind &&
+	       a->unmapped == b->unmapped;
+}
+
+/* Same key fields (the event aside): strings are canonical, so pointers compare. */
+static bool entry_key_eq(const struct pms_hist_entry *e, const struct pms_hist_entry *k)
+{
+	return e->comm == k->comm && e->pid == k->pid && e->tid == k->tid && e->cpu == k->cpu &&
+	       e->dso == k->dso && e->sym == k->sym && e->addr == k->addr && e->kind == k->kind &&
+	       e->srcline == k->srcline && ref_eq(&e->from, &k->from) && ref_eq(&e->to, &k->to) &&
+	       e->cycles == k->cycles && e->mispred == k->mispred && e->predicted == k->predicted;
+}
+
+static uint64_t ref_hash(uint64_t hv, const struct pms_hist_frame_ref *r)
+{
+	return hash_step(hash_step(hash_step(hv, (uintptr_t)r->dso), (uintptr_t)r->sym), r->addr + r->kind + r->unmapped);
+}
+
+static uint64_t entry_key_hash(const struct pms_hist_entry *k)
+{
+	uint64_t hv = hash_step(hash_step(hash_step((uintptr_t)k->comm, k->pid), k->tid), k->cpu);
+
+	hv = hash_step(hash_step(hash_step(hash_step(hv, (uintptr_t)k->dso), (uintptr_t)k->sym), k->addr),
+		       (uintptr_t)k->srcline + k->kind);
+	hv = ref_hash(ref_hash(hv, &k->from), &k->to);
+	return hash_step(hv, (uint64_t)k->cycles << 2 | (uint64_t)k->mispred << 1 | k->predicted);
 }
 
 static bool entry_eq(const void *ctx, uint32_t idx)
@@ -826,9 +992,7 @@ static bool entry_eq(const void *ctx, uint32_t idx)
 	const struct pms_hist_entry *k = c[1];
 	const struct pms_hist_entry *e = &h->entries[idx];
 
-	return e->priv_event == k->priv_event && e->comm == k->comm && e->pid == k->pid &&
-	       e->tid == k->tid && e->cpu == k->cpu && e->dso == k->dso && e->sym == k->sym &&
-	       e->addr == k->addr && e->kind == k->kind && e->srcline == k->srcline;
+	return e->priv_event == k->priv_event && entry_key_eq(e, k);
 }
 
 static int find_entry(struct pms_hist *h, const struct entry_key *key, uint32_t *idx)
@@ -839,9 +1003,7 @@ static int find_entry(struct pms_hist *h, const struct entry_key *key, uint32_t 
 	uint64_t *slot;
 
 	entry_fields(h, key, &k);
-	hv = hash_step(hash_step(hash_step(hash_step(k.priv_event, (uintptr_t)k.comm), k.pid), k.tid), k.cpu);
-	hv = pms_hash__mix64(hash_step(hash_step(hash_step(hash_step(hv, (uintptr_t)k.dso), (uintptr_t)k.sym), k.addr),
-			     (uintptr_t)k.srcline + k.kind));
+	hv = pms_hash__mix64(hash_step(entry_key_hash(&k), k.priv_event));
 	if (htab_reserve(&h->entry_tab))
 		return -ENOMEM;
 	slot = htab_probe(&h->entry_tab, (uint32_t)hv, entry_eq, ctx);
@@ -950,8 +1112,28 @@ static int expand_class(struct pms_hist *h, const struct class_rec *c, uint32_t 
 	return 0;
 }
 
+/* Branch mode: the class's one branch is one entry: weight only, no children, no tree. */
+static int expand_branch_class(struct pms_hist *h, const struct class_rec *c)
+{
+	struct entry_key key = { .event = c->event, .c = c };
+	struct pms_hist_entry *e;
+	uint32_t idx;
+	int err;
+
+	key.f = &h->frames[h->seq[h->chains[c->chain].off]]; /* the target: what dso and sym name */
+	if ((err = find_entry(h, &key, &idx)))
+		return err;
+	e = &h->entries[idx];
+	e->self_period += c->period;
+	e->self_samples += c->samples;
+	e->children_period += c->period;
+	e->children_samples += c->samples;
+	return 0;
+}
+
 static bool sort_children;
 static enum pms_cg_order sort_order;
+static const struct pms_hist *sort_hist;
 
 static const char *base_or_null(const char *dso)
 {
@@ -967,24 +1149,106 @@ static int cmp_str(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
-static int cmp_entries(const void *pa, const void *pb)
+/* A branch end as perf's sym_from/sym_to sort it: resolved first, then by name, else by address. */
+static int cmp_ref(const struct pms_hist_frame_ref *a, const struct pms_hist_frame_ref *b)
 {
-	const struct pms_hist_entry *a = *(const struct pms_hist_entry *const *)pa;
-	const struct pms_hist_entry *b = *(const struct pms_hist_entry *const *)pb;
-	uint64_t x = sort_children ? a->children_period : a->self_period;
-	uint64_t y = sort_children ? b->children_period : b->self_period;
 	int d;
 
-	if (x != y)
-		return x > y ? -1 : 1;
+	if (!a->sym != !b->sym)
+		return a->sym ? -1 : 1;
+	if (a->sym && (d = cmp_str(a->sym, b->sym)))
+		return d;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+static int cmp_rest(const struct pms_hist_entry *a, const struct pms_hist_entry *b);
+
+/*
+ * Branch mode, at equal weight: the keys in their order, each the way perf's
+ * sort function orders it (names and addresses ascending; dso_from/dso_to
+ * descending and cycles descending, as perf's comparisons of those run the
+ * other way round).
+ */
+static int cmp_branch_keys(const struct pms_hist_entry *a, const struct pms_hist_entry *b)
+{
+	const struct pms_hist_opts *o = &sort_hist->opts;
+	int d = 0;
+
+	for (size_t i = 0; i < o->nr_keys && !d; i++) {
+		switch (o->keys[i]) {
+		case PMS_SORT_COMM:
+			d = cmp_str(a->comm, b->comm);
+			break;
+		case PMS_SORT_PID:
+			d = a->pid < b->pid ? -1 : a->pid > b->pid;
+			break;
+		case PMS_SORT_TID:
+			d = a->tid < b->tid ? -1 : a->tid > b->tid;
+			break;
+		case PMS_SORT_CPU:
+			d = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
+			break;
+		case PMS_SORT_DSO:
+			d = cmp_str(base_or_null(a->dso), base_or_null(b->dso));
+			break;
+		case PMS_SORT_SYM:
+			d = !a->sym != !b->sym ? (a->sym ? -1 : 1) : cmp_str(a->sym, b->sym);
+			if (!d)
+				d = a->addr < b->addr ? -1 : a->addr > b->addr;
+			break;
+		case PMS_SORT_DSO_FROM:
+		case PMS_SORT_DSO_TO: {
+			const struct pms_hist_frame_ref *x = o->keys[i] == PMS_SORT_DSO_FROM ? &a->from : &a->to;
+			const struct pms_hist_frame_ref *y = o->keys[i] == PMS_SORT_DSO_FROM ? &b->from : &b->to;
+
+			/* perf: an end without a map first, then names descending */
+			d = x->unmapped != y->unmapped ? (x->unmapped ? -1 : 1) :
+			    -cmp_str(base_or_null(x->dso), base_or_null(y->dso));
+			break;
+		}
+		case PMS_SORT_SYM_FROM:
+			d = cmp_ref(&a->from, &b->from);
+			break;
+		case PMS_SORT_SYM_TO:
+			d = cmp_ref(&a->to, &b->to);
+			break;
+		case PMS_SORT_CYCLES:
+			d = a->cycles > b->cycles ? -1 : a->cycles < b->cycles;
+			break;
+		case PMS_SORT_MISPREDICT:
+			d = (a->mispred - b->mispred) * 2 + (b->predicted - a->predicted);
+			break;
+		default:
+			break;
+		}
+	}
+	return d ? d : cmp_rest(a, b);
+}
+
+/* At equal weight: perf's tie-breaks, then the key fields (deterministic whatever the keys). */
+static int cmp_ties(const struct pms_hist_entry *a, const struct pms_hist_entry *b)
+{
+	if (sort_hist && sort_hist->opts.branch)
+		return cmp_branch_keys(a, b);
 	/* perf puts a caller above its callee at equal children weight: the deeper tree first (caller order) */
 	if (sort_children && sort_order != PMS_CG_NONE && a->max_depth != b->max_depth)
 		return (a->max_depth > b->max_depth) == (sort_order == PMS_CG_CALLER) ? -1 : 1;
 	/* perf's next column is Self, also descending */
 	if (sort_children && a->self_period != b->self_period)
 		return a->self_period > b->self_period ? -1 : 1;
-	/* then the key fields, names ascending (dso by base name, as printed) */
-	if ((d = cmp_str(a->comm, b->comm)) || (d = cmp_str(base_or_null(a->dso), base_or_null(b->dso))) ||
+	return cmp_rest(a, b);
+}
+
+/* The key fields, names ascending (dso by base name, as printed; perf's "[unknown]", no map, last). */
+static int cmp_rest(const struct pms_hist_entry *a, const struct pms_hist_entry *b)
+{
+	int d;
+
+	if ((d = cmp_str(a->comm, b->comm)))
+		return d;
+	if (is_unknown(a->dso) != is_unknown(b->dso))
+		return is_unknown(a->dso) ? 1 : -1;
+	if ((d = cmp_str(base_or_null(a->dso), base_or_null(b->dso))) ||
 	    (d = cmp_str(a->sym, b->sym)) || (d = cmp_str(a->srcline, b->srcline)))
 		return d;
 	if (a->pid != b->pid)
@@ -993,7 +1257,26 @@ static int cmp_entries(const void *pa, const void *pb)
 		return a->tid < b->tid ? -1 : 1;
 	if (a->cpu != b->cpu)
 		return a->cpu < b->cpu ? -1 : 1;
-	return a->addr < b->addr ? -1 : a->addr > b->addr;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	if ((d = cmp_str(base_or_null(a->from.dso), base_or_null(b->from.dso))) || (d = cmp_ref(&a->from, &b->from)) ||
+	    (d = cmp_str(base_or_null(a->to.dso), base_or_null(b->to.dso))) || (d = cmp_ref(&a->to, &b->to)))
+		return d;
+	if (a->cycles != b->cycles)
+		return a->cycles < b->cycles ? -1 : 1;
+	return (a->mispred - b->mispred) * 2 + (a->predicted - b->predicted);
+}
+
+static int cmp_entries(const void *pa, const void *pb)
+{
+	const struct pms_hist_entry *a = *(const struct pms_hist_entry *const *)pa;
+	const struct pms_hist_entry *b = *(const struct pms_hist_entry *const *)pb;
+	uint64_t x = sort_children ? a->children_period : a->self_period;
+	uint64_t y = sort_children ? b->children_period : b->self_period;
+
+	if (x != y)
+		return x > y ? -1 : 1;
+	return cmp_ties(a, b);
 }
 
 int pms_hist__finish(struct pms_hist *h, struct pms_resolver *resolver)
@@ -1038,7 +1321,8 @@ int pms_hist__finish(struct pms_hist *h, struct pms_resolver *resolver)
 		goto out;
 	}
 	for (size_t i = 0; i < h->nr_classes; i++)
-		if ((err = expand_class(h, &h->classes[i], (uint32_t)i + 1, buf, 0)))
+		if ((err = h->opts.branch ? expand_branch_class(h, &h->classes[i])
+					  : expand_class(h, &h->classes[i], (uint32_t)i + 1, buf, 0)))
 			goto out;
 	if (h->opts.order != PMS_CG_NONE)
 		for (size_t i = 0; i < h->nr_classes; i++)
@@ -1076,6 +1360,7 @@ int pms_hist__finish(struct pms_hist *h, struct pms_resolver *resolver)
 	}
 	sort_children = h->opts.children;
 	sort_order = h->opts.order;
+	sort_hist = h;
 	for (size_t i = 0; i < h->nr_events_alloc; i++)
 		if (h->events[i].used)
 			qsort(h->events[i].pub.entries, h->events[i].pub.nr_entries,
@@ -1096,6 +1381,13 @@ const struct pms_hist_event *pms_hist__event(const struct pms_hist *h, size_t i)
 	return i < h->nr_used_events ? h->used[i] : NULL;
 }
 
+const struct pms_hist_event *pms_hist__event_of(const struct pms_hist *h, size_t attr_idx)
+{
+	if (!h->finished || attr_idx >= h->nr_events_alloc || !h->events[attr_idx].used)
+		return NULL;
+	return &h->events[attr_idx].pub;
+}
+
 uint64_t pms_hist__filtered(const struct pms_hist *h)
 {
 	return h->filtered;
@@ -1109,4 +1401,136 @@ const struct pms_cg *pms_hist__cg(const struct pms_hist *h)
 const struct pms_hist_frame *pms_hist__frame(const struct pms_hist *h, uint32_t id)
 {
 	return id < h->nr_frames ? &h->frames[id].pub : NULL;
+}
+
+/* ------------------------------------------------------------- groups -- */
+
+static bool row_eq(const void *ctx, uint32_t idx)
+{
+	const void *const *c = ctx;
+	const struct pms_hist_group *g = c[0];
+
+	return entry_key_eq(g->rows[idx].key, c[1]);
+}
+
+static size_t sort_group_members;
+
+static uint64_t member_weight(const struct pms_hist_group_row *r, size_t m, bool children)
+{
+	const struct pms_hist_entry *e = r->members[m];
+
+	return !e ? 0 : children ? e->children_period : e->self_period;
+}
+
+/*
+ * perf's column sorts on a group: Children compares the leader's alone (its
+ * __hpp__sort_acc() is not group-aware), then puts a caller above its callee
+ * (the leader's trees); Overhead/Self compares the leader's, then each
+ * member's in group order; then the keys.
+ */
+static int cmp_rows(const void *pa, const void *pb)
+{
+	const struct pms_hist_group_row *a = pa, *b = pb;
+	const struct pms_hist_entry *la = a->members[0], *lb = b->members[0];
+
+	if (sort_children) {
+		uint64_t x = member_weight(a, 0, true), y = member_weight(b, 0, true);
+
+		if (x != y)
+			return x > y ? -1 : 1;
+		if (sort_order != PMS_CG_NONE && la && lb && la->max_depth != lb->max_depth)
+			return (la->max_depth > lb->max_depth) == (sort_order == PMS_CG_CALLER) ? -1 : 1;
+	}
+	for (size_t m = 0; m < sort_group_members; m++) {
+		uint64_t x = member_weight(a, m, false), y = member_weight(b, m, false);
+
+		if (x != y)
+			return x > y ? -1 : 1;
+	}
+	return sort_hist->opts.branch ? cmp_branch_keys(a->key, b->key) : cmp_rest(a->key, b->key);
+}
+
+void pms_hist_group__free(struct pms_hist_group *g)
+{
+	if (!g)
+		return;
+	free(g->priv_block);
+	free(g->rows);
+	free(g->events);
+	free(g);
+}
+
+int pms_hist__group(const struct pms_hist *h, const size_t *attr_idx, size_t nr, struct pms_hist_group **out)
+{
+	struct pms_hist_group *g;
+	const struct pms_hist_entry **block;
+	struct htab tab = { 0 };
+	size_t total = 0;
+	int err = 0;
+
+	*out = NULL;
+	if (!h->finished || !nr || !attr_idx)
+		return -EINVAL;
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	g->nr_members = nr;
+	g->events = calloc(nr, sizeof(*g->events));
+	if (!g->events)
+		goto nomem;
+	for (size_t m = 0; m < nr; m++) {
+		g->events[m] = pms_hist__event_of(h, attr_idx[m]);
+		if (g->events[m])
+			total += g->events[m]->nr_entries;
+	}
+	/* at most one row per entry; one block of member pointers for all of them */
+	g->rows = calloc(total ? total : 1, sizeof(*g->rows));
+	if (!g->rows || total > SIZE_MAX / sizeof(*block) / nr)
+		goto nomem;
+	block = calloc((total ? total : 1) * nr, sizeof(*block));
+	if (!block)
+		goto nomem;
+	g->priv_block = block;
+	for (size_t m = 0; m < nr; m++) {
+		const struct pms_hist_event *ev = g->events[m];
+
+		for (size_t i = 0; ev && i < ev->nr_entries; i++) {
+			const struct pms_hist_entry *e = ev->entries[i];
+			const void *ctx[2] = { g, e };
+			uint32_t hash = (uint32_t)pms_hash__mix64(entry_key_hash(e));
+			uint64_t *slot;
+			struct pms_hist_group_row *r;
+
+			if (htab_reserve(&tab)) {
+				err = -ENOMEM;
+				goto out;
+			}
+			slot = htab_probe(&tab, hash, row_eq, ctx);
+			if (*slot) {
+				r = &g->rows[slot_idx(*slot)];
+			} else {
+				r = &g->rows[g->nr_rows];
+				r->members = block + g->nr_rows * nr;
+				r->key = e;
+				slot_set(&tab, slot, hash, (uint32_t)g->nr_rows++);
+			}
+			r->members[m] = e;
+		}
+	}
+	sort_hist = h;
+	sort_children = h->opts.children;
+	sort_order = h->opts.order;
+	sort_group_members = nr;
+	qsort(g->rows, g->nr_rows, sizeof(*g->rows), cmp_rows);
+out:
+	htab_release(&tab);
+	if (err) {
+		pms_hist_group__free(g);
+		return err;
+	}
+	*out = g;
+	return 0;
+nomem:
+	pms_hist_group__free(g);
+	return -ENOMEM;
 }

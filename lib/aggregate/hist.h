@@ -26,6 +26,13 @@
  *    "absolute" percentages), so a filtered report's rows keep their values.
  *  - Entries and trees are read only after __finish(); they stay valid
  *    until __free().
+ *  - Branch mode (opts.branch, perf's default view of files recorded with
+ *    -b): every branch of a sample's branch stack is one histogram hit of
+ *    weight 1, as perf counts them ("the percentage of total branches
+ *    captured, not events sampled"): an event's samples and period are then
+ *    its branch count. No children, no trees.
+ *  - A group view (__group()) only points into the hist's entries: free it
+ *    before the hist.
  */
 #ifndef PMS_AGGREGATE_HIST_H
 #define PMS_AGGREGATE_HIST_H
@@ -45,6 +52,13 @@ enum pms_sort_key {
 	PMS_SORT_SYM,
 	PMS_SORT_SRCLINE,
 	PMS_SORT_CPU,
+	/* branch mode only (perf's names): one branch's source and target, its flags */
+	PMS_SORT_DSO_FROM,   /* "dso_from": "Source Shared Object" */
+	PMS_SORT_DSO_TO,     /* "dso_to" */
+	PMS_SORT_SYM_FROM,   /* "symbol_from" (or "sym_from"): "Source Symbol" */
+	PMS_SORT_SYM_TO,     /* "symbol_to" */
+	PMS_SORT_CYCLES,     /* "cycles": the LBR's basic-block cycles, "-" when not recorded */
+	PMS_SORT_MISPREDICT, /* "mispredict": Y, N (predicted) or N/A */
 	PMS_SORT__NR,
 };
 
@@ -53,6 +67,8 @@ enum pms_sort_key {
 /* "comm" -> PMS_SORT_COMM ("symbol" and "sym" both work); -EINVAL if unknown. */
 int pms_sort_key__parse(const char *name);
 const char *pms_sort_key__name(enum pms_sort_key key);
+/* A key that only means something in branch mode (dso_from ... mispredict). */
+bool pms_sort_key__is_branch(enum pms_sort_key key);
 /* Comma list -> keys (no duplicates). 0, or -EINVAL with *bad naming the offending word's offset. */
 int pms_sort_keys__parse(const char *list, enum pms_sort_key *keys, size_t max, size_t *nr,
 			 size_t *bad);
@@ -87,6 +103,23 @@ struct pms_hist_opts {
 	 * perf's threshold (0.5). 0 builds every tree.
 	 */
 	double cg_min_percent;
+	/*
+	 * Branch mode: samples come through __add_branches(), not __add();
+	 * children and order must be off. Keys may include the branch keys;
+	 * dso and sym then name the branch target (perf's he->ms). nr_keys 0:
+	 * perf's comm,dso_from,symbol_from,symbol_to,cycles.
+	 */
+	bool branch;
+};
+
+/* One end of a branch, as an entry keys it. */
+struct pms_hist_frame_ref {
+	const char *dso;   /* canonical by base name, as the dso key; NULL when no key looks at it */
+	const char *sym;   /* NULL: unresolved, see addr */
+	uint64_t addr;     /* file address (runtime when no map covered it); 0 with a symbol */
+	enum pms_frame_kind kind;
+	enum pms_res_status status;
+	bool unmapped;     /* no map covered it: perf prints level "[H]" */
 };
 
 struct pms_hist_entry {
@@ -102,6 +135,10 @@ struct pms_hist_entry {
 	/* Weights. children_* include self_*; equal to self_* without children mode. */
 	uint64_t self_period, self_samples;
 	uint64_t children_period, children_samples;
+	/* Branch mode: source and target (set as far as the keys look at them), flags. */
+	struct pms_hist_frame_ref from, to;
+	uint16_t cycles;       /* 0: not recorded */
+	bool mispred, predicted;
 	uint32_t cg_root;      /* call-graph tree (pms_hist__cg()), 0 if none */
 	uint32_t max_depth;    /* longest chain through the entry from it (perf's tie-break) */
 	uint32_t priv_stamp;   /* private */
@@ -121,8 +158,23 @@ struct pms_hist;
 /* 0 or -EINVAL (bad opts), -ENOMEM. */
 int pms_hist__new(struct pms_hist **out, const struct pms_hist_opts *opts);
 void pms_hist__free(struct pms_hist *h);
-/* 1 if the sample was counted, 0 if a filter dropped it, -ENOMEM. */
+/* 1 if the sample was counted, 0 if a filter dropped it, -ENOMEM; -EINVAL in branch mode. */
 int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s);
+
+/* One branch of a sample's branch stack, its ends resolved (pms_session__resolve_addr()). */
+struct pms_hist_branch {
+	struct pms_frame from, to;
+	uint16_t cycles;
+	bool mispred, predicted;
+};
+/*
+ * Branch mode: the nr branches of sample s, each a hit of weight 1. The
+ * filters judge the sample (its thread, its sampled IP), as perf's do, and
+ * count each of its branches as dropped or hidden. Returns the number of
+ * branches counted, -EINVAL outside branch mode, -ENOMEM.
+ */
+int pms_hist__add_branches(struct pms_hist *h, const struct pms_session_sample *s,
+			   const struct pms_hist_branch *br, size_t nr);
 /*
  * Build entries and trees. resolver (may be NULL) gives source lines for the
  * srcline key. 0 or -ENOMEM. Call once, after the last __add().
@@ -132,8 +184,41 @@ int pms_hist__finish(struct pms_hist *h, struct pms_resolver *resolver);
 /* Events that had at least one sample, in attr order. */
 size_t pms_hist__nr_events(const struct pms_hist *h);
 const struct pms_hist_event *pms_hist__event(const struct pms_hist *h, size_t i);
-/* Samples dropped or hidden by the filters. */
+/* The event of attr_idx if it had at least one sample, else NULL. */
+const struct pms_hist_event *pms_hist__event_of(const struct pms_hist *h, size_t attr_idx);
+/* Samples (branches in branch mode) dropped or hidden by the filters. */
 uint64_t pms_hist__filtered(const struct pms_hist *h);
+
+/*
+ * perf's group view of one event group: its events' entries matched by
+ * their sort keys (perf's hists__match + hists__link), one row per distinct
+ * key with one entry per member (NULL where that event has none). Rows are
+ * sorted as perf sorts them: in children mode by the leader's children
+ * weight (perf's Children sort looks at the leader only); then by self
+ * weight, the leader's, then each member's in group order; then the keys as
+ * in an event's own list.
+ */
+struct pms_hist_group_row {
+	const struct pms_hist_entry **members; /* nr_members entries, [0] the leader's */
+	const struct pms_hist_entry *key;      /* the first non-NULL member: the key fields */
+};
+
+struct pms_hist_group {
+	size_t nr_members;
+	const struct pms_hist_event **events;  /* per member; NULL for one without samples */
+	struct pms_hist_group_row *rows;
+	size_t nr_rows;
+	const struct pms_hist_entry **priv_block; /* private: every row's members */
+};
+
+/*
+ * The group of the events attr_idx[0..nr) ([0] leads). After __finish();
+ * valid until pms_hist_group__free() (call it before pms_hist__free()).
+ * 0, -EINVAL (not finished, nr 0), -ENOMEM.
+ */
+int pms_hist__group(const struct pms_hist *h, const size_t *attr_idx, size_t nr,
+		    struct pms_hist_group **out);
+void pms_hist_group__free(struct pms_hist_group *g);
 
 /* The node array of every entry's tree (node.frame is a pms_hist__frame() id). */
 const struct pms_cg *pms_hist__cg(const struct pms_hist *h);
@@ -150,5 +235,7 @@ const struct pms_hist_frame *pms_hist__frame(const struct pms_hist *h, uint32_t 
 
 /* perf's level marker: "[k]" kernel, "[.]" user, "[g]" guest. */
 const char *pms_hist__level(enum pms_frame_kind kind);
+/* The same for a branch end: "[H]" when no map covered it (perf's level for an address it found nowhere). */
+const char *pms_hist__branch_level(const struct pms_hist_frame_ref *end);
 
 #endif

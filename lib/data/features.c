@@ -195,6 +195,47 @@ int pms_data_features__add_pmu(struct pms_data_features *f, uint32_t type, const
 	return 0;
 }
 
+static void free_event_descs(struct pms_data_features *f)
+{
+	for (uint32_t i = 0; i < f->nr_event_descs; i++) {
+		free(f->event_descs[i].name);
+		free(f->event_descs[i].ids);
+	}
+	free(f->event_descs);
+	f->event_descs = NULL;
+	f->nr_event_descs = 0;
+}
+
+static void free_groups(struct pms_data_features *f)
+{
+	for (uint32_t i = 0; i < f->nr_group_descs; i++)
+		free(f->group_descs[i].name);
+	free(f->group_descs);
+	f->group_descs = NULL;
+	f->nr_group_descs = 0;
+}
+
+int pms_data_features__add_group(struct pms_data_features *f, const char *name, uint32_t leader_idx,
+				 uint32_t nr_members)
+{
+	struct pms_data_group_desc *n;
+
+	if (!name)
+		return -EINVAL;
+	n = realloc(f->group_descs, (f->nr_group_descs + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	f->group_descs = n;
+	n[f->nr_group_descs].name = strdup(name);
+	if (!n[f->nr_group_descs].name)
+		return -ENOMEM;
+	n[f->nr_group_descs].leader_idx = leader_idx;
+	n[f->nr_group_descs].nr_members = nr_members;
+	f->nr_group_descs++;
+	pms_data_features__set_bit(f, PMS_FEAT_GROUP_DESC);
+	return 0;
+}
+
 static void free_pmus(struct pms_data_features *f)
 {
 	for (uint32_t i = 0; i < f->nr_pmu_mappings; i++)
@@ -248,6 +289,7 @@ void pms_data_features__release(struct pms_data_features *f)
 		return;
 	free_pmus(f);
 	free_topology(f);
+	free_groups(f);
 	free(f->hostname);
 	free(f->osrelease);
 	free(f->version);
@@ -255,11 +297,7 @@ void pms_data_features__release(struct pms_data_features *f)
 	free(f->cpudesc);
 	free(f->cpuid);
 	free_cmdline(f);
-	for (uint32_t i = 0; i < f->nr_event_descs; i++) {
-		free(f->event_descs[i].name);
-		free(f->event_descs[i].ids);
-	}
-	free(f->event_descs);
+	free_event_descs(f);
 	for (size_t i = 0; i < f->nr_build_ids; i++)
 		free(f->build_ids[i].filename);
 	free(f->build_ids);
@@ -590,6 +628,16 @@ int pms_data_feature__encode(const struct pms_data_features *f, unsigned bit,
 			pms_bbuf__add_pstr(out, f->pmu_mappings[i].name);
 		}
 		break;
+	case PMS_FEAT_BRANCH_STACK:
+		break; /* no payload, as perf writes it */
+	case PMS_FEAT_GROUP_DESC:
+		pms_bbuf__add_u32(out, f->nr_group_descs);
+		for (uint32_t i = 0; i < f->nr_group_descs; i++) {
+			pms_bbuf__add_pstr(out, f->group_descs[i].name);
+			pms_bbuf__add_u32(out, f->group_descs[i].leader_idx);
+			pms_bbuf__add_u32(out, f->group_descs[i].nr_members);
+		}
+		break;
 	case PMS_FEAT_COMPRESSED:
 		pms_bbuf__add_u32(out, f->comp_version);
 		pms_bbuf__add_u32(out, f->comp_type);
@@ -708,6 +756,7 @@ static int decode_event_desc(struct pms_data_features *f, struct cursor *c)
 	uint32_t nr, attr_size;
 	int err;
 
+	free_event_descs(f); /* a pipe may carry the feature twice: the last one holds */
 	if ((err = cur_get(c, &nr, 4, "EVENT_DESC count")) ||
 	    (err = cur_get(c, &attr_size, 4, "EVENT_DESC attr size")))
 		return err;
@@ -751,6 +800,35 @@ static int decode_event_desc(struct pms_data_features *f, struct cursor *c)
 			memcpy(d->ids, c->p + c->pos, (size_t)d->nr_ids * 8);
 			c->pos += (size_t)d->nr_ids * 8;
 		}
+	}
+	return 0;
+}
+
+/* u32 nr_groups, then per group: string name, u32 leader_idx, u32 nr_members (perf's write_group_desc). */
+static int decode_group_desc(struct pms_data_features *f, struct cursor *c)
+{
+	uint32_t nr;
+	int err;
+
+	free_groups(f);
+	if ((err = cur_get(c, &nr, 4, "GROUP_DESC count")))
+		return err;
+	/* each group needs at least a string length and two u32s */
+	if (nr > (c->len - c->pos) / 12) {
+		snprintf(c->err, c->err_size, "GROUP_DESC claims %u groups in %zu bytes", nr, c->len - c->pos);
+		return -EBADMSG;
+	}
+	f->group_descs = calloc(nr ? nr : 1, sizeof(*f->group_descs));
+	if (!f->group_descs)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < nr; i++) {
+		struct pms_data_group_desc *g = &f->group_descs[i];
+
+		f->nr_group_descs = i + 1;
+		if ((err = cur_pstr(c, &g->name, "GROUP_DESC name")) ||
+		    (err = cur_get(c, &g->leader_idx, 4, "GROUP_DESC leader")) ||
+		    (err = cur_get(c, &g->nr_members, 4, "GROUP_DESC members")))
+			return err;
 	}
 	return 0;
 }
@@ -865,6 +943,13 @@ int pms_data_feature__decode(struct pms_data_features *f, unsigned bit, const ui
 				return err;
 			f->nr_pmu_mappings = i + 1;
 		}
+		break;
+	case PMS_FEAT_BRANCH_STACK:
+		break; /* perf writes no payload: the bit is the information */
+	case PMS_FEAT_GROUP_DESC:
+		err = decode_group_desc(f, &c);
+		if (err)
+			free_groups(f); /* all or nothing: no half list without its bit */
 		break;
 	case PMS_FEAT_COMPRESSED:
 		if ((err = cur_get(&c, &f->comp_version, 4, "COMPRESSED")) ||

@@ -43,6 +43,18 @@ struct pms_data_cpu_topo {
 	int32_t die_id;
 };
 
+/*
+ * One HEADER_GROUP_DESC entry: the event group led by attr leader_idx, whose
+ * nr_members events (leader included) are the attrs that follow it in file
+ * order. name is as recorded: perf writes "{anon_group}" for a group given
+ * without a name.
+ */
+struct pms_data_group_desc {
+	char *name;
+	uint32_t leader_idx;
+	uint32_t nr_members;
+};
+
 /* A string list (HEADER_CPU_TOPOLOGY siblings, ...). */
 struct pms_data_strlist {
 	char **s;
@@ -76,6 +88,10 @@ struct pms_data_features {
 	struct pms_data_strlist core_siblings, thread_siblings, die_siblings;
 	struct pms_data_cpu_topo *cpus;
 	uint32_t nr_cpus;
+	/* GROUP_DESC, as recorded (not validated against the attrs: see report's use of it) */
+	struct pms_data_group_desc *group_descs;
+	uint32_t nr_group_descs;
+	/* BRANCH_STACK has no payload: its bit alone says perf record was given -b or -j */
 };
 
 static inline bool pms_data_features__has(const struct pms_data_features *f, unsigned bit)
@@ -108,6 +124,10 @@ int pms_data_features__add_build_id(struct pms_data_features *f, const char *fil
 
 /* Append one PMU (name copied) to pmu_mappings and set the PMU_MAPPINGS bit. */
 int pms_data_features__add_pmu(struct pms_data_features *f, uint32_t type, const char *name);
+
+/* Append one event group (name copied) and set the GROUP_DESC bit. 0, -EINVAL or -ENOMEM. */
+int pms_data_features__add_group(struct pms_data_features *f, const char *name, uint32_t leader_idx,
+				 uint32_t nr_members);
 
 /* Free everything and zero the struct. Accepts a zeroed or half-built struct. */
 void pms_data_features__release(struct pms_data_features *f);

@@ -10,13 +10,22 @@ cut at the positions of the dotted header line, so names with spaces parse.
 Sections are matched by event name, in order. Prints one line: "agree ..." or
 "differ: <reason>", and exits 0 or 1.
 
+The value columns are told by their titles: "Overhead" (or "Children" and
+"Self"), then "Samples"; the rest are keys. A group view ("of events 'anon
+group { a, b }'") has one percentage and one -n samples column per member side
+by side: each member's percentages are compared within the tolerance and each
+member's sample total must be equal.
+Branch mode (columns "Source Shared Object", "Source Symbol", "Target Symbol",
+"Basic Block Cycles") needs nothing more: its columns are keys like any other.
+
 Two allowances, both stated in the verdict line when used:
 - Text is compared as wide as perf's column: perf 6.1 sizes its Command column
   from a thread's last comm, so an earlier, longer comm of the same thread is
   cut ("perf-exec" shows as "perf-ex").
 - --dso-level DSO: rows of that object are compared per (comm, object), not per
   symbol (the caller says why: e.g. perf names a [vdso] that has no recorded
-  build-id with this machine's vDSO).
+  build-id with this machine's vDSO). In branch mode a row whose source object
+  is DSO is compared without its source and target symbols.
 """
 import argparse
 import re
@@ -24,16 +33,21 @@ import sys
 
 
 def parse(path, widths=None, coarse=()):
-    """[(event, {key: (pct, samples)})] per '# Samples:' section.
+    """[(event, {key: (pcts, samples)})] per '# Samples:' section.
 
+    samples is a tuple with one value per group member (one for an event); pcts
+    has one per member and percentage column (Overhead, or Children then Self).
     widths: perf's column widths per section (cut our text to them);
     coarse: object names whose rows merge per (comm, object)."""
     sections = []
     cur = None
     cols = None
+    titles = []
+    prev = ""
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             line = line.rstrip("\n")
+            title_line, prev = prev, line
             m = re.match(r"# Samples: \S+\s+of events? '(.*)'$", line)
             if m:
                 cur = {"event": m.group(1), "rows": {}, "widths": None, "cut": 0}
@@ -45,6 +59,8 @@ def parse(path, widths=None, coarse=()):
             if line.startswith("# ") and set(line[2:].replace(" ", "")) == {"."}:
                 cols = [(m.start(), m.end()) for m in re.finditer(r"\.+", line)]
                 cur["widths"] = [b - a for a, b in cols]
+                titles = [title_line[a:(cols[i + 1][0] if i + 1 < len(cols) else len(title_line))].strip()
+                          for i, (a, b) in enumerate(cols)]
                 continue
             if line.startswith("#") or not line.strip() or cols is None:
                 continue
@@ -54,25 +70,41 @@ def parse(path, widths=None, coarse=()):
             for i, (a, b) in enumerate(cols):
                 end = cols[i + 1][0] if i + 1 < len(cols) else len(line)
                 fields.append(line[a:end].strip() if i + 1 < len(cols) else line[a:].strip())
+            nv = 0
+            while nv < len(titles) and titles[nv] in ("Children", "Self", "Overhead", "Samples"):
+                nv += 1
+            if "Samples" not in titles[:nv]:
+                continue  # -n is required: perf's header count is rounded
             try:
-                pct = float(fields[0].rstrip("%"))
-                n = int(fields[1])
+                pct = tuple(float(x.rstrip("%")) for i in range(nv) if titles[i] != "Samples"
+                            for x in fields[i].split())
+                n = tuple(int(x) for x in fields[titles.index("Samples")].split())
             except ValueError:
                 continue
-            key = list(fields[2:])
+            if not n or len(pct) % len(n):
+                continue
+            key = list(fields[nv:])
             ref = widths[len(sections) - 1] if widths and len(sections) <= len(widths) else None
             if ref:
                 for i in range(len(key) - 1):
-                    w = ref[i + 2] if i + 2 < len(ref) else None
+                    w = ref[i + nv] if i + nv < len(ref) else None
                     if w and len(key[i]) > w:
                         key[i] = key[i][:w]
                         cur["cut"] += 1
-            if len(key) >= 3 and key[-2] in coarse:
+            names = titles[nv:]
+            if "Source Shared Object" in names:
+                i = names.index("Source Shared Object")
+                if i < len(key) and key[i] in coarse:
+                    for t in ("Source Symbol", "Target Symbol"):
+                        if t in names and names.index(t) < len(key):
+                            key[names.index(t)] = "*"
+            elif len(key) >= 3 and key[-2] in coarse:
                 key[-1] = "*"
             key = tuple(key)
             old = cur["rows"].get(key)
             if old:
-                pct, n = pct + old[0], n + old[1]
+                pct = tuple(a + b for a, b in zip(pct, old[0]))
+                n = tuple(a + b for a, b in zip(n, old[1]))
             cur["rows"][key] = (pct, n)
     return sections
 
@@ -96,20 +128,31 @@ def main():
     worst = 0.0
     total = 0
     for sa, sb in zip(a, b):
-        na = sum(v[1] for v in sa["rows"].values())
-        nb = sum(v[1] for v in sb["rows"].values())
-        total += na
+        wa = {(len(v[0]), len(v[1])) for v in sa["rows"].values()}
+        wb = {(len(v[0]), len(v[1])) for v in sb["rows"].values()}
+        if len(wa | wb) > 1:
+            print("differ: event '%s': %s columns vs %s" % (sa["event"], sorted(wa), sorted(wb)))
+            return 1
+        npct, m = (wa | wb or {(1, 1)}).pop()
+        zero = ((0.0,) * npct, (0,) * m)
+        na = [sum(v[1][i] for v in sa["rows"].values()) for i in range(m)]
+        nb = [sum(v[1][i] for v in sb["rows"].values()) for i in range(m)]
+        total += sum(na)
         if na != nb:
-            print("differ: event '%s': %d samples vs %d" % (sa["event"], na, nb))
+            if m == 1:
+                print("differ: event '%s': %d samples vs %d" % (sa["event"], na[0], nb[0]))
+            else:
+                print("differ: event '%s': samples per member %s vs %s" % (sa["event"], na, nb))
             return 1
         bad = []
         for k in set(sa["rows"]) | set(sb["rows"]):
-            pa = sa["rows"].get(k, (0.0, 0))[0]
-            pb = sb["rows"].get(k, (0.0, 0))[0]
-            d = abs(pa - pb)
-            worst = max(worst, d)
-            if d > tol:
-                bad.append((d, k, pa, pb))
+            for i in range(npct):
+                pa = sa["rows"].get(k, zero)[0][i]
+                pb = sb["rows"].get(k, zero)[0][i]
+                d = abs(pa - pb)
+                worst = max(worst, d)
+                if d > tol:
+                    bad.append((d, k + (("column %d" % i),) if npct > 1 else k, pa, pb))
         if bad:
             bad.sort(reverse=True)
             msg = "; ".join("%s %.2f%% vs %.2f%%" % ("|".join(k), pa, pb) for d, k, pa, pb in bad[:3])

@@ -458,3 +458,255 @@ Test(hist_keys, strings_merge_by_content_and_dso_by_base_name)
 	cr_assert_str_eq(ev->entries[0]->dso, DSO_APP);
 	pms_hist__free(h);
 }
+
+/* ------------------------------------------------------- branch mode -- */
+
+struct br {
+	const char *from_dso, *from_sym;
+	uint64_t from_addr;
+	const char *to_dso, *to_sym;
+	uint64_t to_addr;
+	uint16_t cycles;
+	bool mispred;
+};
+
+static struct pms_hist_branch branches_buf[16];
+
+static void end_frame(struct pms_frame *f, const char *dso, const char *sym, uint64_t addr)
+{
+	memset(f, 0, sizeof(*f));
+	f->ip = 0x400000 + addr;
+	f->kind = dso == DSO_K ? PMS_FRAME_KERNEL : PMS_FRAME_USER;
+	f->res.dso = dso;
+	f->res.sym = sym;
+	f->res.status = sym ? PMS_RES_OK : PMS_RES_NO_SYM;
+	f->res.addr = addr;
+}
+
+/* One sample (leaf main in app) with the branches b[0..nr). */
+static int add_br(struct pms_hist *h, const char *comm, const struct br *b, size_t nr)
+{
+	const struct fr leaf[] = { { DSO_APP, S_MAIN, 0x10, false } };
+	struct pms_session_sample s = mk(0, comm, 10, 0, 1000, 1, leaf, 1);
+
+	for (size_t i = 0; i < nr; i++) {
+		end_frame(&branches_buf[i].from, b[i].from_dso, b[i].from_sym, b[i].from_addr);
+		end_frame(&branches_buf[i].to, b[i].to_dso, b[i].to_sym, b[i].to_addr);
+		branches_buf[i].cycles = b[i].cycles;
+		branches_buf[i].mispred = b[i].mispred;
+		branches_buf[i].predicted = !b[i].mispred;
+	}
+	return pms_hist__add_branches(h, &s, branches_buf, nr);
+}
+
+static struct pms_hist *new_branch_hist(const char *keys, const struct pms_hist_filter *f)
+{
+	struct pms_hist_opts o = { .sz = sizeof(o), .branch = true, .filter = f };
+	struct pms_hist *h;
+
+	if (keys)
+		cr_assert_eq(pms_sort_keys__parse(keys, o.keys, PMS_HIST_MAX_KEYS, &o.nr_keys, NULL), 0);
+	cr_assert_eq(pms_hist__new(&h, &o), 0);
+	return h;
+}
+
+Test(hist_branch, keys_parse_and_refused_outside_branch_mode)
+{
+	enum pms_sort_key k[PMS_HIST_MAX_KEYS];
+	size_t nr;
+	struct pms_hist_opts o = { .sz = sizeof(o) };
+	struct pms_hist *h;
+
+	cr_assert_eq(pms_sort_keys__parse("comm,dso_from,symbol_from,sym_to,cycles,mispredict,dso_to", k,
+					  PMS_HIST_MAX_KEYS, &nr, NULL), 0);
+	cr_assert_eq(nr, 7);
+	cr_assert_eq(k[2], PMS_SORT_SYM_FROM);
+	cr_assert_eq(k[3], PMS_SORT_SYM_TO);
+	cr_assert_str_eq(pms_sort_key__name(PMS_SORT_SYM_FROM), "symbol_from");
+	cr_assert(pms_sort_key__is_branch(PMS_SORT_CYCLES));
+	cr_assert_not(pms_sort_key__is_branch(PMS_SORT_SYM));
+	/* a branch key without branch mode, srcline or children with it: refused */
+	o.keys[0] = PMS_SORT_SYM_FROM;
+	o.nr_keys = 1;
+	cr_assert_eq(pms_hist__new(&h, &o), -EINVAL);
+	o.branch = true;
+	o.keys[0] = PMS_SORT_SRCLINE;
+	cr_assert_eq(pms_hist__new(&h, &o), -EINVAL);
+	o.nr_keys = 0;
+	o.children = true;
+	cr_assert_eq(pms_hist__new(&h, &o), -EINVAL);
+	o.children = false;
+	cr_assert_eq(pms_hist__new(&h, &o), 0);
+	{
+		const struct fr leaf[] = { { DSO_APP, S_MAIN, 0x10, false } };
+		struct pms_session_sample s = mk(0, COMM_A, 10, 0, 100, 1, leaf, 1);
+
+		cr_assert_eq(pms_hist__add(h, &s), -EINVAL, "samples come as branches in branch mode");
+	}
+	pms_hist__free(h);
+	o.branch = false;
+	cr_assert_eq(pms_hist__new(&h, &o), 0);
+	cr_assert_eq(add_br(h, COMM_A, (const struct br[]){ { DSO_APP, S_FOO, 1, DSO_APP, S_BAR, 2, 0, false } }, 1),
+		     -EINVAL);
+	pms_hist__free(h);
+}
+
+Test(hist_branch, one_hit_per_branch_keyed_by_function_or_address)
+{
+	struct pms_hist *h = new_branch_hist(NULL, NULL);
+	const struct pms_hist_event *ev;
+	/* foo+1 and foo+5 -> bar: one entry (same functions); 0x900 -> 0x950 unresolved: per address */
+	const struct br s1[] = {
+		{ DSO_APP, S_FOO, 0x101, DSO_APP, S_BAR, 0x200, 0, false },
+		{ DSO_APP, S_FOO, 0x105, DSO_APP, S_BAR, 0x210, 0, false },
+		{ DSO_APP, NULL, 0x900, DSO_APP, NULL, 0x950, 0, false },
+		{ DSO_APP, NULL, 0x904, DSO_APP, NULL, 0x950, 0, false },
+	};
+	const struct br s2[] = {
+		{ DSO_APP, S_FOO, 0x101, DSO_APP, S_BAR, 0x200, 0, false },
+		{ "[unknown]", NULL, 0, "[unknown]", NULL, 0, 0, false },
+	};
+
+	cr_assert_eq(add_br(h, COMM_A, s1, 4), 4);
+	cr_assert_eq(add_br(h, COMM_A, s2, 2), 2);
+	cr_assert_eq(add_br(h, COMM_A, s2, 0), 0, "a sample without branches adds nothing");
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	ev = pms_hist__event(h, 0);
+	/* perf's pseudo period: 6 branches, whatever the samples' periods */
+	cr_assert_eq(ev->samples, 6);
+	cr_assert_eq(ev->period, 6);
+	cr_assert_eq(ev->nr_entries, 4);
+	cr_assert_eq(ev->entries[0]->from.sym, S_FOO);
+	cr_assert_eq(ev->entries[0]->to.sym, S_BAR);
+	cr_assert_eq(ev->entries[0]->self_period, 3);
+	cr_assert_eq(ev->entries[0]->self_samples, 3);
+	cr_assert_eq(ev->entries[0]->from.addr, 0, "keyed by function");
+	cr_assert_str_eq(ev->entries[0]->from.dso, DSO_APP);
+	cr_assert_eq(ev->entries[0]->comm, COMM_A);
+	cr_assert_eq(ev->entries[0]->sym, NULL, "sym is not a key");
+	for (size_t i = 1; i < 4; i++)
+		cr_assert_eq(ev->entries[i]->self_period, 1);
+	/* equal weights, perf's order: dso_from with no map first, then symbol_from's addresses ascending */
+	cr_assert_str_eq(ev->entries[1]->from.dso, "[unknown]");
+	cr_assert(ev->entries[1]->from.unmapped);
+	cr_assert_str_eq(pms_hist__branch_level(&ev->entries[1]->from), "[H]");
+	cr_assert_eq(ev->entries[2]->from.addr, 0x900);
+	cr_assert_eq(ev->entries[3]->from.addr, 0x904);
+	cr_assert_not(ev->entries[2]->from.unmapped);
+	cr_assert_str_eq(pms_hist__branch_level(&ev->entries[2]->from), "[.]");
+	pms_hist__free(h);
+}
+
+Test(hist_branch, cycles_and_mispredict_split_entries)
+{
+	struct pms_hist *h = new_branch_hist("symbol_from,cycles,mispredict", NULL);
+	const struct pms_hist_event *ev;
+	const struct br s[] = {
+		{ DSO_APP, S_FOO, 1, DSO_APP, S_BAR, 2, 7, false },
+		{ DSO_APP, S_FOO, 1, DSO_APP, S_BAR, 2, 7, false },
+		{ DSO_APP, S_FOO, 1, DSO_APP, S_BAR, 2, 9, false },
+		{ DSO_APP, S_FOO, 1, DSO_APP, S_BAR, 2, 7, true },
+		{ DSO_APP, S_FOO, 1, DSO_APP, S_MAIN, 3, 0, false },
+	};
+
+	cr_assert_eq(add_br(h, COMM_A, s, 5), 5);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	ev = pms_hist__event(h, 0);
+	cr_assert_eq(ev->nr_entries, 4, "the target is not a key: main and bar merge, cycles and mispredict split");
+	cr_assert_eq(ev->entries[0]->cycles, 7);
+	cr_assert_eq(ev->entries[0]->self_period, 2);
+	cr_assert(ev->entries[0]->predicted);
+	/* equal weights: cycles descending (perf's order) */
+	cr_assert_eq(ev->entries[1]->cycles, 9);
+	cr_assert_eq(ev->entries[2]->cycles, 7);
+	cr_assert(ev->entries[2]->mispred);
+	cr_assert_eq(ev->entries[3]->cycles, 0);
+	cr_assert_eq(ev->entries[3]->to.dso, NULL, "the target is not a key");
+	pms_hist__free(h);
+}
+
+Test(hist_branch, filters_judge_the_sample_and_count_branches)
+{
+	const char *const comms[] = { "other" };
+	struct pms_hist_filter f = { .comms = comms, .nr_comms = 1 };
+	struct pms_hist *h = new_branch_hist(NULL, &f);
+	const struct pms_hist_event *ev;
+	const struct br s[] = {
+		{ DSO_APP, S_FOO, 1, DSO_APP, S_BAR, 2, 0, false },
+		{ DSO_APP, S_BAR, 2, DSO_APP, S_FOO, 3, 0, false },
+	};
+
+	cr_assert_eq(add_br(h, COMM_A, s, 2), 0, "hidden by --comm");
+	cr_assert_eq(add_br(h, COMM_B, s, 1), 1);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	cr_assert_eq(pms_hist__filtered(h), 2, "counted per branch");
+	ev = pms_hist__event(h, 0);
+	cr_assert_eq(ev->period, 3, "hidden branches keep counting in the total (perf's absolute percentages)");
+	cr_assert_eq(ev->nr_entries, 1);
+	cr_assert_eq(ev->entries[0]->comm, COMM_B);
+	pms_hist__free(h);
+}
+
+/* ------------------------------------------------------------- groups -- */
+
+Test(hist_group, rows_matched_by_keys_sorted_leader_first)
+{
+	struct pms_hist *h = new_hist(NULL, false, PMS_CG_NONE, NULL);
+	struct pms_hist_group *g;
+	const size_t members[] = { 0, 1, 2 };
+	const struct fr foo[] = { { DSO_APP, S_FOO, 0x20, false } };
+	const struct fr bar[] = { { DSO_APP, S_BAR, 0x30, false } };
+	const struct fr sched[] = { { DSO_K, S_SCHED, 0x40, true } };
+
+	/* leader (0): foo 300, bar 100; member (1): bar 50, schedule 150; event 2: no samples */
+	add(h, mk(0, COMM_A, 10, 0, 300, 1, foo, 1), 1);
+	add(h, mk(0, COMM_A, 10, 0, 100, 2, bar, 1), 1);
+	add(h, mk(1, COMM_A, 10, 0, 50, 3, bar, 1), 1);
+	add(h, mk(1, COMM_A, 10, 0, 150, 4, sched, 1), 1);
+	cr_assert_eq(pms_hist__group(h, members, 3, &g), -EINVAL, "only after finish");
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	cr_assert_eq(pms_hist__group(h, members, 0, &g), -EINVAL);
+	cr_assert_eq(pms_hist__group(h, members, 3, &g), 0);
+	cr_assert_eq(g->nr_members, 3);
+	cr_assert_not_null(g->events[0]);
+	cr_assert_not_null(g->events[1]);
+	cr_assert_null(g->events[2], "an event without samples");
+	cr_assert_eq(pms_hist__event_of(h, 2), NULL);
+	cr_assert_eq(g->nr_rows, 3);
+	/* leader's weight first (foo 300, bar 100, schedule 0), then the member's */
+	cr_assert_eq(g->rows[0].key->sym, S_FOO);
+	cr_assert_eq(g->rows[0].members[0]->self_period, 300);
+	cr_assert_null(g->rows[0].members[1]);
+	cr_assert_eq(g->rows[1].key->sym, S_BAR);
+	cr_assert_eq(g->rows[1].members[0]->self_period, 100);
+	cr_assert_eq(g->rows[1].members[1]->self_period, 50);
+	cr_assert_eq(g->rows[1].members[0]->priv_event, 0);
+	cr_assert_eq(g->rows[1].members[1]->priv_event, 1);
+	cr_assert_eq(g->rows[2].key->sym, S_SCHED, "a member-only row, as perf's linked dummy entries");
+	cr_assert_null(g->rows[2].members[0]);
+	cr_assert_eq(g->rows[2].members[1]->self_period, 150);
+	cr_assert_null(g->rows[2].members[2]);
+	pms_hist_group__free(g);
+	pms_hist__free(h);
+}
+
+Test(hist_group, ties_on_the_leader_go_by_members)
+{
+	struct pms_hist *h = new_hist(NULL, false, PMS_CG_NONE, NULL);
+	struct pms_hist_group *g;
+	const size_t members[] = { 0, 1 };
+	const struct fr foo[] = { { DSO_APP, S_FOO, 0x20, false } };
+	const struct fr bar[] = { { DSO_APP, S_BAR, 0x30, false } };
+
+	add(h, mk(0, COMM_A, 10, 0, 100, 1, foo, 1), 1);
+	add(h, mk(0, COMM_A, 10, 0, 100, 2, bar, 1), 1);
+	add(h, mk(1, COMM_A, 10, 0, 10, 3, foo, 1), 1);
+	add(h, mk(1, COMM_A, 10, 0, 90, 4, bar, 1), 1);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	cr_assert_eq(pms_hist__group(h, members, 2, &g), 0);
+	cr_assert_eq(g->nr_rows, 2);
+	cr_assert_eq(g->rows[0].key->sym, S_BAR, "equal leader weights: the member's decides (bar 90 > foo 10)");
+	cr_assert_eq(g->rows[1].key->sym, S_FOO);
+	pms_hist_group__free(g);
+	pms_hist__free(h);
+}
