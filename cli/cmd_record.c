@@ -864,6 +864,12 @@ static int run(int argc, char **argv)
 		for (size_t e = 0; e < r.list.nr; e++)
 			pms_data_writer__add_attr(r.w, &r.list.entries[e].attr, r.list.entries[e].name,
 						  ids[e], nids[e]);
+		/* {a,b} groups, as perf describes them: report shows each as one view */
+		for (size_t e = 0; e < r.list.nr; e++)
+			if (r.list.entries[e].leader_idx == (int)e && r.list.entries[e].nr_members > 1 &&
+			    pms_data_features__add_group(pms_data_writer__features(r.w), "{anon_group}", (uint32_t)e,
+							 (uint32_t)r.list.entries[e].nr_members))
+				die("out of memory");
 out_open:
 		for (size_t e = 0; e < r.list.nr; e++)
 			free(ids[e]);

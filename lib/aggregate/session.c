@@ -1258,25 +1258,20 @@ int pms_session__resolve_addr(struct pms_session *s, uint64_t addr, struct pms_f
 {
 	const struct pms_session_sample *o = &s->out;
 	struct aspace *as;
-	enum pms_frame_kind kind;
-
 	if (!o->sample)
 		return -EINVAL;
 	as = aspace_find(s, (int32_t)o->pid, false);
-	kind = kind_of_cpumode(o->cpumode, addr);
+	/* perf's thread__find_cpumode_addr_location(): the process's maps, then the kernel's */
 	memset(out, 0, sizeof(*out));
 	out->ip = addr;
-	out->kind = kind;
-	if (kind == PMS_FRAME_GUEST || resolve_frame(s, as, (int32_t)o->pid, out, false))
+	out->kind = PMS_FRAME_USER;
+	if (resolve_frame(s, as, (int32_t)o->pid, out, false))
 		return 0;
-	/* the other space, by where the address lies (machine__addr_cpumode) */
-	kind = addr >= KERNEL_HALF || (s->kernel && aspace_lookup(s->kernel, addr)) ? PMS_FRAME_KERNEL : PMS_FRAME_USER;
-	if (kind != out->kind) {
-		memset(out, 0, sizeof(*out));
-		out->ip = addr;
-		out->kind = kind;
-		resolve_frame(s, as, (int32_t)o->pid, out, false);
-	}
+	memset(out, 0, sizeof(*out));
+	out->ip = addr;
+	out->kind = PMS_FRAME_KERNEL;
+	if (!resolve_frame(s, as, (int32_t)o->pid, out, false))
+		out->kind = addr >= KERNEL_HALF ? PMS_FRAME_KERNEL : PMS_FRAME_USER;
 	return 0;
 }
 

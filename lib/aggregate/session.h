@@ -139,9 +139,8 @@ int pms_session__next(struct pms_session *s, const struct pms_session_sample **o
 
 /*
  * Resolve addr (a branch stack's from/to, a sample's ADDR) in the context of
- * the sample last returned by __next(): its process's maps for a user
- * address, the kernel's for a kernel one, as perf's thread__find_map_fb()
- * does (the sample's cpumode first, the other space when that has no map).
+ * the sample last returned by __next(): its process's maps, then the
+ * kernel's, as perf's thread__find_cpumode_addr_location() does.
  * *out is valid until the next __next(). 0, or -EINVAL without a sample.
  */
 int pms_session__resolve_addr(struct pms_session *s, uint64_t addr, struct pms_frame *out);
