@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 
 #include "cmd.h"
@@ -14,6 +15,7 @@
 #include "aggregate/session.h"
 #include "event/attr_print.h"
 #include "data/reader.h"
+#include "data/tracing_data.h"
 #include "symbol/resolver.h"
 #include "util/cpulist.h"
 
@@ -238,7 +240,7 @@ static unsigned default_fields(const struct perf_event_attr *a, bool use_callcha
 	unsigned f = a->type == PERF_TYPE_TRACEPOINT ? DEFAULT_TRACE_FIELDS : DEFAULT_FIELDS;
 
 	if (a->type == PERF_TYPE_TRACEPOINT && use_callchain && (a->sample_type & PERF_SAMPLE_CALLCHAIN))
-		f |= F_IP | F_SYM | F_DSO;
+		f |= F_IP | F_SYM | F_SYMOFF | F_DSO;
 	/* perf drops default fields the samples cannot fill */
 	for (size_t i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++)
 		if (field_names[i].sample_bit && !(a->sample_type & field_names[i].sample_bit))
@@ -584,6 +586,146 @@ static void print_header(FILE *out, struct pms_data_reader *r, const char *path)
 	fprintf(out, "# ========\n#\n");
 }
 
+/*
+ * Tracepoint payloads (the `trace` field): formatted from the file's
+ * tracing data, or, for files written without it (pmuscope record), from
+ * this machine's tracefs when the file was recorded here.
+ */
+struct trace_fmt {
+	struct pms_tracing_data *td;
+	char *buf;
+	size_t size;
+	uint64_t failed;       /* payloads that could not be formatted */
+	char first_why[192];
+};
+
+/* %ps in print fmts: kernel symbols, as perf resolves them from its kernel map. */
+static const char *trace_kernel_sym(void *ctx, uint64_t addr, uint64_t *start)
+{
+	struct pms_resolved res;
+
+	if (pms_resolver__kernel(ctx, addr, &res) || res.status != PMS_RES_OK || !res.sym)
+		return NULL;
+	*start = addr - res.sym_off;
+	return res.sym;
+}
+
+/* The file was recorded on this machine (same host and kernel), or does not say. */
+static bool recorded_here(const struct pms_data_features *f)
+{
+	struct utsname u;
+
+	if (uname(&u))
+		return false;
+	return (!f->hostname || !strcmp(f->hostname, u.nodename)) &&
+	       (!f->osrelease || !strcmp(f->osrelease, u.release));
+}
+
+static void trace_fmt__open(struct trace_fmt *tf, struct pms_session *s, const char *path)
+{
+	struct pms_data_reader *r = pms_session__reader(s);
+	struct pms_tracepoint_ref *refs;
+	char msg[256] = "";
+	const void *blob;
+	void *synth = NULL;
+	size_t size, nr = 0;
+	int err;
+
+	if (!pms_data_reader__feature_raw(r, PMS_FEAT_TRACING_DATA, &blob, &size)) {
+		err = pms_tracing_data__open(&tf->td, blob, size, msg, sizeof(msg));
+		if (err)
+			warning("'%s': tracing data: %s; tracepoint fields are not printed", path,
+				msg[0] ? msg : strerror(-err));
+		else if (pms_tracing_data__warning(tf->td))
+			warning("'%s': tracing data: %s", path, pms_tracing_data__warning(tf->td));
+		goto resolver;
+	}
+	refs = xcalloc(pms_data_reader__nr_attrs(r) + 1, sizeof(*refs));
+	for (size_t i = 0; i < pms_data_reader__nr_attrs(r); i++) {
+		const struct perf_event_attr *a = pms_data_reader__attr(r, i);
+		const char *name = pms_data_reader__attr_name(r, i);
+		char *copy, *colon;
+
+		if (a->type != PERF_TYPE_TRACEPOINT)
+			continue;
+		refs[nr].id = a->config;
+		/* "sched:sched_switch", perhaps with a ":u" modifier */
+		if (name && strchr(name, ':')) {
+			copy = xstrdup(name);
+			colon = strchr(copy, ':');
+			*colon++ = '\0';
+			colon[strcspn(colon, ":")] = '\0';
+			refs[nr].sys = copy;
+			refs[nr].name = colon;
+		}
+		nr++;
+	}
+	if (nr && !recorded_here(pms_data_reader__features(r))) {
+		warning("'%s' has no tracing data and was recorded on another machine or kernel: "
+			"tracepoint fields are not printed", path);
+	} else if (nr) {
+		err = pms_tracing_data__synthesize(refs, nr, &synth, &size);
+		if (!err)
+			err = pms_tracing_data__open(&tf->td, synth, size, msg, sizeof(msg));
+		if (err)
+			warning("'%s' has no tracing data, and tracefs gave none (%s): tracepoint fields "
+				"are not printed", path, msg[0] ? msg : strerror(-err));
+		free(synth);
+	}
+	for (size_t i = 0; i < nr; i++)
+		free((char *)refs[i].sys);
+	free(refs);
+resolver:
+	/*
+	 * perf script names kernel functions (%ps) only in file mode: in a
+	 * pipe the tracing data arrives after it set up its resolver, and
+	 * addresses print as numbers.
+	 */
+	if (tf->td && !pms_data_reader__is_pipe(r))
+		pms_tracing_data__set_func_resolver(tf->td, trace_kernel_sym, pms_session__resolver(s));
+}
+
+/* The formatted payload after the event name, as perf prints it (nothing if it cannot be). */
+static void trace_fmt__print(struct trace_fmt *tf, FILE *out, const struct pms_session_sample *ss,
+			     uint64_t id)
+{
+	const struct pms_sample *smp = ss->sample;
+	int n;
+
+	if (!tf->td || !smp->raw_size)
+		return;
+	for (;;) {
+		n = pms_tracing_data__format(tf->td, id, (int)ss->cpu, smp->raw, smp->raw_size, tf->buf,
+					     tf->size);
+		if (n < 0 || (size_t)n < tf->size)
+			break;
+		tf->size = (size_t)n + 1;
+		tf->buf = xrealloc(tf->buf, tf->size);
+	}
+	if (n >= 0) {
+		fwrite_unlocked(tf->buf, 1, (size_t)n, out);
+		return;
+	}
+	if (!tf->failed++) {
+		const char *why = n == -EOPNOTSUPP ? pms_tracing_data__why(tf->td, id) : NULL;
+
+		snprintf(tf->first_why, sizeof(tf->first_why), "%s (sample at offset %#" PRIx64 ")",
+			 why ? why :
+			 n == -ENOENT ? "no format for its tracepoint id" :
+			 n == -EBADMSG ? "the payload does not match its format" : strerror(-n),
+			 ss->file_offset);
+	}
+}
+
+static void trace_fmt__close(struct trace_fmt *tf, const char *path)
+{
+	if (tf->failed)
+		warning("'%s': %" PRIu64 " tracepoint payload%s not printed; the first: %s", path,
+			tf->failed, tf->failed == 1 ? "" : "s", tf->first_why);
+	pms_tracing_data__free(tf->td);
+	free(tf->buf);
+}
+
 static int run(int argc, char **argv)
 {
 	struct pms_session_opts sopts = { .sz = sizeof(sopts), .callchain = true };
@@ -593,9 +735,10 @@ static int run(int argc, char **argv)
 	struct pms_data_reader *r;
 	struct evfields *evf;
 	struct filters flt;
+	struct trace_fmt tf = { 0 };
 	const char *path;
 	unsigned fset = 0, fadd = 0, fdel = 0;
-	bool replace = false, use_callchain = false;
+	bool replace = false, use_callchain = false, want_trace = false;
 	size_t nr_attrs, name_width = 0;
 	int pos, rc, ret = 0;
 	FILE *out = stdout;
@@ -647,8 +790,12 @@ static int run(int argc, char **argv)
 		unsigned f = replace ? fset : default_fields(a, use_callchain);
 
 		f = (f | fadd) & ~fdel;
+		/* perf ignores 'trace' for events other than tracepoints ("not valid for software events") */
+		if (a->type != PERF_TYPE_TRACEPOINT)
+			f &= ~F_TRACE;
 		if (replace || fadd) {
-			unsigned asked = replace ? fset | fadd : fadd;
+			unsigned asked = (replace ? fset | fadd : fadd) &
+					 (a->type == PERF_TYPE_TRACEPOINT ? ~0u : ~(unsigned)F_TRACE);
 
 			for (size_t k = 0; k < sizeof(field_names) / sizeof(field_names[0]); k++) {
 				if (!(asked & field_names[k].field) || !field_names[k].sample_bit ||
@@ -664,7 +811,11 @@ static int run(int argc, char **argv)
 		if ((f & F_SYMOFF) && !(f & F_SYM))
 			f &= ~F_SYMOFF;
 		evf[i].fields = f;
+		if ((f & F_TRACE) && a->type == PERF_TYPE_TRACEPOINT)
+			want_trace = true;
 	}
+	if (want_trace)
+		trace_fmt__open(&tf, s, path);
 	/* event names are right-aligned to the longest, as perf does */
 	for (size_t i = 0; i < nr_attrs; i++) {
 		const char *n = pms_session__event_name(s, i);
@@ -712,6 +863,8 @@ static int run(int argc, char **argv)
 			put_padded(out, ss->event_name, (int)w, false);
 			put_str(out, ": ");
 		}
+		if (f & F_TRACE) /* tracepoints only (above) */
+			trace_fmt__print(&tf, out, ss, pms_data_reader__attr(r, ss->attr_idx)->config);
 		if (f & F_ADDR)
 			fprintf(out, "%16" PRIx64 " ", ss->sample->addr);
 		if (f & F_IP) {
@@ -768,6 +921,7 @@ static int run(int argc, char **argv)
 					pms_unres_reason__describe(k), st->unresolved[k]);
 	}
 out:
+	trace_fmt__close(&tf, path);
 	symbol_opts__reset();
 	release_filters(&flt);
 	free(evf);
