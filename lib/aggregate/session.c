@@ -9,6 +9,7 @@
 #include "aggregate/session.h"
 #include "data/ordered.h"
 #include "data/reader.h"
+#include "data/tracing_data.h"
 #include "event/names.h"
 #include "ring/record.h"
 #include "ring/sample.h"
@@ -1466,11 +1467,33 @@ int pms_session__next(struct pms_session *s, const struct pms_session_sample **o
 
 /* ---- open ---- */
 
-/* Events the file does not name (pipe mode without EVENT_DESC) get perf's name for their attr. */
-static const char *fallback_event_name(struct pms_session *s, const struct perf_event_attr *a)
+/*
+ * Events the file does not name (pipe mode without EVENT_DESC) get perf's
+ * name for their attr; a tracepoint, "sys:name" from the file's own tracing
+ * data (its ids are the recording machine's), as perf names it.
+ */
+static const char *fallback_event_name(struct pms_session *s, const struct perf_event_attr *a,
+				       struct pms_tracing_data **td, bool *td_tried)
 {
-	char buf[96];
+	char buf[300];
 
+	if (a->type == PERF_TYPE_TRACEPOINT) {
+		const char *sys, *name;
+
+		if (!*td_tried) {
+			const void *blob;
+			size_t size;
+			char msg[160];
+
+			*td_tried = true;
+			if (!pms_data_reader__feature_raw(s->reader, PMS_FEAT_TRACING_DATA, &blob, &size))
+				(void)pms_tracing_data__open(td, blob, size, msg, sizeof(msg));
+		}
+		if (*td && !pms_tracing_data__event(*td, a->config, &sys, &name)) {
+			snprintf(buf, sizeof(buf), "%s:%s", sys, name);
+			return intern(&s->strs, &s->arena, buf);
+		}
+	}
 	pms_event_name__from_attr(a, buf, sizeof(buf));
 	return intern(&s->strs, &s->arena, buf);
 }
@@ -1495,7 +1518,8 @@ static enum pms_unwind_arch file_arch(struct pms_session *s)
 static int session_init(struct pms_session *s, const struct pms_session_opts *opts)
 {
 	size_t nr;
-	bool all_time = true;
+	bool all_time = true, td_tried = false;
+	struct pms_tracing_data *td = NULL;
 	int err;
 
 	if (opts) {
@@ -1534,15 +1558,18 @@ static int session_init(struct pms_session *s, const struct pms_session_opts *op
 		pms_decode_cfg__from_attr(&s->cfgs[i], a);
 		/* as perf: a fixed-period event's samples each count its period */
 		s->fixed_period[i] = !a->freq && a->sample_period ? a->sample_period : 1;
-		s->event_names[i] = name ? intern(&s->strs, &s->arena, name) : fallback_event_name(s, a);
-		if (!s->event_names[i])
+		s->event_names[i] = name ? intern(&s->strs, &s->arena, name) : fallback_event_name(s, a, &td, &td_tried);
+		if (!s->event_names[i]) {
+			pms_tracing_data__free(td);
 			return -ENOMEM;
+		}
 		if (st & PERF_SAMPLE_TIME)
 			s->time_off[i] = 8 + 8 * (!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
 						  !!(st & PERF_SAMPLE_TID));
 		else
 			all_time = false;
 	}
+	pms_tracing_data__free(td);
 	s->ordered = nr && all_time;
 	if (s->ordered && pms_ordered__new(&s->oq))
 		return -ENOMEM;
