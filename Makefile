@@ -144,7 +144,7 @@ $(BUILD)/fuzz/obj/lib/%.o: lib/%.c tests/fuzz/coverage-ignore.txt
 $(BUILD)/fuzz/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
-$(BUILD)/fuzz/obj/lib/bpf/profile.o: $(BUILD)/bpf/profile.skel.h
+$(filter $(BUILD)/fuzz/obj/lib/bpf/%,$(FUZZ_OBJS)): $(BPF_SKELS)
 $(BUILD)/fuzz/libpmuscope-fuzz.a: $(FUZZ_OBJS)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 $(FUZZ_BINS): $(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/fuzz/libpmuscope-fuzz.a

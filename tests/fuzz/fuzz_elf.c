@@ -13,6 +13,21 @@
 #include "symbol/srcline.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+/*
+ * An image without DWARF makes pms_srcline look for its debug file by the
+ * build-id the input carries: under an empty PMS_DEBUG_ROOT, not the host's
+ * /usr/lib/debug, and never through debuginfod (DEBUGINFOD_URLS dropped): a
+ * made-up build-id per input must not become a network request.
+ */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc, (void)argv;
+	setenv("PMS_DEBUG_ROOT", "/nonexistent-pms-fuzz", 1);
+	unsetenv("DEBUGINFOD_URLS");
+	return 0;
+}
 
 static void fuzz_text(const char *text, size_t size)
 {
