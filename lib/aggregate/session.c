@@ -253,7 +253,8 @@ struct fcache_ent {
 	const char *dso_path;
 };
 
-#define FCACHE_SIZE 16384
+#define FCACHE_MIN 256
+#define FCACHE_MAX 16384
 
 
 struct pms_session {
@@ -293,6 +294,9 @@ struct pms_session {
 	struct pms_frame *frames;
 	bool *exact;               /* per frame: an interrupted address, not a return address */
 	struct fcache_ent *fcache;
+	size_t fcache_mask;        /* entries - 1: starts small, grows x4 while it misses a lot */
+	uint64_t fcache_misses;
+	bool own_resolver;
 	struct pms_chaincheck *chains;
 	size_t max_frames;
 	uint64_t *uw_ips;
@@ -374,7 +378,8 @@ void pms_session__free(struct pms_session *s)
 	free(s->fcache);
 	free(s->uw_ips);
 	pms_chaincheck__free(s->chains);
-	pms_resolver__free(s->resolver);
+	if (s->own_resolver)
+		pms_resolver__free(s->resolver);
 	pms_data_reader__free(s->reader);
 	free(s);
 }
@@ -892,7 +897,7 @@ static bool resolve_frame(struct pms_session *s, struct aspace *as, int32_t pid,
 
 	if (f->kind == PMS_FRAME_GUEST || !key_as)
 		return resolve_frame_uncached(s, as, pid, f, caller);
-	e = &s->fcache[hash_u64(f->ip ^ (uint64_t)(uintptr_t)key_as ^ caller) & (FCACHE_SIZE - 1)];
+	e = &s->fcache[hash_u64(f->ip ^ (uint64_t)(uintptr_t)key_as ^ caller) & s->fcache_mask];
 	if (e->valid && e->ip == f->ip && e->as == key_as && e->gen == gen && e->caller == caller &&
 	    e->kind == f->kind) {
 		f->res = e->res;
@@ -904,6 +909,18 @@ static bool resolve_frame(struct pms_session *s, struct aspace *as, int32_t pid,
 	}
 	in_kind = f->kind;
 	mapped = resolve_frame_uncached(s, as, pid, f, caller);
+	/* a file with many distinct addresses outgrows a small cache: drop it for one 4x larger */
+	if (++s->fcache_misses > 2 * (s->fcache_mask + 1) && s->fcache_mask + 1 < FCACHE_MAX) {
+		struct fcache_ent *n = calloc(4 * (s->fcache_mask + 1), sizeof(*n));
+
+		if (n) {
+			free(s->fcache);
+			s->fcache = n;
+			s->fcache_mask = 4 * (s->fcache_mask + 1) - 1;
+			s->fcache_misses = 0;
+			e = &s->fcache[hash_u64(f->ip ^ (uint64_t)(uintptr_t)key_as ^ caller) & s->fcache_mask];
+		}
+	}
 	/* stale results go back to the resolver each time: it counts them per sample */
 	if (f->res.status != PMS_RES_STALE) {
 		e->ip = f->ip;
@@ -1535,9 +1552,11 @@ static int session_init(struct pms_session *s, const struct pms_session_opts *op
 		s->max_frames = 1;
 	s->frames = calloc(s->max_frames, sizeof(*s->frames));
 	s->exact = calloc(s->max_frames, sizeof(*s->exact));
-	s->fcache = calloc(FCACHE_SIZE, sizeof(*s->fcache));
+	s->fcache = calloc(FCACHE_MIN, sizeof(*s->fcache));
+	s->fcache_mask = FCACHE_MIN - 1;
 	s->uw_ips = calloc(s->max_frames + 1, sizeof(*s->uw_ips));
-	s->resolver = pms_resolver__new();
+	s->own_resolver = !s->opts.resolver;
+	s->resolver = s->opts.resolver ? s->opts.resolver : pms_resolver__new();
 	s->chains = pms_chaincheck__new();
 	if (!s->frames || !s->exact || !s->fcache || !s->uw_ips || !s->resolver || !s->chains)
 		return -ENOMEM;

@@ -89,6 +89,9 @@ struct pms_session_opts {
 				  as a build-id cache when it has a .build-id directory); NULL */
 	const char *kallsyms;  /* perf's --kallsyms: name kernel addresses with this file; NULL */
 	const char *buildid_dir; /* the build-id cache; NULL = pms_buildid_cache__dir(), "" = none */
+	struct pms_resolver *resolver; /* borrowed, shared by sessions so files are opened once (a
+					  fuzzer's inputs, several files of one machine); NULL: the session
+					  makes its own. Its stale-file and unnamed counts then add up. */
 };
 
 /* Why a sample's leaf frame has no symbol (counts in struct pms_session_stats). */

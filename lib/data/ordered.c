@@ -18,6 +18,8 @@ struct pool_chunk {
 	char data[];
 };
 
+/* chunks start small (most files are small, and a fuzzer opens thousands) and double up to the max */
+#define POOL_CHUNK_MIN (64u << 10)
 #define POOL_CHUNK_BYTES (4u << 20)
 
 struct qent {
@@ -37,6 +39,7 @@ struct pms_ordered {
 	bool saw_round;
 	struct pool_chunk *pool, *pool_free;
 	struct pool_chunk *held; /* chunk of the record last popped */
+	size_t next_chunk;       /* size of the next chunk allocated */
 };
 
 int pms_ordered__new(struct pms_ordered **out)
@@ -83,12 +86,17 @@ static void *pool_copy(struct pms_ordered *q, const void *rec, size_t size, stru
 			c = q->pool_free;
 			q->pool_free = c->next;
 		} else {
-			size_t cap = need > POOL_CHUNK_BYTES ? need : POOL_CHUNK_BYTES;
+			size_t cap;
 
+			if (q->next_chunk < POOL_CHUNK_MIN)
+				q->next_chunk = POOL_CHUNK_MIN;
+			cap = need > q->next_chunk ? need : q->next_chunk;
 			c = malloc(sizeof(*c) + cap);
 			if (!c)
 				return NULL;
 			c->cap = cap;
+			if (q->next_chunk < POOL_CHUNK_BYTES)
+				q->next_chunk *= 2;
 		}
 		c->used = 0;
 		c->live = 0;
@@ -114,7 +122,7 @@ static void pool_release(struct pms_ordered *q, struct pool_chunk *c)
 	if (!*pp)
 		return;
 	*pp = c->next;
-	if (c->cap == POOL_CHUNK_BYTES) {
+	if (c->cap <= POOL_CHUNK_BYTES && c->cap >= POOL_CHUNK_MIN) {
 		c->next = q->pool_free;
 		q->pool_free = c;
 	} else {
@@ -128,7 +136,7 @@ int pms_ordered__push(struct pms_ordered *q, const struct perf_event_header *rec
 	struct qent *e;
 
 	if (q->nr == q->cap) {
-		size_t ncap = q->cap ? q->cap * 2 : 4096;
+		size_t ncap = q->cap ? q->cap * 2 : 256;
 		struct qent *n = realloc(q->q, ncap * sizeof(*n));
 
 		if (!n)

@@ -441,7 +441,6 @@ static int add_elf(const char *dir, const char *name, bool kernel, const uint8_t
 	return -EOPNOTSUPP;
 #else
 	char hex[2 * PMS_BUILD_ID_MAX + 1], debug[4096];
-	const char *root = getenv("PMS_DEBUG_ROOT");
 	bool was_added = false;
 	int err = check_file_build_id(name, id, id_size);
 
@@ -457,7 +456,7 @@ static int add_elf(const char *dir, const char *name, bool kernel, const uint8_t
 	/* the debug root as symbol/dso.h searches it; gdb's and perf's layout */
 	pms_hex__encode(id, id_size, hex);
 	if (put(sizeof(debug), snprintf(debug, sizeof(debug), "%s/.build-id/%.2s/%s.debug",
-					root && *root ? root : "/usr/lib/debug", hex, hex + 2)) ||
+					pms_debug_root(), hex, hex + 2)) ||
 	    check_file_build_id(debug, id, id_size))
 		return 0;
 	err = pms_buildid_cache__add_file(dir, name, id, id_size, "debug", debug, &was_added);

@@ -15,6 +15,7 @@
 #include "symbol/debuginfod.h"
 #include "symbol/dso.h"
 #include "util/print.h"
+#include "util/sysfs.h"
 
 static int elf_lib_init(void)
 {
@@ -833,13 +834,6 @@ int pms_dso__unmap_ip(const struct pms_dso *dso, uint64_t map_start, uint64_t ma
 	return -ENOENT;
 }
 
-static const char *debug_root(void)
-{
-	const char *r = getenv("PMS_DEBUG_ROOT");
-
-	return r && *r ? r : "/usr/lib/debug";
-}
-
 static bool build_id_matches(const struct pms_dso *dso, const char *path)
 {
 	uint8_t id[PMS_BUILD_ID_MAX];
@@ -862,7 +856,7 @@ static bool crc_matches(const struct pms_dso *dso, const char *path)
 
 int pms_dso__find_debug_file(const struct pms_dso *dso, char *buf, size_t size)
 {
-	const char *root = debug_root();
+	const char *root = pms_debug_root();
 	char hex[PMS_BUILD_ID_HEX_MAX], dir[4096], *fetched;
 	const char *slash;
 	int n;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "symbol/unwind.h"
+#include "util/sysfs.h"
 
 struct pms_unwinder {
 	Dwfl *dwfl;
@@ -26,7 +27,14 @@ struct pms_unwinder {
 	size_t max, nr;
 };
 
-static char *debuginfo_path;
+/*
+ * libdwfl's search path for debug files (":.debug:<root>"): the same root
+ * lib/symbol searches, so tests and fuzzers can point it at an empty tree;
+ * unset, libdwfl would read /usr/lib/debug whatever PMS_DEBUG_ROOT says (a
+ * 4 MB libc debug file per address space, when .eh_frame is not enough).
+ */
+static char debuginfo_path_buf[4200];
+static char *debuginfo_path = debuginfo_path_buf;
 
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
@@ -181,6 +189,7 @@ int pms_unwinder__new(const struct pms_maps *maps, struct pms_unwinder **out)
 	if (!u)
 		return -ENOMEM;
 	u->maps = maps;
+	snprintf(debuginfo_path_buf, sizeof(debuginfo_path_buf), ":.debug:%s", pms_debug_root());
 	u->dwfl = dwfl_begin(&offline_callbacks);
 	if (!u->dwfl) {
 		free(u);

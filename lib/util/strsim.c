@@ -54,10 +54,16 @@ const char *pms_str__suggest(const char *word, const char *const *cands, size_t 
 
 		if (!cands[i])
 			continue;
-		if (len >= 4 && !strncasecmp(cands[i], word, len))
+		if (len >= 4 && !strncasecmp(cands[i], word, len)) {
 			d = 1; /* a prefix of a real name is a near miss */
-		else
+		} else {
+			size_t lc = strlen(cands[i]);
+
+			/* the distance is at least the length difference: no better than the best, or past the limit */
+			if ((lc > len ? lc - len : len - lc) >= (best_d < limit + 1 ? best_d : limit + 1))
+				continue;
 			d = pms_str__edit_distance(word, cands[i]);
+		}
 		if (d < best_d) {
 			best_d = d;
 			best = cands[i];

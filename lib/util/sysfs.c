@@ -111,3 +111,10 @@ int pms_pmu_dir__path(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 	return err;
 }
+
+const char *pms_debug_root(void)
+{
+	const char *r = getenv("PMS_DEBUG_ROOT");
+
+	return r && *r ? r : "/usr/lib/debug";
+}

@@ -6,6 +6,7 @@
  *   PMS_SYSFS_ROOT   replaces "/sys"            (e.g. tests/fixtures/sysfs/intel)
  *   PMS_PROCFS_ROOT  replaces "/proc"
  *   PMS_TRACEFS_ROOT replaces the tracefs mount point
+ *   PMS_DEBUG_ROOT   replaces "/usr/lib/debug" (separate debug files)
  */
 #ifndef PMS_UTIL_SYSFS_H
 #define PMS_UTIL_SYSFS_H
@@ -14,6 +15,8 @@
 
 const char *pms_sysfs_root(void);
 const char *pms_procfs_root(void);
+/* Where distributions install separate debug files: $PMS_DEBUG_ROOT, else /usr/lib/debug. */
+const char *pms_debug_root(void);
 /*
  * The tracefs mount point: $PMS_TRACEFS_ROOT, else /sys/kernel/tracing or
  * /sys/kernel/debug/tracing, whichever has an "events" directory. NULL with
