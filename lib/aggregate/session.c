@@ -971,6 +971,14 @@ static bool resolve_frame_uncached2(struct pms_session *s, struct aspace *as, in
 	if (f->kind == PMS_FRAME_KERNEL) {
 		/* as perf: a kernel address outside the recorded kernel maps belongs to nothing */
 		m = s->kernel ? aspace_lookup(s->kernel, look) : NULL;
+		if (!m && s->kernel && s->kernel->nr) {
+			/* recorded on this very kernel: perf maps it from /proc/kcore, init text included */
+			uint64_t lo, hi;
+
+			if (pms_resolver__running_kernel_text(s->resolver, &lo, &hi) && look >= lo && look < hi &&
+			    !pms_resolver__kernel(s->resolver, look, &f->res))
+				goto adjust;
+		}
 		if (!m) {
 			frame_unknown(f, ip);
 			return false;

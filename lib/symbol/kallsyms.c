@@ -102,6 +102,16 @@ int pms_kallsyms__parse(const char *text, size_t len, struct pms_kallsyms *ks)
 		if (ks->tab.syms[i].start > max)
 			max = ks->tab.syms[i].start;
 	pms_symtab__finish(&ks->tab, max + 4096);
+	/* where the core kernel's own symbols lie (text and init text, no modules) */
+	for (size_t i = 0; i < ks->tab.nr; i++) {
+		const struct pms_tsym *t = &ks->tab.syms[i];
+
+		if (t->module)
+			continue;
+		if (!ks->core_hi)
+			ks->core_lo = t->start;
+		ks->core_hi = t->start + t->size;
+	}
 	return 0;
 }
 

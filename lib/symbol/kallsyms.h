@@ -46,8 +46,8 @@ struct pms_kallsyms {
 	/* mapped index tab's names point into, or NULL */
 	void *idx_map;
 	size_t idx_len;
-	/* core-only index: addresses outside [core_lo, core_hi) go to the whole kallsyms, read
-	   on first use (lazy is allocated at load, so lookups through a const pointer can fill it) */
+	/* the core kernel's symbols (no [module]) lie in [core_lo, core_hi); with a core-only
+	   index (rest set), addresses outside go to the whole kallsyms, read on first use */
 	uint64_t core_lo, core_hi;
 	struct pms_kallsyms_rest *rest;
 	bool from_index;        /* the table came from an index (not parsed this time) */

@@ -362,6 +362,23 @@ static void choose_kernel(struct pms_resolver *r)
 			 "no kernel build-id was recorded and the recorded kernel map is not this kernel's");
 }
 
+bool pms_resolver__running_kernel_text(struct pms_resolver *r, uint64_t *start, uint64_t *end)
+{
+	const struct pms_kallsyms *run;
+	uint64_t ref, delta = 0;
+
+	choose_kernel(r);
+	if (!r->k.recorded || !r->kp || !running_is_recorded(r) || !(run = running_kallsyms(r)) || !run->core_hi)
+		return false;
+	/* in the recording's addresses: moved by the KASLR offset between then and now */
+	ref = r->k.reloc_sym[0] ? pms_kallsyms__ref_addr(run, r->k.reloc_sym) : 0;
+	if (r->k.reloc_addr && ref)
+		delta = r->k.reloc_addr - ref;
+	*start = run->core_lo + delta;
+	*end = run->core_hi + delta;
+	return true;
+}
+
 bool pms_resolver__kernel_touched(const struct pms_resolver *r)
 {
 	return r->k.chosen;

@@ -133,6 +133,13 @@ int pms_resolver__module(struct pms_resolver *r, const char *module, uint64_t ma
 			 struct pms_resolved *out);
 /* Which kernel symbols name (or would name) kernel addresses, and why not. Loads them. */
 void pms_resolver__kernel_info(struct pms_resolver *r, struct pms_kernel_info *out);
+/*
+ * Where the running kernel's own text lies ([_text, end of init text)), in
+ * the recording's addresses, when the recording's kernel is the running one
+ * (perf then maps the kernel from /proc/kcore, which covers init text too:
+ * the idle task's start_kernel frames). false otherwise.
+ */
+bool pms_resolver__running_kernel_text(struct pms_resolver *r, uint64_t *start, uint64_t *end);
 /* Kernel symbols were chosen already (a kernel address was looked up). */
 bool pms_resolver__kernel_touched(const struct pms_resolver *r);
 /* Source lines of a resolved file address (see srcline.h). -ENODATA without DWARF. */

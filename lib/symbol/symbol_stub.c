@@ -67,6 +67,12 @@ int pms_resolver__module(struct pms_resolver *r, const char *module, uint64_t ma
 	return 0;
 }
 
+bool pms_resolver__running_kernel_text(struct pms_resolver *r, uint64_t *start, uint64_t *end)
+{
+	(void)r, (void)start, (void)end;
+	return false;
+}
+
 bool pms_resolver__kernel_touched(const struct pms_resolver *r)
 {
 	(void)r;

@@ -1090,3 +1090,28 @@ Test(session, user_addresses_of_missing_files_are_relative_to_their_mapping)
 	pms_session__free(s);
 	free(f.buf);
 }
+
+Test(session, the_running_kernels_init_text_is_named_as_perf_names_it_from_kcore)
+{
+	struct kroot k;
+	struct file f;
+	struct pms_session *s;
+	const struct pms_session_sample *ss;
+	char cmd[256];
+
+	kroot_setup(&k);
+	/* init text lies past _etext, outside the recorded kernel map [_stext, _etext) */
+	snprintf(cmd, sizeof(cmd), "echo 'ffffffff81004000 T start_kernel' >>'%s/kallsyms'", k.dir);
+	cr_assert_eq(system(cmd), 0);
+	ss = kernel_sample(&f, &s, kbid, 0xffffffff81000000ULL, 0x3000, "_stext", 0xffffffff81004010ULL);
+	cr_expect_str_eq(sym(&ss->frames[0]), "start_kernel");
+	cr_expect_str_eq(ss->frames[0].res.dso, "[kernel.kallsyms]");
+	pms_session__free(s);
+	free(f.buf);
+	/* another kernel's file: the same address belongs to no map */
+	ss = kernel_sample(&f, &s, other_kbid, 0xffffffff81000000ULL, 0x3000, "_stext", 0xffffffff81004010ULL);
+	cr_expect_str_eq(ss->frames[0].res.dso, "[unknown]");
+	pms_session__free(s);
+	free(f.buf);
+	kroot_done(&k);
+}
