@@ -102,6 +102,19 @@ int pms_kallsyms__parse(const char *text, size_t len, struct pms_kallsyms *ks)
 		if (ks->tab.syms[i].start > max)
 			max = ks->tab.syms[i].start;
 	pms_symtab__finish(&ks->tab, max + 4096);
+	/*
+	 * A symbol followed by another module's (or the core's last one by the
+	 * first module's) does not reach across the gap between them: like the
+	 * last symbol, it gets a page.
+	 */
+	for (size_t i = 0; i + 1 < ks->tab.nr; i++) {
+		struct pms_tsym *t = &ks->tab.syms[i];
+		const struct pms_tsym *n = &ks->tab.syms[i + 1];
+		bool same = (!t->module && !n->module) || (t->module && n->module && !strcmp(t->module, n->module));
+
+		if (!same && t->size > 4096)
+			t->size = 4096;
+	}
 	/* where the core kernel's own symbols lie (text and init text, no modules) */
 	for (size_t i = 0; i < ks->tab.nr; i++) {
 		const struct pms_tsym *t = &ks->tab.syms[i];
@@ -211,7 +224,7 @@ const struct pms_kmodule *pms_kallsyms__module_of(const struct pms_kallsyms *ks,
  * table. The key says what the symbols were read from; a changed FNV hash or
  * layout only costs a rebuild (bump the magic).
  */
-#define IDX_MAGIC "PMSKSYM1"
+#define IDX_MAGIC "PMSKSYM2"
 #define HEAD_BYTES (64u << 10)
 
 struct idx_header {
