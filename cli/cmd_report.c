@@ -439,6 +439,10 @@ static void print_summary(FILE *f, struct pms_session *s, const struct pms_hist 
 	}
 	{
 		struct pms_unnamed_file u;
+		const char *urls = getenv("DEBUGINFOD_URLS");
+		/* the last resort names what was tried when it was */
+		const char *di = urls && *urls ? "the debuginfod servers in DEBUGINFOD_URLS do not have it either" :
+						 "or set DEBUGINFOD_URLS";
 		size_t i;
 
 		for (i = 0; i < 10 && !pms_resolver__unnamed(res, i, &u); i++) {
@@ -454,13 +458,14 @@ static void print_summary(FILE *f, struct pms_session *s, const struct pms_hist 
 			}
 			case PMS_RES_STRIPPED:
 				fprintf(f, "#   stripped binary: %s (%zu samples): no .symtab and no debug file; install "
-					"its debug symbols (a -dbgsym package) or set DEBUGINFOD_URLS\n", u.path, u.samples);
+					"its debug symbols (a -dbgsym package)%s%s\n", u.path, u.samples,
+					urls && *urls ? "; " : " ", di);
 				break;
 			default:
 				if (*u.build_id_hex)
 					fprintf(f, "#   binary missing: %s (%zu samples): build-id %s is neither on disk nor "
 						"in the build-id cache (copy it there with `pmuscope archive`, use --symfs, "
-						"or set DEBUGINFOD_URLS)\n", u.path, u.samples, u.build_id_hex);
+						"%s)\n", u.path, u.samples, u.build_id_hex, di);
 				else
 					fprintf(f, "#   binary missing: %s (%zu samples): not on this machine, and no "
 						"build-id was recorded to find it by\n", u.path, u.samples);
