@@ -207,6 +207,32 @@ tb_archive_tests() {
 	(cd "$tb_tmp/arC/w" && HOME=$tb_tmp/arC perf report --stdio --sort sym 2>/dev/null | grep -q '\[\.\] spin') &&
 		pass "archive: perf report names the functions from the unpacked archive" ||
 		fail "archive: perf report from the unpacked archive" "no spin"
+	# --symfs at the unpacked tree instead of the cache: the same report
+	(cd "$tb_tmp/arC/w" && HOME=$tb_tmp/empty-home "$PMUSCOPE" report --stdio --symfs "$tb_tmp/arC/.debug" \
+		>"$tb_tmp/ar.symfs" 2>&1)
+	if cmp -s "$tb_tmp/ar.before" "$tb_tmp/ar.symfs"; then
+		pass "archive: --symfs at the unpacked archive gives the same report"
+	else
+		fail "archive: --symfs" "$(diff "$tb_tmp/ar.before" "$tb_tmp/ar.symfs" | head -n 6 | tr '\n' ' ')"
+	fi
+	# "another machine": this kernel's notes say another build-id, so only the archive's kallsyms
+	# can name the kernel's samples; without it they stay addresses and the summary says why
+	mkdir -p "$tb_tmp/othersys/kernel"
+	printf '\004\000\000\000\024\000\000\000\003\000\000\000GNU\000aaaaaaaaaaaaaaaaaaaa' >"$tb_tmp/othersys/kernel/notes"
+	if grep -q '\[k\] [a-z_]' "$tb_tmp/ar.before"; then
+		(cd "$tb_tmp/arC/w" && HOME=$tb_tmp/arC PMS_SYSFS_ROOT=$tb_tmp/othersys "$PMUSCOPE" report --stdio \
+			>"$tb_tmp/ar.other" 2>&1)
+		(cd "$tb_tmp/arC/w" && HOME=$tb_tmp/empty-home PMS_SYSFS_ROOT=$tb_tmp/othersys "$PMUSCOPE" report --stdio \
+			>"$tb_tmp/ar.nocache" 2>&1)
+		if cmp -s "$tb_tmp/ar.before" "$tb_tmp/ar.other" && ! grep -q '\[k\] [a-z_]' "$tb_tmp/ar.nocache" &&
+			grep -q '^#   kernel: recorded on a kernel of another build-id' "$tb_tmp/ar.nocache"; then
+			pass "archive: on \"another machine\" the kernel is named from the archive's kallsyms, and without it stays addresses with the reason"
+		else
+			fail "archive: another machine's kernel" "with archive: $(diff "$tb_tmp/ar.before" "$tb_tmp/ar.other" | head -n 3 | tr '\n' ' '); without: $(grep -m1 '\[k\]' "$tb_tmp/ar.nocache") $(grep -m1 '^#   kernel' "$tb_tmp/ar.nocache")"
+		fi
+	else
+		skip "archive: another machine's kernel" "the demo recording has no named kernel samples"
+	fi
 }
 
 # tb_same NAME FILE [-H]: buildid-list FILE equals perf's (perf's temporary vDSO names are its own: as [vdso])
