@@ -22,6 +22,7 @@
 #include "data/outfile.h"
 #include "aggregate/chaincheck.h"
 #include "aggregate/session.h"
+#include "data/tracing_data.h"
 #include "data/writer.h"
 #include "event/event.h"
 #include "perf_event/mmap.h"
@@ -274,6 +275,15 @@ struct rec {
 	int *fds;
 	size_t nr_fds;
 	struct pms_decode_cfg cfg;
+	/*
+	 * Events whose samples are laid out differently (a tracepoint's
+	 * CPU|RAW beside a cpu-clock): each record is decoded with the attr
+	 * its IDENTIFIER names (sorted ids -> event index), not attr 0's.
+	 */
+	bool mixed;
+	struct pms_decode_cfg *cfgs;
+	struct rec_id { uint64_t id; size_t idx; } *ids;
+	size_t nr_ids;
 	struct pms_ring_stats st;
 	struct rec_hits *hits;
 	int write_err;
@@ -308,6 +318,24 @@ static void track(struct rec *r, const struct pms_record *d)
 	}
 }
 
+static int cmp_rec_id(const void *a, const void *b)
+{
+	const struct rec_id *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The decoding of the event that wrote h: attr 0's unless the events differ. */
+static const struct pms_decode_cfg *record_cfg(const struct rec *r, const struct perf_event_header *h)
+{
+	struct rec_id key, *found;
+
+	if (!r->mixed || pms_record__peek_id(h, h->size, true, &key.id))
+		return &r->cfg;
+	found = bsearch(&key, r->ids, r->nr_ids, sizeof(*r->ids), cmp_rec_id);
+	return found ? &r->cfgs[found->idx] : &r->cfg;
+}
+
 static int on_record(const struct perf_event_header *h, void *arg)
 {
 	struct rec *r = arg;
@@ -315,7 +343,7 @@ static int on_record(const struct perf_event_header *h, void *arg)
 	size_t off;
 	int err;
 
-	if (pms_record__decode(&r->cfg, h, h->size, &dec, &off) == 0) {
+	if (pms_record__decode(record_cfg(r, h), h, h->size, &dec, &off) == 0) {
 		pms_ring_stats__account(&r->st, &dec);
 		if (r->hits)
 			track(r, &dec);
@@ -529,7 +557,12 @@ static void setup_attrs(struct rec *r, const struct rec_setup *rs)
 		struct perf_event_attr *a = &e->attr;
 
 		a->size = sizeof(*a);
-		if (!e->period_set && !e->freq_set) {
+		/*
+		 * perf's evsel__config(): an event that comes with a period of its
+		 * own (tracepoints and breakpoints: 1, every hit) keeps it unless
+		 * -c or -F is given; period=/freq= terms win over both.
+		 */
+		if (!e->period_set && !e->freq_set && (opt_period || opt_freq || !a->sample_period)) {
 			if (opt_period) {
 				a->freq = 0;
 				a->sample_period = opt_period;
@@ -538,7 +571,8 @@ static void setup_attrs(struct rec *r, const struct rec_setup *rs)
 				a->sample_freq = (uint64_t)(opt_freq ? opt_freq : 4000);
 			}
 		}
-		a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+		/* on top of what the event asks for (a tracepoint: RAW|TIME|CPU|PERIOD, perf's evsel__newtp()) */
+		a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
 		if (rs->cg != CG_NONE)
 			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 		if (rs->cg == CG_DWARF) {
@@ -555,8 +589,6 @@ static void setup_attrs(struct rec *r, const struct rec_setup *rs)
 		}
 		if (rs->system_wide)
 			a->sample_type |= PERF_SAMPLE_CPU;
-		if (r->list.nr > 1)
-			a->sample_type |= PERF_SAMPLE_IDENTIFIER;
 		a->read_format = r->list.nr > 1 ? PERF_FORMAT_ID : 0;
 		a->sample_id_all = 1;
 		a->disabled = 1;
@@ -567,7 +599,82 @@ static void setup_attrs(struct rec *r, const struct rec_setup *rs)
 			a->mmap_data = rs->cg == CG_DWARF;
 		}
 	}
+	/*
+	 * Several events: samples say which event took them, as perf's
+	 * evlist__config() arranges: ID when all lay their samples out alike,
+	 * IDENTIFIER (first in every record) when they differ, so a reader
+	 * finds the event before it knows the layout.
+	 */
+	if (r->list.nr > 1) {
+		bool differ = false;
+
+		for (size_t i = 1; i < r->list.nr; i++)
+			differ |= r->list.entries[i].attr.sample_type != r->list.entries[0].attr.sample_type;
+		for (size_t i = 0; i < r->list.nr; i++)
+			r->list.entries[i].attr.sample_type |= differ ? PERF_SAMPLE_IDENTIFIER : PERF_SAMPLE_ID;
+	}
 	pms_decode_cfg__from_attr(&r->cfg, &r->list.entries[0].attr);
+	r->cfgs = xcalloc(r->list.nr, sizeof(*r->cfgs));
+	for (size_t i = 0; i < r->list.nr; i++) {
+		const struct pms_decode_cfg *c = &r->cfgs[i];
+
+		pms_decode_cfg__from_attr(&r->cfgs[i], &r->list.entries[i].attr);
+		if (c->sample_type != r->cfg.sample_type || c->read_format != r->cfg.read_format ||
+		    c->branch_sample_type != r->cfg.branch_sample_type ||
+		    c->sample_regs_user != r->cfg.sample_regs_user ||
+		    c->sample_regs_intr != r->cfg.sample_regs_intr || c->sample_id_all != r->cfg.sample_id_all)
+			r->mixed = true;
+	}
+}
+
+/*
+ * HEADER_TRACING_DATA, as perf record writes it for tracepoint events: the
+ * formats of those tracepoints from this machine's tracefs (and printk
+ * formats, saved cmdlines), which perf report/script need to accept the
+ * file and everyone needs to print the payloads. Without it (no tracefs)
+ * the recording still goes on: pmuscope script falls back to tracefs.
+ */
+static void add_tracing_data(struct rec *r)
+{
+	struct pms_tracepoint_ref *refs = xcalloc(r->list.nr, sizeof(*refs));
+	char **names = xcalloc(r->list.nr, sizeof(*names));
+	size_t nr = 0, size = 0;
+	void *blob = NULL;
+	int err;
+
+	for (size_t i = 0; i < r->list.nr; i++) {
+		const struct pms_evsel *e = &r->list.entries[i];
+		char *colon;
+
+		if (e->attr.type != PERF_TYPE_TRACEPOINT)
+			continue;
+		refs[nr].id = e->attr.config;
+		/* "sched:sched_switch"; the library finds it by id when the name says nothing */
+		if (e->name && (colon = strchr(e->name, ':'))) {
+			names[nr] = xstrdup(e->name);
+			colon = names[nr] + (colon - e->name);
+			*colon++ = '\0';
+			colon[strcspn(colon, ":/")] = '\0';
+			refs[nr].sys = names[nr];
+			refs[nr].name = colon;
+		}
+		nr++;
+	}
+	if (nr) {
+		err = pms_tracing_data__synthesize(refs, nr, &blob, &size);
+		if (!err)
+			err = pms_data_features__set_raw(pms_data_writer__features(r->w), PMS_FEAT_TRACING_DATA,
+							 blob, size);
+		if (err)
+			warning("no tracing data (the tracepoints' formats) in the file: %s; perf report and "
+				"perf script will refuse it", err == -ENOENT ? "tracefs is not mounted" :
+				err == -EOPNOTSUPP ? "this build cannot write it" : strerror(-err));
+	}
+	free(blob);
+	for (size_t i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+	free(refs);
 }
 
 static void print_summary(struct rec *r, const char *path)
@@ -861,9 +968,18 @@ static int run(int argc, char **argv)
 			ret = EXIT_RUNTIME;
 			goto out_open;
 		}
-		for (size_t e = 0; e < r.list.nr; e++)
+		if (r.mixed)
+			r.ids = xcalloc(r.nr_fds, sizeof(*r.ids));
+		for (size_t e = 0; e < r.list.nr; e++) {
 			pms_data_writer__add_attr(r.w, &r.list.entries[e].attr, r.list.entries[e].name,
 						  ids[e], nids[e]);
+			for (size_t k = 0; r.mixed && k < nids[e]; k++) {
+				r.ids[r.nr_ids].id = ids[e][k];
+				r.ids[r.nr_ids++].idx = e;
+			}
+		}
+		if (r.mixed)
+			qsort(r.ids, r.nr_ids, sizeof(*r.ids), cmp_rec_id);
 		/* {a,b} groups, as perf describes them: report shows each as one view */
 		for (size_t e = 0; e < r.list.nr; e++)
 			if (r.list.entries[e].leader_idx == (int)e && r.list.entries[e].nr_members > 1 &&
@@ -880,6 +996,7 @@ out_open:
 		goto out;
 
 	record_cmdline(&r);
+	add_tracing_data(&r);
 	out.w = r.w;
 	out.hits = r.hits;
 	rec_synth__kernel(&out);
@@ -1010,6 +1127,8 @@ out:
 		close(r.fds[i]);
 	free(r.fds);
 	free(r.rings);
+	free(r.cfgs);
+	free(r.ids);
 	rec_hits__free(r.hits);
 	free(tids);
 	free(tgids);

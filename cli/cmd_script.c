@@ -16,8 +16,10 @@
 #include "event/attr_print.h"
 #include "data/reader.h"
 #include "data/tracing_data.h"
+#include "ring/data_src.h"
 #include "symbol/resolver.h"
 #include "util/cpulist.h"
+#include "util/strbuf.h"
 
 enum field {
 	F_COMM = 1 << 0,
@@ -34,6 +36,12 @@ enum field {
 	F_TRACE = 1 << 11,
 	F_ADDR = 1 << 12,
 	F_SRCLINE = 1 << 13,
+	F_DATA_SRC = 1 << 14,
+	F_WEIGHT = 1 << 15,
+	F_INS_LAT = 1 << 16,
+	F_PHYS_ADDR = 1 << 17,
+	F_DATA_PAGE_SIZE = 1 << 18,
+	F_CODE_PAGE_SIZE = 1 << 19,
 };
 
 static const struct {
@@ -53,13 +61,24 @@ static const struct {
 	{ "symoff", F_SYMOFF, 0, NULL },
 	{ "dso", F_DSO, 0, NULL },
 	{ "period", F_PERIOD, 0, NULL },  /* perf prints attr.sample_period without PERIOD */
-	{ "trace", F_TRACE, PERF_SAMPLE_RAW, "RAW" },
 	{ "addr", F_ADDR, PERF_SAMPLE_ADDR, "ADDR" },
+	{ "data_src", F_DATA_SRC, PERF_SAMPLE_DATA_SRC, "DATA_SRC" },
+	{ "weight", F_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT" },
+	{ "ins_lat", F_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT" },
+	{ "phys_addr", F_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR" },
+	{ "data_page_size", F_DATA_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE" },
+	{ "code_page_size", F_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE" },
 	{ "srcline", F_SRCLINE, 0, NULL },
+	{ "trace", F_TRACE, PERF_SAMPLE_RAW, "RAW" },
 };
 
 #define DEFAULT_FIELDS (F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_IP | F_SYM | F_SYMOFF | F_DSO | F_PERIOD)
 #define DEFAULT_TRACE_FIELDS (F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE)
+/* perf's defaults for PERF_TYPE_RAW events (memory sampling: mem-loads, ldlat events) */
+#define DEFAULT_RAW_FIELDS (DEFAULT_FIELDS | F_ADDR | F_DATA_SRC | F_WEIGHT | F_PHYS_ADDR | F_DATA_PAGE_SIZE | \
+			    F_CODE_PAGE_SIZE | F_INS_LAT)
+#define FIELD_LIST "comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period,addr,data_src,weight,ins_lat," \
+		   "phys_addr,data_page_size,code_page_size,srcline,trace"
 
 static const char *opt_input;
 static const char *opt_fields;
@@ -70,7 +89,7 @@ static const char *opt_pids, *opt_tids, *opt_comms, *opt_cpus, *opt_time;
 static const struct opt opts[] = {
 	OPT_STRING('i', "input", &opt_input, "<file>", "input file (default perf.data, - for stdin)"),
 	OPT_STRING('F', "fields", &opt_fields, "<fields>",
-		   "comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period,addr,srcline,trace; +f adds, -f removes"),
+		   FIELD_LIST "; +f adds, -f removes"),
 	OPT_BOOL(0, "header", &opt_header, "print the file's metadata (# lines) first"),
 	OPT_BOOL(0, "ns", &opt_ns, "timestamps in nanoseconds"),
 	OPT_BOOL('G', "hide-call-graph", &opt_hide_callchain, "print only the sampled IP, not the call chain"),
@@ -217,8 +236,12 @@ static int parse_fields(const char *spec, unsigned *set, unsigned *add, unsigned
 			if (!strcmp(tok, field_names[i].name))
 				f = field_names[i].field;
 		if (!f) {
-			error("unknown field '%s' in -F (valid: comm, tid, pid, time, cpu, event, ip, sym, "
-			      "symoff, dso, period, addr, srcline, trace)", tok);
+			struct strbuf valid = STRBUF_INIT;
+
+			for (size_t i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++)
+				strbuf_addf(&valid, "%s%s", i ? ", " : "", field_names[i].name);
+			error("unknown field '%s' in -F (valid: %s)", tok, strbuf_str(&valid));
+			strbuf_release(&valid);
 			err = -1;
 			break;
 		}
@@ -237,7 +260,8 @@ static int parse_fields(const char *spec, unsigned *set, unsigned *add, unsigned
 
 static unsigned default_fields(const struct perf_event_attr *a, bool use_callchain)
 {
-	unsigned f = a->type == PERF_TYPE_TRACEPOINT ? DEFAULT_TRACE_FIELDS : DEFAULT_FIELDS;
+	unsigned f = a->type == PERF_TYPE_TRACEPOINT ? DEFAULT_TRACE_FIELDS :
+		     a->type == PERF_TYPE_RAW ? DEFAULT_RAW_FIELDS : DEFAULT_FIELDS;
 
 	if (a->type == PERF_TYPE_TRACEPOINT && use_callchain && (a->sample_type & PERF_SAMPLE_CALLCHAIN))
 		f |= F_IP | F_SYM | F_SYMOFF | F_DSO;
@@ -587,9 +611,60 @@ static void print_header(FILE *out, struct pms_data_reader *r, const char *path)
 }
 
 /*
+ * perf's get_page_size_name(): "N/A" for 0, else unit_number__scnprintf(),
+ * which divides by 1024 while the quotient is above 1 (so 1024 is "1024B"
+ * and 1 GiB "1024M", as perf prints them).
+ */
+static const char *page_size_name(uint64_t n, char *buf, size_t size)
+{
+	static const char unit[] = "BKMG";
+	int i = 0;
+
+	if (!n) {
+		snprintf(buf, size, "N/A");
+		return buf;
+	}
+	while (n / 1024 > 1 && i < 3) {
+		n /= 1024;
+		i++;
+	}
+	snprintf(buf, size, "%" PRIu64 "%c", n, unit[i]);
+	return buf;
+}
+
+/*
+ * perf script's data_src field (data_src__fprintf()): the value in 16 hex
+ * columns, a blank, its decoding, all cut to perf's 100-byte buffer and
+ * left-aligned to the longest seen so far (perf's static maxlen: lines
+ * before a longer one stay shorter).
+ */
+static void print_data_src(FILE *out, uint64_t data_src, int *maxlen)
+{
+	char decode[100], line[100];
+	int len;
+
+	pms_data_src__describe(data_src, decode, sizeof(decode));
+	len = snprintf(line, sizeof(line), "%16" PRIx64 " %s", data_src, decode);
+	if (len >= (int)sizeof(line))
+		len = (int)sizeof(line) - 1;
+	if (*maxlen < len)
+		*maxlen = len;
+	fprintf(out, "%-*s", *maxlen, line);
+}
+
+/* perf's sample_addr_correlates_sym(): ADDR is a code/data address worth a symbol (page faults) */
+static bool addr_has_symbol(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_PAGE_FAULTS || a->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+		a->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ);
+}
+
+/*
  * Tracepoint payloads (the `trace` field): formatted from the file's
- * tracing data, or, for files written without it (pmuscope record), from
- * this machine's tracefs when the file was recorded here.
+ * tracing data, or, for files written without it (pmuscope record before
+ * it wrote tracing data), from this machine's tracefs when the file was
+ * recorded here.
  */
 struct trace_fmt {
 	struct pms_tracing_data *td;
@@ -740,7 +815,7 @@ static int run(int argc, char **argv)
 	unsigned fset = 0, fadd = 0, fdel = 0;
 	bool replace = false, use_callchain = false, want_trace = false;
 	size_t nr_attrs, name_width = 0;
-	int pos, rc, ret = 0;
+	int pos, rc, ret = 0, data_src_width = 0;
 	FILE *out = stdout;
 	static char outbuf[1 << 20];
 
@@ -865,8 +940,21 @@ static int run(int argc, char **argv)
 		}
 		if (f & F_TRACE) /* tracepoints only (above) */
 			trace_fmt__print(&tf, out, ss, pms_data_reader__attr(r, ss->attr_idx)->config);
-		if (f & F_ADDR)
-			fprintf(out, "%16" PRIx64 " ", ss->sample->addr);
+		if (f & F_ADDR) {
+			const struct perf_event_attr *a = pms_data_reader__attr(r, ss->attr_idx);
+			struct pms_frame af;
+
+			fprintf(out, "%16" PRIx64, ss->sample->addr);
+			if (addr_has_symbol(a) && (f & (F_SYM | F_DSO)) &&
+			    !pms_session__resolve_addr(s, ss->sample->addr, &af))
+				print_sym(out, &af, f, 0);
+		}
+		if (f & F_DATA_SRC)
+			print_data_src(out, ss->sample->data_src, &data_src_width);
+		if (f & F_WEIGHT)
+			fprintf(out, "%16" PRIu64, ss->sample->weight);
+		if (f & F_INS_LAT)
+			fprintf(out, "%16" PRIu16, ss->sample->weight_var2_w);
 		if (f & F_IP) {
 			if (chain) {
 				fputc('\n', out);
@@ -895,6 +983,16 @@ static int run(int argc, char **argv)
 				if (f & F_SRCLINE)
 					print_srcline(out, pms_session__resolver(s), &ss->frames[0], false);
 			}
+		}
+		if (f & F_PHYS_ADDR)
+			fprintf(out, "%16" PRIx64, ss->sample->phys_addr);
+		if (f & (F_DATA_PAGE_SIZE | F_CODE_PAGE_SIZE)) {
+			char ps[32];
+
+			if (f & F_DATA_PAGE_SIZE)
+				fprintf(out, " %s", page_size_name(ss->sample->data_page_size, ps, sizeof(ps)));
+			if (f & F_CODE_PAGE_SIZE)
+				fprintf(out, " %s", page_size_name(ss->sample->code_page_size, ps, sizeof(ps)));
 		}
 		fputc('\n', out);
 	}

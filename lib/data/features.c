@@ -236,6 +236,55 @@ int pms_data_features__add_group(struct pms_data_features *f, const char *name, 
 	return 0;
 }
 
+const struct pms_data_raw_feature *pms_data_features__raw(const struct pms_data_features *f, unsigned bit)
+{
+	for (uint32_t i = 0; i < f->nr_raw; i++)
+		if (f->raw[i].bit == bit)
+			return &f->raw[i];
+	return NULL;
+}
+
+int pms_data_features__set_raw(struct pms_data_features *f, unsigned bit, const void *bytes, size_t size)
+{
+	struct pms_data_raw_feature *r = (struct pms_data_raw_feature *)pms_data_features__raw(f, bit);
+	uint8_t *copy;
+
+	if (bit == 0 || bit >= PMS_FEAT_LAST || (size && !bytes) ||
+	    (bit == PMS_FEAT_TRACING_DATA && size > UINT32_MAX - 8))
+		return -EINVAL;
+	copy = malloc(size ? size : 1);
+	if (!copy)
+		return -ENOMEM;
+	if (size)
+		memcpy(copy, bytes, size);
+	if (!r) {
+		struct pms_data_raw_feature *n = realloc(f->raw, (f->nr_raw + 1) * sizeof(*n));
+
+		if (!n) {
+			free(copy);
+			return -ENOMEM;
+		}
+		f->raw = n;
+		r = &n[f->nr_raw++];
+		r->bit = bit;
+		r->bytes = NULL;
+	}
+	free(r->bytes);
+	r->bytes = copy;
+	r->size = size;
+	pms_data_features__set_bit(f, bit);
+	return 0;
+}
+
+static void free_raw(struct pms_data_features *f)
+{
+	for (uint32_t i = 0; i < f->nr_raw; i++)
+		free(f->raw[i].bytes);
+	free(f->raw);
+	f->raw = NULL;
+	f->nr_raw = 0;
+}
+
 static void free_pmus(struct pms_data_features *f)
 {
 	for (uint32_t i = 0; i < f->nr_pmu_mappings; i++)
@@ -290,6 +339,7 @@ void pms_data_features__release(struct pms_data_features *f)
 	free_pmus(f);
 	free_topology(f);
 	free_groups(f);
+	free_raw(f);
 	free(f->hostname);
 	free(f->osrelease);
 	free(f->version);
@@ -556,8 +606,13 @@ int pms_data_feature__encode(const struct pms_data_features *f, unsigned bit,
 			     const struct pms_data_event_desc *descs, uint32_t nr_descs,
 			     struct pms_bbuf *out)
 {
+	const struct pms_data_raw_feature *raw = pms_data_features__raw(f, bit);
 	const char *s;
 
+	if (raw) {
+		pms_bbuf__add(out, raw->bytes, raw->size);
+		return out->oom ? -ENOMEM : 0;
+	}
 	switch (bit) {
 	case PMS_FEAT_HOSTNAME:
 	case PMS_FEAT_OSRELEASE:

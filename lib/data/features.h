@@ -55,6 +55,17 @@ struct pms_data_group_desc {
 	uint32_t nr_members;
 };
 
+/*
+ * A feature whose payload the caller built (HEADER_TRACING_DATA: perf's
+ * tracing-data container, data/tracing_data.h): the writer writes these
+ * bytes as they are, in place of any encoding of its own.
+ */
+struct pms_data_raw_feature {
+	unsigned bit;
+	uint8_t *bytes;
+	size_t size;
+};
+
 /* A string list (HEADER_CPU_TOPOLOGY siblings, ...). */
 struct pms_data_strlist {
 	char **s;
@@ -92,6 +103,9 @@ struct pms_data_features {
 	struct pms_data_group_desc *group_descs;
 	uint32_t nr_group_descs;
 	/* BRANCH_STACK has no payload: its bit alone says perf record was given -b or -j */
+	/* writer only: payloads given as bytes (the reader offers pms_data_reader__feature_raw()) */
+	struct pms_data_raw_feature *raw;
+	uint32_t nr_raw;
 };
 
 static inline bool pms_data_features__has(const struct pms_data_features *f, unsigned bit)
@@ -128,6 +142,17 @@ int pms_data_features__add_pmu(struct pms_data_features *f, uint32_t type, const
 /* Append one event group (name copied) and set the GROUP_DESC bit. 0, -EINVAL or -ENOMEM. */
 int pms_data_features__add_group(struct pms_data_features *f, const char *name, uint32_t leader_idx,
 				 uint32_t nr_members);
+
+/*
+ * Give feature `bit` the payload bytes[0..size) (copied; replaces an earlier
+ * one) and set its bit: the writer writes them as they are, and in pipe mode
+ * TRACING_DATA goes out as perf's PERF_RECORD_HEADER_TRACING_DATA record.
+ * 0, -EINVAL (bit out of range, or a TRACING_DATA of 4 GiB or more: its pipe
+ * record has a u32 size), -ENOMEM.
+ */
+int pms_data_features__set_raw(struct pms_data_features *f, unsigned bit, const void *bytes, size_t size);
+/* The payload given for `bit` with __set_raw(), or NULL. */
+const struct pms_data_raw_feature *pms_data_features__raw(const struct pms_data_features *f, unsigned bit);
 
 /* Free everything and zero the struct. Accepts a zeroed or half-built struct. */
 void pms_data_features__release(struct pms_data_features *f);

@@ -47,7 +47,9 @@ struct pms_data_writer {
 	uint64_t attrs_offset;
 	uint64_t data_offset;
 	uint64_t data_size;
-	bool checkpointed; /* the header points at a COMPRESSED-only feature table */
+	bool checkpointed; /* the header points at a checkpoint feature table (below) */
+	/* TRACING_DATA written once before the data section (file mode), for the checkpoints */
+	uint64_t td_offset, td_size;
 	uint64_t nr_records;
 
 	bool time_ok;       /* every attr samples TIME at the same position */
@@ -198,13 +200,20 @@ uint64_t pms_data_writer__nr_records(const struct pms_data_writer *w)
 	return w->nr_records;
 }
 
+/*
+ * Where SAMPLE records keep their TIME: the same place in every event's
+ * samples when all sample TIME and agree on the fields before it
+ * (IDENTIFIER, IP, TID), even if they differ after it (a tracepoint's
+ * CPU|RAW beside a cpu-clock).
+ */
 static void setup_time(struct pms_data_writer *w)
 {
+	const uint64_t before = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 	uint64_t st;
 
 	w->time_ok = w->nr_attrs > 0;
 	for (size_t i = 0; i < w->nr_attrs; i++)
-		if (w->attrs[i].attr.sample_type != w->attrs[0].attr.sample_type)
+		if ((w->attrs[i].attr.sample_type & before) != (w->attrs[0].attr.sample_type & before))
 			w->time_ok = false;
 	if (!w->time_ok)
 		return;
@@ -231,6 +240,29 @@ static void file_header(const struct pms_data_writer *w, struct pms_file_header 
 	h->data.size = w->data_size;
 }
 
+/*
+ * Pipe mode's tracing data, as perf's perf_event__synthesize_tracing_data()
+ * writes it: a 16-byte PERF_RECORD_HEADER_TRACING_DATA record whose u32
+ * says how many bytes follow it (outside its header.size), then the
+ * container padded with zeros to 8 bytes. perf reads the container through
+ * and checks that the padded size matches.
+ */
+static void add_tracing_record(const struct pms_data_writer *w, struct pms_bbuf *b)
+{
+	const struct pms_data_raw_feature *td = pms_data_features__raw(&w->feat, PMS_FEAT_TRACING_DATA);
+	struct perf_event_header h = { .type = PMS_RECORD_HEADER_TRACING_DATA, .size = 16 };
+	size_t padded;
+
+	if (!td || !pms_data_features__has(&w->feat, PMS_FEAT_TRACING_DATA))
+		return;
+	padded = (td->size + 7) & ~(size_t)7;
+	pms_bbuf__add(b, &h, sizeof(h));
+	pms_bbuf__add_u32(b, (uint32_t)padded);
+	pms_bbuf__add_u32(b, 0);
+	pms_bbuf__add(b, td->bytes, td->size);
+	pms_bbuf__add_zero(b, padded - td->size);
+}
+
 static int commit_pipe(struct pms_data_writer *w)
 {
 	struct pms_pipe_header ph = { .size = sizeof(ph) };
@@ -255,7 +287,8 @@ static int commit_pipe(struct pms_data_writer *w)
 		uint64_t feat_id = bit;
 		size_t start = b.len;
 
-		if (bit == PMS_FEAT_BUILD_ID || bit == PMS_FEAT_SAMPLE_TIME ||
+		/* tracing data is a record of its own (below), as perf sends it */
+		if (bit == PMS_FEAT_BUILD_ID || bit == PMS_FEAT_SAMPLE_TIME || bit == PMS_FEAT_TRACING_DATA ||
 		    bit == PMS_FEAT_EVENT_DESC || !pms_data_features__has(&w->feat, bit))
 			continue;
 		pms_bbuf__add(&b, &h, sizeof(h));
@@ -271,6 +304,7 @@ static int commit_pipe(struct pms_data_writer *w)
 		h.size = (uint16_t)(b.len - start);
 		memcpy(b.p + start, &h, sizeof(h));
 	}
+	add_tracing_record(w, &b);
 	if (b.oom) {
 		pms_bbuf__release(&b);
 		return -ENOMEM;
@@ -320,6 +354,23 @@ static int commit(struct pms_data_writer *w)
 			pms_bbuf__add(&b, &w->attrs[i].attr, sizeof(w->attrs[i].attr));
 			pms_bbuf__add(&b, &s, sizeof(s));
 			ids_off += s.size;
+		}
+	}
+	/*
+	 * perf refuses a tracepoint file without its tracing data, and
+	 * features come only at close: put the tracing data here, once, so the
+	 * checkpoint after each flush can point at it (a few bytes, not the
+	 * whole container again) and a killed recorder's file still opens.
+	 */
+	{
+		const struct pms_data_raw_feature *td = pms_data_features__raw(&w->feat, PMS_FEAT_TRACING_DATA);
+
+		if (td && td->size) {
+			pms_bbuf__add_zero(&b, ((b.len + 7) & ~(size_t)7) - b.len);
+			w->td_offset = b.len;
+			w->td_size = td->size;
+			pms_bbuf__add(&b, td->bytes, td->size);
+			pms_bbuf__add_zero(&b, ((b.len + 7) & ~(size_t)7) - b.len);
 		}
 	}
 	if (b.oom) {
@@ -378,34 +429,53 @@ static int retract_checkpoint(struct pms_data_writer *w)
 }
 
 /*
- * perf cannot decompress without HEADER_COMPRESSED (it sizes its buffer from
- * it), so a compressed file that is never closed would be useless to perf:
- * after each flush, put a one-feature table after the data and point the
- * header at it, in one pwrite of the header.
+ * What perf cannot read the file without, kept true between flushes: after
+ * each flush, a feature table after the data and the header pointing at it,
+ * in one pwrite of the header. COMPRESSED (perf sizes its decompression
+ * buffer from it) and TRACING_DATA (perf refuses tracepoint events without
+ * it; its payload sits before the data section since commit()). A file
+ * that is never closed therefore still opens in perf.
  */
-static int checkpoint_compressed(struct pms_data_writer *w)
+static bool wants_checkpoint(const struct pms_data_writer *w)
+{
+	return w->enc || w->td_size;
+}
+
+static int checkpoint(struct pms_data_writer *w)
 {
 	struct pms_data_features one = { 0 };
 	struct pms_bbuf b = { 0 };
 	struct pms_file_section s;
 	struct pms_file_header h;
 	uint64_t table = w->data_offset + w->data_size;
-	int err;
+	size_t nr = !!w->td_size + !!w->enc;
+	int err = 0;
 
-	one.comp_type = PMS_COMP_ZSTD;
-	one.comp_level = (uint32_t)w->level;
-	one.comp_mmap_len = (uint32_t)w->buf_cap;
-	s.offset = table + sizeof(s);
-	s.size = 5 * sizeof(uint32_t);
-	pms_bbuf__add(&b, &s, sizeof(s));
-	err = pms_data_feature__encode(&one, PMS_FEAT_COMPRESSED, NULL, 0, &b);
+	file_header(w, &h, w->attrs_offset);
+	/* sections in ascending bit order, as perf reads them: TRACING_DATA (1), COMPRESSED (27) */
+	if (w->td_size) {
+		s.offset = w->td_offset;
+		s.size = w->td_size;
+		pms_bbuf__add(&b, &s, sizeof(s));
+		h.adds_features[PMS_FEAT_TRACING_DATA / 64] |= 1ULL << (PMS_FEAT_TRACING_DATA % 64);
+	}
+	if (w->enc) {
+		one.comp_type = PMS_COMP_ZSTD;
+		one.comp_level = (uint32_t)w->level;
+		one.comp_mmap_len = (uint32_t)w->buf_cap;
+		s.offset = table + nr * sizeof(s);
+		s.size = 5 * sizeof(uint32_t);
+		pms_bbuf__add(&b, &s, sizeof(s));
+		err = pms_data_feature__encode(&one, PMS_FEAT_COMPRESSED, NULL, 0, &b);
+		h.adds_features[PMS_FEAT_COMPRESSED / 64] |= 1ULL << (PMS_FEAT_COMPRESSED % 64);
+	}
+	if (!err && b.oom)
+		err = -ENOMEM;
 	if (!err)
 		err = pwrite_full(w->fd, b.p, b.len, table);
 	pms_bbuf__release(&b);
 	if (err)
 		return err;
-	file_header(w, &h, w->attrs_offset);
-	h.adds_features[PMS_FEAT_COMPRESSED / 64] = 1ULL << (PMS_FEAT_COMPRESSED % 64);
 	err = pwrite_full(w->fd, &h, sizeof(h), 0);
 	if (!err)
 		w->checkpointed = true;
@@ -446,8 +516,8 @@ int pms_data_writer__flush(struct pms_data_writer *w)
 		if (err)
 			goto fail;
 		w->data_size += n;
-		if (w->enc)
-			err = checkpoint_compressed(w);
+		if (wants_checkpoint(w))
+			err = checkpoint(w);
 		else
 			err = pwrite_full(w->fd, &w->data_size, sizeof(w->data_size),
 					  offsetof(struct pms_file_header, data.size));
@@ -588,6 +658,13 @@ int pms_data_writer__close(struct pms_data_writer *w)
 
 			if (!pms_data_features__has(&w->feat, bit))
 				continue;
+			if (bit == PMS_FEAT_TRACING_DATA && w->td_size) {
+				/* already in the file, before the data */
+				s.offset = w->td_offset;
+				s.size = w->td_size;
+				pms_bbuf__add(&table, &s, sizeof(s));
+				continue;
+			}
 			err = pms_data_feature__encode(&w->feat, bit, descs, (uint32_t)w->nr_attrs, &payload);
 			if (err)
 				goto out;

@@ -6,14 +6,16 @@
  * Invariants:
  * - Attrs are added before the first record; the first write (or close)
  *   commits them: ids go right after the 104-byte header, then the attrs
- *   section, then the data section, which grows to the end of the file.
+ *   section, then (when TRACING_DATA was given as bytes) the tracing data,
+ *   then the data section, which grows to the end of the file.
  * - Crash safety: every flush first writes the buffered records, then
  *   pwrite()s data.size in the header. The header on disk therefore never
  *   claims bytes that were not written, and a recorder killed at any point
  *   leaves a file that perf and our reader accept up to its last flush
  *   (feature sections come only from pms_data_writer__close(), except that a
- *   compressed file keeps a COMPRESSED-only feature table after its data
- *   between flushes, which perf needs to decompress; docs/perf-data.md).
+ *   compressed or tracepoint file keeps a feature table of COMPRESSED and/or
+ *   TRACING_DATA after its data between flushes, which perf needs to read
+ *   it; docs/perf-data.md).
  * - Records go to the file whole and in call order; the writer does not
  *   look inside them except to note SAMPLE times for HEADER_SAMPLE_TIME.
  * - The writer never prints; every function returns 0 or -errno.
@@ -60,6 +62,10 @@ int pms_data_writer__add_attr(struct pms_data_writer *w, const struct perf_event
  * build-ids, which go out at close). Borrowed; fill it with
  * pms_data_features__from_host(), __add_build_id(), ... EVENT_DESC comes
  * from the attrs, SAMPLE_TIME from the samples seen unless already set.
+ * Payloads given as bytes (pms_data_features__set_raw()) are written as
+ * they are; in pipe mode TRACING_DATA becomes perf's
+ * PERF_RECORD_HEADER_TRACING_DATA record (after the HEADER_FEATURE ones),
+ * so set it before the first record.
  */
 struct pms_data_features *pms_data_writer__features(struct pms_data_writer *w);
 

@@ -5,8 +5,9 @@
 # in the same shapes, identical sample lines (comm, tid, cpu, time, period,
 # event), and identical frame lines (address, symbol+offset, dso) for at
 # least 99% of frames, symbol aliases at one address counted as equal (the
-# name perf picks among aliases is its symbol-table order). Then the time of
-# both on a larger file.
+# name perf picks among aliases is its symbol-table order). The memory fields
+# of raw events (data_src, weight, ins_lat, phys_addr, page sizes) on a
+# crafted file, byte for byte. Then the time of both on a larger file.
 # Sourced by tests/kernel/run.sh; every function and variable is sc_-prefixed.
 
 # sc_alias DSO NAME1 NAME2: both names are symbols at one address of DSO
@@ -242,6 +243,29 @@ sc_main() {
 		fi
 	else
 		skip "script pmuscope record --call-graph dwarf" "record has no --call-graph"
+	fi
+
+	# memory fields of PERF_TYPE_RAW events (no hardware PMU here: a crafted file
+	# with every entry of perf's data_src tables, and lines cut at its 100-byte
+	# buffer): byte for byte perf script's, default fields and -F lists
+	if python3 "$TOP/tests/cli/cases/script_mem_fixture.py" "$sc_tmp/mem.data" --all 2>"$sc_tmp/mem.err"; then
+		sc_bad=
+		for sc_f in "" "-F event,data_src" "-F comm,addr,weight,ins_lat,phys_addr,data_page_size,code_page_size"; do
+			# shellcheck disable=SC2086
+			HOME=$sc_tmp perf script -f -i "$sc_tmp/mem.data" $sc_f >"$sc_tmp/mem.p" 2>&1
+			# shellcheck disable=SC2086
+			"$PMUSCOPE" script -i "$sc_tmp/mem.data" $sc_f >"$sc_tmp/mem.o" 2>&1
+			cmp -s "$sc_tmp/mem.p" "$sc_tmp/mem.o" ||
+				sc_bad="$sc_bad ${sc_f:-defaults}: $(diff "$sc_tmp/mem.o" "$sc_tmp/mem.p" | head -n 4 | tr '\n' ' ' | cut -c1-300)"
+		done
+		sc_n=$(wc -l <"$sc_tmp/mem.p")
+		if [ -z "$sc_bad" ] && [ "$sc_n" -ge 290 ]; then
+			pass "script memory fields: $sc_n samples of every data_src table entry, weight struct, page sizes as perf prints them"
+		else
+			fail "script memory fields" "($sc_n lines)$sc_bad"
+		fi
+	else
+		fail "script memory fields" "cannot write the fixture: $(head -n 2 "$sc_tmp/mem.err")"
 	fi
 
 	# speed on a larger file: system-wide call chains at 10 kHz per CPU

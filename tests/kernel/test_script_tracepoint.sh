@@ -105,6 +105,47 @@ st_compare() {
 	fi
 }
 
+# st_report NAME FILE: `perf report --sort trace` (its "Trace output" column,
+# one row per distinct payload of each event, with its sample count) against
+# the payloads `pmuscope script` prints for FILE, counted the same way.
+st_report() {
+	if ! perf report -i "$2" --stdio --no-children -n --sort trace -g none -w 10,10,8000 \
+		>"$st_tmp/r.txt" 2>"$st_tmp/r.err"; then
+		fail "script tracepoints $1: perf report reads it" "$(grep -v '^#' "$st_tmp/r.err" | head -n 2)"
+		return
+	fi
+	"$PMUSCOPE" script -i "$2" -F event,trace >"$st_tmp/ro.txt" 2>/dev/null
+	st_v=$(python3 - "$st_tmp/r.txt" "$st_tmp/ro.txt" <<'EOF2'
+import collections, re, sys
+perf, ours = collections.Counter(), collections.Counter()
+ev = None
+for line in open(sys.argv[1], errors='replace'):
+    m = re.match(r"# Samples: .* of event '([^']*)'", line)
+    if m:
+        ev = m.group(1)
+        continue
+    m = re.match(r'^ +[0-9.]+% +([0-9]+)  (.*)$', line.rstrip('\n'))
+    if m and ev:
+        perf[(ev, m.group(2).rstrip())] += int(m.group(1))
+for line in open(sys.argv[2], errors='replace'):
+    m = re.match(r'^ *([a-z_0-9]+:[a-z_0-9]+): (.*)$', line.rstrip('\n'))
+    if m:
+        ours[(m.group(1), m.group(2).rstrip())] += 1
+n = sum(perf.values())
+if n < 20 or perf != ours:
+    diff = sorted(set(perf.items()) ^ set(ours.items()))[:2]
+    print('differ: perf report %d samples in %d rows, ours %d in %d; first differences: %s' %
+          (n, len(perf), sum(ours.values()), len(ours), str(diff)[:300]))
+else:
+    print('same: %d samples in %d rows (%d events)' % (n, len(perf), len({e for e, _ in perf})))
+EOF2
+)
+	case $st_v in
+	same*) pass "script tracepoints $1: perf report's trace rows and counts equal ours (${st_v#same: })" ;;
+	*) fail "script tracepoints $1: perf report" "$st_v" ;;
+	esac
+}
+
 # st_events TEXT: "N sched:sched_switch, M ..." of a -F cpu,time,event,trace text
 st_events() {
 	sed -nE 's/^[^:]*: +([a-z_0-9]+:[a-z_0-9]+): .*/\1/p' "$1" | sort | uniq -c |
@@ -176,21 +217,33 @@ st_main() {
 		st_compare "perf file without its tracing data (from tracefs)" "$st_tmp/stripped.data" "$st_tmp/misc.data"
 	fi
 
-	# files pmuscope records
+	st_report "perf record -a syscalls, timer, irq" "$st_tmp/misc.data"
+	st_report "perf record -a -o - (pipe)" "$st_tmp/pipe.data"
+
+	# files pmuscope records: perf script, perf report and pmuscope script
+	# print the same payloads from the tracing data pmuscope wrote (file and
+	# pipe mode, with call chains too)
 	st_evs="-e sched:sched_switch -e sched:sched_wakeup -e syscalls:sys_enter_openat -e timer:hrtimer_start"
-	# shellcheck disable=SC2086
-	if ! "$PMUSCOPE" record -a -o "$st_tmp/ours.data" $st_evs -- sh -c "$st_work" >/dev/null 2>"$st_tmp/rec.err"; then
-		fail "script tracepoints pmuscope record" "$(head -n 2 "$st_tmp/rec.err")"
-	elif ! "$PMUSCOPE" script -i "$st_tmp/ours.data" --header 2>/dev/null | grep '^# event : ' | grep -q 'sample_type = [A-Z|]*RAW'; then
-		skip "script tracepoints pmuscope record" "pmuscope record does not sample PERF_SAMPLE_RAW for tracepoint events (no payloads to print)"
-	elif perf script -i "$st_tmp/ours.data" >/dev/null 2>&1; then
-		st_compare "pmuscope record -a (its own tracing data)" "$st_tmp/ours.data"
-	else
+	for st_mode in file g pipe; do
+		st_o=$st_tmp/ours-$st_mode.data
+		case $st_mode in
+		file) st_opts="-a -o $st_o" st_what="pmuscope record -a" ;;
+		g) st_opts="-a -g -o $st_o" st_what="pmuscope record -a -g" ;;
+		pipe) st_opts="-a -o -" st_what="pmuscope record -a -o - (pipe)" ;;
+		esac
 		# shellcheck disable=SC2086
-		perf record -q -a -o "$st_tmp/ref.data" $st_evs -- true >/dev/null 2>&1
-		st_splice "$st_tmp/ref.data" "$st_tmp/ours.data" "$st_tmp/ours+td.data"
-		st_compare "pmuscope record -a (no tracing data; perf given perf's)" "$st_tmp/ours.data" "$st_tmp/ours+td.data"
-	fi
+		if [ "$st_mode" = pipe ]; then
+			"$PMUSCOPE" record $st_opts $st_evs -- sh -c "$st_work" 2>"$st_tmp/rec.err" >"$st_o"
+		else
+			"$PMUSCOPE" record $st_opts $st_evs -- sh -c "$st_work" >/dev/null 2>"$st_tmp/rec.err"
+		fi
+		if [ $? -ne 0 ] || grep -q 'tracing data' "$st_tmp/rec.err"; then
+			fail "script tracepoints $st_what" "$(grep -v '^\[' "$st_tmp/rec.err" | head -n 2)"
+			continue
+		fi
+		st_compare "$st_what (its own tracing data)" "$st_o"
+		st_report "$st_what" "$st_o"
+	done
 	rm -rf "$st_tmp"
 }
 
