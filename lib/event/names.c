@@ -314,7 +314,8 @@ size_t pms_event_name__from_attr(const struct perf_event_attr *a, char *buf, siz
 		r = (size_t)snprintf(buf, sz, "invalid-cache");
 		return add_modifiers(a, buf, sz, r);
 	case PERF_TYPE_RAW:
-		r = (size_t)snprintf(buf, sz, "r%llx", (unsigned long long)a->config);
+		/* perf 6.1 spelling (later perfs write "r1c2") */
+		r = (size_t)snprintf(buf, sz, "raw 0x%llx", (unsigned long long)a->config);
 		return add_modifiers(a, buf, sz, r);
 	case PERF_TYPE_TRACEPOINT:
 		return (size_t)snprintf(buf, sz, "unknown tracepoint");

@@ -45,7 +45,7 @@ const char *const *pms_event_names__cache_spellings(int what, int idx);
 
 /*
  * perf's evsel__name() for an attr that the file does not name (pipe mode
- * without EVENT_DESC): "cycles:ppH", "cpu-clock", "r1c2:u",
+ * without EVENT_DESC): "cycles:ppH", "cpu-clock", "raw 0x1c2:u",
  * "L1-dcache-load-misses", "mem:0x1000:rw", "unknown tracepoint". Returns
  * the length snprintf would have written.
  */
