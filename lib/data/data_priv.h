@@ -22,6 +22,8 @@ struct pms_bbuf {
 
 void pms_bbuf__add(struct pms_bbuf *b, const void *src, size_t n);
 void pms_bbuf__add_zero(struct pms_bbuf *b, size_t n);
+/* Room for n more bytes at p + len, not written (a decoder fills it); len unchanged. */
+void pms_bbuf__reserve(struct pms_bbuf *b, size_t n);
 void pms_bbuf__add_u32(struct pms_bbuf *b, uint32_t v);
 void pms_bbuf__add_u64(struct pms_bbuf *b, uint64_t v);
 /* perf's string: u32 padded length, the bytes, NUL padding to 64. */

@@ -52,6 +52,11 @@ void pms_bbuf__add(struct pms_bbuf *b, const void *src, size_t n)
 	b->len += n;
 }
 
+void pms_bbuf__reserve(struct pms_bbuf *b, size_t n)
+{
+	bbuf_reserve(b, n);
+}
+
 void pms_bbuf__add_zero(struct pms_bbuf *b, size_t n)
 {
 	bbuf_reserve(b, n);
