@@ -22,14 +22,6 @@
 #include "symbol/sysobj.h"
 #include "util/sysfs.h"
 
-/*
- * The names tests/unit/test_record_hits.c (which includes this file) still
- * uses for these library functions, and the header of its notes' types.
- */
-#include <elf.h>
-#define build_id_from_notes(p, len, out) pms_build_id__from_notes(p, len, out, PMS_BUILD_ID_MAX)
-#define module_file_is(file, name) pms_kmod__file_is(file, name)
-
 /* "PPid:" / "Tgid:" of /proc/<tid>/status, or -1. */
 long rec_synth__status_field(pid_t tid, const char *field)
 {

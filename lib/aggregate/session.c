@@ -680,6 +680,21 @@ static int tell_kernel(struct pms_session *s, const struct smap *kmap, const cha
 }
 
 /* A host kernel MMAP (pid -1): the kernel itself ("[kernel.kallsyms]_text") or a module. */
+/* The record's build-id lives in the reader's buffer, which is reused for
+ * the next record; the map outlives it. */
+static int copy_record_build_id(struct pms_session *s, const struct pms_record *r,
+				struct smap *m)
+{
+	uint8_t *b = arena_alloc(&s->arena, r->mmap.build_id_size);
+
+	if (!b)
+		return -ENOMEM;
+	memcpy(b, r->mmap.build_id, r->mmap.build_id_size);
+	m->build_id = b;
+	m->build_id_size = r->mmap.build_id_size;
+	return 0;
+}
+
 static int handle_kernel_mmap(struct pms_session *s, const struct pms_record *r)
 {
 	const char *path = r->mmap.filename;
@@ -696,15 +711,9 @@ static int handle_kernel_mmap(struct pms_session *s, const struct pms_record *r)
 	m.end = m.start + r->mmap.len;
 	if (r->mmap.len > UINT64_MAX - m.start)
 		return 0; /* perf's map would end below its start and never match */
-	if (r->mmap.has_build_id && r->mmap.build_id_size) {
-		uint8_t *b = arena_alloc(&s->arena, r->mmap.build_id_size);
-
-		if (!b)
-			return -ENOMEM;
-		memcpy(b, r->mmap.build_id, r->mmap.build_id_size);
-		m.build_id = b;
-		m.build_id_size = r->mmap.build_id_size;
-	}
+	if (r->mmap.has_build_id && r->mmap.build_id_size &&
+	    copy_record_build_id(s, r, &m))
+		return -ENOMEM;
 	if (path[0] == '/' || (path[0] == '[' && !is_kernel_map_name(path))) {
 		m.kind = SMAP_MODULE;
 		m.path = module_name(s, path, &kmod);
@@ -795,13 +804,8 @@ static int handle_mmap(struct pms_session *s, const struct pms_record *r)
 	if (!m.path)
 		return -ENOMEM;
 	if (r->mmap.has_build_id && r->mmap.build_id_size) {
-		uint8_t *b = arena_alloc(&s->arena, r->mmap.build_id_size);
-
-		if (!b)
+		if (copy_record_build_id(s, r, &m))
 			return -ENOMEM;
-		memcpy(b, r->mmap.build_id, r->mmap.build_id_size);
-		m.build_id = b;
-		m.build_id_size = r->mmap.build_id_size;
 	} else if (m.kind == SMAP_FILE && s->build_ids.nr) {
 		const struct pms_data_build_id *b = build_id_of(s, m.path, as->pid);
 

@@ -66,6 +66,20 @@ static struct out out_init(char *buf, size_t size)
 	return (struct out){ .buf = buf, .size = size };
 }
 
+/* perf joins the names of set bits with " or "; *printed counts names
+ * already written in this field, so joins span several tables. */
+static void put_bit_names(struct out *o, uint64_t bits, const char *const *names,
+			  size_t nr_names, int *printed)
+{
+	for (size_t i = 0; bits && i < nr_names; i++, bits >>= 1) {
+		if (!(bits & 1))
+			continue;
+		if ((*printed)++)
+			put(o, " or ");
+		put(o, names[i]);
+	}
+}
+
 static void op(struct out *o, uint64_t v)
 {
 	uint64_t m = DS_OP(v);
@@ -96,13 +110,7 @@ static void lvl(struct out *o, uint64_t v)
 		put(o, h < ARRAY_LEN(mem_hops) ? mem_hops[h] : "N/A");
 		put(o, " ");
 	} else {
-		for (size_t i = 0; m && i < ARRAY_LEN(mem_lvl); i++, m >>= 1) {
-			if (!(m & 1))
-				continue;
-			if (printed++)
-				put(o, " or ");
-			put(o, mem_lvl[i]);
-		}
+		put_bit_names(o, m, mem_lvl, ARRAY_LEN(mem_lvl), &printed);
 	}
 	if (DS_LVLNUM(v)) {
 		uint64_t n = DS_LVLNUM(v);
@@ -128,24 +136,11 @@ static void lvl(struct out *o, uint64_t v)
 
 static void snoop(struct out *o, uint64_t v)
 {
-	uint64_t m = DS_SNOOP(v);
 	size_t start = o->len;
+	int printed = 0;
 
-	for (size_t i = 0; m && i < ARRAY_LEN(snoop_access); i++, m >>= 1) {
-		if (!(m & 1))
-			continue;
-		if (o->len != start)
-			put(o, " or ");
-		put(o, snoop_access[i]);
-	}
-	m = DS_SNOOPX(v);
-	for (size_t i = 0; m && i < ARRAY_LEN(snoopx_access); i++, m >>= 1) {
-		if (!(m & 1))
-			continue;
-		if (o->len != start)
-			put(o, " or ");
-		put(o, snoopx_access[i]);
-	}
+	put_bit_names(o, DS_SNOOP(v), snoop_access, ARRAY_LEN(snoop_access), &printed);
+	put_bit_names(o, DS_SNOOPX(v), snoopx_access, ARRAY_LEN(snoopx_access), &printed);
 	if (o->len == start)
 		put(o, "N/A");
 }
@@ -155,15 +150,10 @@ static void tlb(struct out *o, uint64_t v)
 	uint64_t m = DS_DTLB(v);
 	uint64_t hit = m & PERF_MEM_TLB_HIT, miss = m & PERF_MEM_TLB_MISS;
 	size_t start = o->len;
+	int printed = 0;
 
 	m &= ~(uint64_t)(PERF_MEM_TLB_HIT | PERF_MEM_TLB_MISS);
-	for (size_t i = 0; m && i < ARRAY_LEN(tlb_access); i++, m >>= 1) {
-		if (!(m & 1))
-			continue;
-		if (o->len != start)
-			put(o, " or ");
-		put(o, tlb_access[i]);
-	}
+	put_bit_names(o, m, tlb_access, ARRAY_LEN(tlb_access), &printed);
 	if (o->len == start)
 		put(o, "N/A");
 	if (hit)

@@ -240,54 +240,6 @@ Test(record_hits, unresolved_after_a_pass_waits_for_finish)
 
 #include "../../cli/record_synth.c"
 
-/* One ELF note: namesz, descsz, type, name and desc padded to 4 bytes. */
-static size_t put_note(uint8_t *p, const char *name, uint32_t type, const uint8_t *desc, uint32_t descsz)
-{
-	uint32_t namesz = (uint32_t)strlen(name) + 1;
-	size_t off = 12;
-
-	memcpy(p, &namesz, 4);
-	memcpy(p + 4, &descsz, 4);
-	memcpy(p + 8, &type, 4);
-	memset(p + off, 0, (namesz + 3) & ~3u);
-	memcpy(p + off, name, namesz);
-	off += (namesz + 3) & ~3u;
-	memset(p + off, 0, (descsz + 3) & ~3u);
-	memcpy(p + off, desc, descsz);
-	return off + ((descsz + 3) & ~3u);
-}
-
-Test(record_synth, build_id_from_notes_skips_other_notes)
-{
-	uint8_t buf[256], id[20], out[PMS_BUILD_ID_MAX];
-	size_t n = 0;
-
-	for (int i = 0; i < 20; i++)
-		id[i] = (uint8_t)(0xa0 + i);
-	n += put_note(buf + n, "Xen", NT_GNU_BUILD_ID, id, 8);   /* right type, wrong owner */
-	n += put_note(buf + n, "GNU", 1 /* ABI tag */, id, 16);  /* right owner, wrong type */
-	n += put_note(buf + n, "GNU", NT_GNU_BUILD_ID, id, 20);
-	cr_assert_eq(build_id_from_notes(buf, n, out), 20);
-	cr_expect_arr_eq(out, id, 20);
-	/* cut inside the build-id: nothing, and nothing read past the end */
-	cr_expect_eq(build_id_from_notes(buf, n - 4, out), 0);
-	/* a descsz claiming more than the buffer */
-	n = put_note(buf, "GNU", NT_GNU_BUILD_ID, id, 20);
-	buf[4] = 0xff;
-	cr_expect_eq(build_id_from_notes(buf, n, out), 0);
-	cr_expect_eq(build_id_from_notes(buf, 0, out), 0);
-}
-
-Test(record_synth, module_file_names)
-{
-	cr_expect(module_file_is("kernel/sound/pci/hda/snd-hda-intel.ko.xz", "snd_hda_intel"));
-	cr_expect(module_file_is("kernel/fs/xfs/xfs.ko", "xfs"));
-	cr_expect(module_file_is("xfs.ko.zst", "xfs"));
-	cr_expect_not(module_file_is("kernel/sound/snd-hda.ko", "snd_hda_intel"));
-	cr_expect_not(module_file_is("kernel/fs/xfs/xfs2.ko", "xfs"));
-	cr_expect_not(module_file_is("kernel/fs/xfs/xfs", "xfs"));
-}
-
 /* Write a file under dir, creating its directories. */
 static void put_file(const char *dir, const char *rel, const char *text)
 {
