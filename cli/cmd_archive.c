@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "data_input.h"
 #include "aggregate/objects.h"
 #include "data/reader.h"
 #include "symbol/buildid_archive.h"
@@ -86,12 +87,7 @@ static int run(int argc, char **argv)
 	memset(&derr, 0, sizeof(derr));
 	err = pms_data_reader__open(&r, path, &ro, &derr);
 	if (err) {
-		if (err == -ENOENT)
-			error("cannot open '%s': no such file (record one with `pmuscope record`)", path);
-		else if (err == -EINVAL)
-			error("'%s' is not a perf.data file%s%s", path, derr.msg[0] ? ": " : "", derr.msg);
-		else
-			error("%s: %s", path, derr.msg[0] ? derr.msg : strerror(-err));
+		data_input__open_error(path, err, &derr, "record one with `pmuscope record`");
 		return EXIT_RUNTIME;
 	}
 	/*

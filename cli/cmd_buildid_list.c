@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "data_input.h"
 #include "aggregate/objects.h"
 #include "data/reader.h"
 #ifndef PMS_NO_HOST_LIBS
@@ -102,12 +103,7 @@ static int run(int argc, char **argv)
 	memset(&derr, 0, sizeof(derr));
 	err = pms_data_reader__open(&r, path, &ro, &derr);
 	if (err) {
-		if (err == -ENOENT)
-			error("cannot open '%s': no such file (record one with `pmuscope record`, or name it with -i)", path);
-		else if (err == -EINVAL)
-			error("'%s' is not a perf.data file%s%s", path, derr.msg[0] ? ": " : "", derr.msg);
-		else
-			error("%s: %s", path, derr.msg[0] ? derr.msg : strerror(-err));
+		data_input__open_error(path, err, &derr, DATA_INPUT_RECORD_OR_I);
 		return EXIT_RUNTIME;
 	}
 	err = pms_objects__from_file(r, opt_with_hits, &objs, &only_hits);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "data_input.h"
 #include "symbol_opts.h"
 #include "aggregate/session.h"
 #include "aggregate/stacks.h"
@@ -74,12 +75,7 @@ static int load(struct side *d)
 	symbol_opts__apply(&so);
 	err = pms_session__open(&d->s, d->path, &so, &derr);
 	if (err) {
-		if (err == -ENOENT)
-			error("cannot open '%s': no such file", d->path);
-		else if (err == -EINVAL)
-			error("'%s' is not a perf.data file%s%s", d->path, derr.msg[0] ? ": " : "", derr.msg);
-		else
-			error("%s: %s", d->path, derr.msg[0] ? derr.msg : strerror(-err));
+		data_input__open_error(d->path, err, &derr, NULL);
 		return EXIT_RUNTIME;
 	}
 	while ((err = pms_session__next(d->s, &smp)) > 0) {

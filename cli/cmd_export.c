@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "data_input.h"
 #include "symbol_opts.h"
 #include "time_range.h"
 #include "aggregate/session.h"
@@ -145,10 +146,7 @@ static int run(int argc, char **argv)
 	symbol_opts__apply(&so);
 	err = pms_session__open(&s, path, &so, &derr);
 	if (err) {
-		if (err == -ENOENT)
-			error("cannot open '%s': no such file (record one with `pmuscope record`, or name it with -i)", path);
-		else
-			error("'%s': %s", path, derr.msg[0] ? derr.msg : strerror(-err));
+		data_input__open_error(path, err, &derr, DATA_INPUT_RECORD_OR_I);
 		if (err == -EBADMSG && !opt_recover)
 			note("--recover exports the samples before the damage");
 		ret = EXIT_RUNTIME;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "data_input.h"
 #include "symbol_opts.h"
 #include "aggregate/session.h"
 #include "aggregate/stacks.h"
@@ -78,12 +79,7 @@ static int load(const char *path, const struct pms_stacks_opts *sto, struct pms_
 	symbol_opts__apply(&so);
 	err = pms_session__open(&s, path, &so, &derr);
 	if (err) {
-		if (err == -ENOENT)
-			error("cannot open '%s': no such file (record one with `pmuscope record -g`, or name it with -i)", path);
-		else if (err == -EINVAL)
-			error("'%s' is not a perf.data file%s%s", path, derr.msg[0] ? ": " : "", derr.msg);
-		else
-			error("%s: %s", path, derr.msg[0] ? derr.msg : strerror(-err));
+		data_input__open_error(path, err, &derr, "record one with `pmuscope record -g`, or name it with -i");
 		return EXIT_RUNTIME;
 	}
 	st = pms_stacks__new(sto);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "data_input.h"
 #include "symbol_opts.h"
 #include "list_util.h"
 #include "report_print.h"
@@ -1016,12 +1017,7 @@ static int run(int argc, char **argv)
 	symbol_opts__apply(&so);
 	err = pms_session__open(&s, path, &so, &derr);
 	if (err) {
-		if (err == -ENOENT)
-			error("cannot open '%s': no such file (record one with `pmuscope record`, or name it with -i)", path);
-		else if (err == -EINVAL)
-			error("'%s' is not a perf.data file%s%s", path, derr.msg[0] ? ": " : "", derr.msg);
-		else
-			error("%s: %s", path, derr.msg[0] ? derr.msg : strerror(-err));
+		data_input__open_error(path, err, &derr, DATA_INPUT_RECORD_OR_I);
 		ret = EXIT_RUNTIME;
 		goto out;
 	}

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "data_input.h"
 #include "symbol_opts.h"
 #include "time_range.h"
 #include "aggregate/session.h"
@@ -837,11 +838,7 @@ static int run(int argc, char **argv)
 	symbol_opts__apply(&sopts);
 	rc = pms_session__open(&s, path, &sopts, &derr);
 	if (rc) {
-		if (rc == -ENOENT)
-			error("'%s': no such file (record one with `pmuscope record`, or name another with -i)",
-			      path);
-		else
-			error("'%s': %s", path, derr.msg[0] ? derr.msg : strerror(-rc));
+		data_input__open_error(path, rc, &derr, DATA_INPUT_RECORD_OR_I);
 		if (rc == -EBADMSG && !opt_recover)
 			note("--recover prints the samples before the damage");
 		release_filters(&flt);

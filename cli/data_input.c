@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// The open-failure message of every command that reads a perf.data file.
+#include <errno.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "data_input.h"
+
+void data_input__open_error(const char *path, int err, const struct pms_data_error *derr,
+			    const char *how_to_get_one)
+{
+	const char *why = derr && derr->msg[0] ? derr->msg : NULL;
+
+	if (err == -ENOENT && how_to_get_one)
+		error("cannot open '%s': no such file (%s)", path, how_to_get_one);
+	else if (err == -ENOENT)
+		error("cannot open '%s': no such file", path);
+	else if (err == -EINVAL && why && !strncmp(why, "not a perf.data file", 20))
+		error("'%s': %s", path, why); /* the reader already said it */
+	else if (err == -EINVAL)
+		error("'%s' is not a perf.data file%s%s", path, why ? ": " : "", why ? why : "");
+	else
+		error("'%s': %s", path, why ? why : strerror(-err));
+}

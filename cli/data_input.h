@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What every command that reads a perf.data file says when it cannot open
+ * it: one wording, so `report`, `script`, `export`, ... fail alike.
+ */
+#ifndef PMS_CLI_DATA_INPUT_H
+#define PMS_CLI_DATA_INPUT_H
+
+#include "data/reader.h"
+
+/*
+ * Print the error for err (-errno from opening path; derr as the reader
+ * filled it). how_to_get_one, when not NULL, ends the missing-file message
+ * in parentheses ("record one with `pmuscope record`, or name it with -i").
+ */
+void data_input__open_error(const char *path, int err, const struct pms_data_error *derr,
+			    const char *how_to_get_one);
+
+/* The usual how_to_get_one of a command that takes -i. */
+#define DATA_INPUT_RECORD_OR_I "record one with `pmuscope record`, or name it with -i"
+
+#endif
