@@ -80,6 +80,18 @@ static void put_bit_names(struct out *o, uint64_t bits, const char *const *names
 	}
 }
 
+/* The end of perf's level and TLB fields: "N/A" when nothing was named,
+ * then the hit/miss bits. */
+static void put_na_hit_miss(struct out *o, size_t start, uint64_t hit, uint64_t miss)
+{
+	if (o->len == start)
+		put(o, "N/A");
+	if (hit)
+		put(o, " hit");
+	if (miss)
+		put(o, " miss");
+}
+
 static void op(struct out *o, uint64_t v)
 {
 	uint64_t m = DS_OP(v);
@@ -126,12 +138,7 @@ static void lvl(struct out *o, uint64_t v)
 			put(o, num);
 		}
 	}
-	if (o->len == start)
-		put(o, "N/A");
-	if (hit)
-		put(o, " hit");
-	if (miss)
-		put(o, " miss");
+	put_na_hit_miss(o, start, hit, miss);
 }
 
 static void snoop(struct out *o, uint64_t v)
@@ -154,12 +161,7 @@ static void tlb(struct out *o, uint64_t v)
 
 	m &= ~(uint64_t)(PERF_MEM_TLB_HIT | PERF_MEM_TLB_MISS);
 	put_bit_names(o, m, tlb_access, ARRAY_LEN(tlb_access), &printed);
-	if (o->len == start)
-		put(o, "N/A");
-	if (hit)
-		put(o, " hit");
-	if (miss)
-		put(o, " miss");
+	put_na_hit_miss(o, start, hit, miss);
 }
 
 static void lock(struct out *o, uint64_t v)

@@ -12,25 +12,7 @@
 #include "data/format.h"
 #include "data/reader.h"
 #include "data/writer.h"
-
-static int new_memfd(void)
-{
-	int fd = memfd_create("pms-raw-feature-test", 0);
-
-	cr_assert_geq(fd, 0);
-	return fd;
-}
-
-static uint8_t *slurp(int fd, size_t *len)
-{
-	off_t end = lseek(fd, 0, SEEK_END);
-	uint8_t *p = malloc(end > 0 ? (size_t)end : 1);
-
-	cr_assert(p);
-	cr_assert_eq(pread(fd, p, (size_t)end, 0), end);
-	*len = (size_t)end;
-	return p;
-}
+#include "memfd_file.h"
 
 /* A tracepoint sample: IP|TID|TIME|CPU|PERIOD|RAW with a 12-byte payload (+4 for the size). */
 struct tp_sample {

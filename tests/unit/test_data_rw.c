@@ -13,6 +13,7 @@
 #include "data/format.h"
 #include "data/reader.h"
 #include "data/writer.h"
+#include "memfd_file.h"
 
 /* A sample with sample_type IDENTIFIER|IP|TID|TIME|PERIOD. */
 struct sample {
@@ -25,26 +26,6 @@ struct sample {
 };
 
 #define ST (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
-
-static int new_memfd(void)
-{
-	int fd = memfd_create("pms-data-test", 0);
-
-	cr_assert_geq(fd, 0);
-	return fd;
-}
-
-/* The whole content of fd (caller frees). */
-static uint8_t *slurp(int fd, size_t *len)
-{
-	off_t end = lseek(fd, 0, SEEK_END);
-	uint8_t *p = malloc(end > 0 ? (size_t)end : 1);
-
-	cr_assert(p);
-	cr_assert_eq(pread(fd, p, (size_t)end, 0), end);
-	*len = (size_t)end;
-	return p;
-}
 
 static struct sample mk_sample(uint64_t id, int i)
 {
