@@ -11,6 +11,7 @@
 #include "aggregate/objects.h"
 #include "data/reader.h"
 #include "data/writer.h"
+#include "memfd_file.h"
 
 #define ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
 #define USER PERF_RECORD_MISC_USER
@@ -171,14 +172,9 @@ static void file_open(struct file *f, bool pipe)
 static void file_close(struct file *f)
 {
 	struct pms_data_error e = { 0 };
-	off_t end;
-
 	cr_assert_eq(pms_data_writer__close(f->w), 0);
 	pms_data_writer__free(f->w);
-	end = lseek(f->fd, 0, SEEK_END);
-	f->buf = malloc((size_t)end);
-	cr_assert_eq(pread(f->fd, f->buf, (size_t)end, 0), end);
-	f->len = (size_t)end;
+	f->buf = slurp(f->fd, &f->len);
 	close(f->fd);
 	cr_assert_eq(pms_data_reader__open_mem(&f->r, f->buf, f->len, NULL, &e), 0, "%s", e.msg);
 }

@@ -16,6 +16,7 @@
 #include "data/writer.h"
 #include "symbol/buildid_cache.h"
 #include "symbol/maps.h"
+#include "memfd_file.h"
 
 /* Functions of this binary whose runtime addresses the synthetic samples use. */
 __attribute__((noinline, used)) int session_fx_alpha(int x);
@@ -84,14 +85,9 @@ static void file_open(struct file *f, uint64_t sample_type, const char *name, ui
 
 static void file_close(struct file *f)
 {
-	off_t end;
-
 	cr_assert_eq(pms_data_writer__close(f->w), 0);
 	pms_data_writer__free(f->w);
-	end = lseek(f->fd, 0, SEEK_END);
-	f->buf = malloc((size_t)end);
-	cr_assert_eq(pread(f->fd, f->buf, (size_t)end, 0), end);
-	f->len = (size_t)end;
+	f->buf = slurp(f->fd, &f->len);
 	close(f->fd);
 }
 
