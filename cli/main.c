@@ -130,11 +130,16 @@ static const struct pms_cmd *find_cmd(const char *name)
 
 static void print_main_usage(FILE *f)
 {
+	int width = 0;
+
 	fprintf(f, "usage: pmuscope [-v] [--version] <command> [<args>]\n\n"
 		   "pmuscope %s: Linux performance monitoring on perf_event_open(2)\n\n"
 		   "commands:\n", pms_version());
 	for (const struct pms_cmd *const *c = pms_commands; *c; c++)
-		fprintf(f, "   %-10s %s\n", (*c)->name, (*c)->summary);
+		if ((int)strlen((*c)->name) > width)
+			width = (int)strlen((*c)->name);
+	for (const struct pms_cmd *const *c = pms_commands; *c; c++)
+		fprintf(f, "   %-*s  %s\n", width, (*c)->name, (*c)->summary);
 	fprintf(f, "\nSee 'pmuscope <command> -h' for a command's options.\n");
 }
 
