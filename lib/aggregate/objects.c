@@ -14,7 +14,6 @@
 #ifndef PERF_RECORD_FINISHED_ROUND
 #define PERF_RECORD_FINISHED_ROUND 68
 #endif
-#define RECORD_HEADER_BUILD_ID 67
 #define RECORD_USER_TYPE_START 64
 /* perf marks the FORKs it synthesizes for running tasks: their maps come as MMAPs, not from the parent */
 #define MISC_FORK_EXEC (1u << 13)
@@ -630,46 +629,25 @@ static int deliver(struct replay *rp, const struct perf_event_header *ev, int id
 /* The timestamp perf orders a record by, or 0 when it has none (handled at once). */
 static uint64_t record_time(const struct replay *rp, const struct perf_event_header *ev, int idx)
 {
-	struct pms_record d;
-	size_t off;
+	uint64_t t;
 
-	if (!rp->nr_cfgs || pms_record__decode(cfg_of(rp, idx), ev, ev->size, &d, &off))
-		return 0;
-	if (ev->type == PERF_RECORD_SAMPLE)
-		return cfg_of(rp, idx)->sample_type & PERF_SAMPLE_TIME ? d.sample.time : 0;
-	return d.sid.present & PERF_SAMPLE_TIME ? d.sid.time : 0;
+	return rp->nr_cfgs && pms_record__time(cfg_of(rp, idx), ev, &t) ? t : 0;
 }
 
-/* HEADER_BUILD_ID (pipe mode): struct build_id_event { header; s32 pid; u8 id[24]; char filename[]; }. */
-static int header_build_id(struct pms_objects *o, const struct perf_event_header *ev)
+/* One entry of the build-id table (the header's, or a pipe's HEADER_BUILD_ID
+ * record as the reader decoded it). */
+static int add_listed_build_id(struct pms_objects *o, const struct pms_data_build_id *b)
 {
-	const uint8_t *p = (const uint8_t *)ev;
-	uint16_t cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	size_t size = 20, nlen;
-	char *name;
-	int32_t pid;
+	uint16_t m = b->cpumode;
+	bool kernel = m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL;
 	int idx;
 
-	if (ev->size < 8 + 4 + 24 + 1)
-		return 0;
-	memcpy(&pid, p + 8, 4);
-	if ((ev->misc & PMS_BUILD_ID_MISC_SIZE) && p[12 + 20] <= 20)
-		size = p[12 + 20];
-	nlen = strnlen((const char *)p + 36, ev->size - 36u);
-	name = strndup((const char *)p + 36, nlen);
-	if (!name)
-		return -ENOMEM;
-	if (cpumode != PERF_RECORD_MISC_KERNEL && cpumode != PERF_RECORD_MISC_GUEST_KERNEL &&
-	    cpumode != PERF_RECORD_MISC_USER && cpumode != PERF_RECORD_MISC_GUEST_USER) {
-		free(name);
-		return 0;
-	}
-	idx = pms_objects__findnew(o, pid, name,
-				   cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL);
-	free(name);
+	if (!kernel && m != PERF_RECORD_MISC_USER && m != PERF_RECORD_MISC_GUEST_USER)
+		return 0; /* perf skips entries of other cpumodes */
+	idx = pms_objects__findnew(o, b->pid, b->filename, kernel);
 	if (idx < 0)
 		return idx;
-	pms_objects__set_build_id(o, (size_t)idx, p + 12, size);
+	pms_objects__set_build_id(o, (size_t)idx, b->id, b->size);
 	return 0;
 }
 
@@ -689,6 +667,7 @@ static int replay(struct replay *rp)
 	const struct perf_event_header *ev;
 	struct pms_ordered *q;
 	uint64_t off;
+	size_t bids_seen = 0; /* pipe files: HEADER_BUILD_ID records the reader has added */
 	int rc, err = pms_ordered__new(&q);
 
 	if (err)
@@ -704,8 +683,10 @@ static int replay(struct replay *rp)
 		}
 		if (ev->type >= RECORD_USER_TYPE_START) {
 			/* perf handles its own records at once, outside the time order */
-			if (ev->type == RECORD_HEADER_BUILD_ID)
-				err = header_build_id(rp->o, ev);
+			const struct pms_data_features *f = pms_data_reader__features(rp->r);
+
+			while (!err && bids_seen < f->nr_build_ids)
+				err = add_listed_build_id(rp->o, &f->build_ids[bids_seen++]);
 			continue;
 		}
 		idx = pms_data_reader__record_attr(rp->r, ev);
@@ -775,21 +756,8 @@ int pms_objects__from_file(struct pms_data_reader *r, bool with_hits, struct pms
 		with_hits = false;
 	if (pipe || !pms_data_features__has(f, PMS_FEAT_BUILD_ID))
 		with_hits = true;
-	for (size_t i = 0; !pipe && i < f->nr_build_ids && !err; i++) {
-		const struct pms_data_build_id *b = &f->build_ids[i];
-		uint16_t m = b->cpumode;
-		int idx;
-
-		if (m != PERF_RECORD_MISC_KERNEL && m != PERF_RECORD_MISC_GUEST_KERNEL && m != PERF_RECORD_MISC_USER &&
-		    m != PERF_RECORD_MISC_GUEST_USER)
-			continue; /* perf skips entries of other cpumodes */
-		idx = pms_objects__findnew(rp.o, b->pid, b->filename,
-					   m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL);
-		if (idx < 0)
-			err = idx;
-		else
-			pms_objects__set_build_id(rp.o, (size_t)idx, b->id, b->size);
-	}
+	for (size_t i = 0; !pipe && i < f->nr_build_ids && !err; i++)
+		err = add_listed_build_id(rp.o, &f->build_ids[i]);
 	if (!err && with_hits) {
 		rp.nr_cfgs = pms_data_reader__nr_attrs(r);
 		rp.cfgs = calloc(rp.nr_cfgs ? rp.nr_cfgs : 1, sizeof(*rp.cfgs));

@@ -275,7 +275,6 @@ struct pms_session {
 	size_t nr_attrs;
 	struct pms_decode_cfg *cfgs;
 	const char **event_names;
-	size_t *time_off;          /* per attr: offset of TIME in a SAMPLE, 0 = none */
 	uint64_t *fixed_period;    /* per attr: the period of samples without PERIOD (-c N), else 1 */
 
 	/* HEADER_BUILD_ID entries by interned path */
@@ -371,7 +370,6 @@ void pms_session__free(struct pms_session *s)
 	pms_ordered__free(s->oq);
 	free(s->cfgs);
 	free(s->event_names);
-	free(s->time_off);
 	free(s->fixed_period);
 	free(s->frames);
 	free(s->exact);
@@ -1398,39 +1396,16 @@ static int process_record(struct pms_session *s, const struct perf_event_header 
 
 /* ---- time ordering (perf's ordered events) ---- */
 
-static uint64_t read_u64(const void *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
 /* The record's timestamp without decoding it, or NO_TIME. */
 static uint64_t record_time(const struct pms_session *s, const struct perf_event_header *ev, int idx)
 {
-	const struct pms_decode_cfg *c;
+	uint64_t t;
 
 	if (idx < 0 || (size_t)idx >= s->nr_attrs)
 		idx = 0;
-	if (!s->nr_attrs)
+	if (!s->nr_attrs || !pms_record__time(&s->cfgs[idx], ev, &t))
 		return NO_TIME;
-	c = &s->cfgs[idx];
-	if (ev->type == PERF_RECORD_SAMPLE) {
-		size_t o = s->time_off[idx];
-
-		return o && o + 8 <= ev->size ? read_u64((const char *)ev + o) : NO_TIME;
-	}
-	if (ev->type >= PERF_RECORD_MAX || !c->sample_id_all || !(c->sample_type & PERF_SAMPLE_TIME))
-		return NO_TIME;
-	{
-		size_t trailer = pms_sample_id__size(c->sample_type);
-		size_t o = (c->sample_type & PERF_SAMPLE_TID) ? 8 : 0;
-
-		if (trailer + sizeof(*ev) > ev->size)
-			return NO_TIME;
-		return read_u64((const char *)ev + ev->size - trailer + o);
-	}
+	return t;
 }
 
 int pms_session__next(struct pms_session *s, const struct pms_session_sample **out)
@@ -1577,9 +1552,8 @@ static int session_init(struct pms_session *s, const struct pms_session_opts *op
 	s->nr_attrs = nr;
 	s->cfgs = calloc(nr ? nr : 1, sizeof(*s->cfgs));
 	s->event_names = calloc(nr ? nr : 1, sizeof(*s->event_names));
-	s->time_off = calloc(nr ? nr : 1, sizeof(*s->time_off));
 	s->fixed_period = calloc(nr ? nr : 1, sizeof(*s->fixed_period));
-	if (!s->cfgs || !s->event_names || !s->time_off || !s->fixed_period)
+	if (!s->cfgs || !s->event_names || !s->fixed_period)
 		return -ENOMEM;
 	for (size_t i = 0; i < nr; i++) {
 		const struct perf_event_attr *a = pms_data_reader__attr(s->reader, i);
@@ -1594,10 +1568,7 @@ static int session_init(struct pms_session *s, const struct pms_session_opts *op
 			pms_tracing_data__free(td);
 			return -ENOMEM;
 		}
-		if (st & PERF_SAMPLE_TIME)
-			s->time_off[i] = 8 + 8 * (!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
-						  !!(st & PERF_SAMPLE_TID));
-		else
+		if (!(st & PERF_SAMPLE_TIME))
 			all_time = false;
 	}
 	pms_tracing_data__free(td);

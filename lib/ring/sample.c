@@ -118,6 +118,31 @@ size_t pms_sample_id__size(uint64_t st)
 		     !!(st & PERF_SAMPLE_IDENTIFIER));
 }
 
+bool pms_record__time(const struct pms_decode_cfg *cfg, const struct perf_event_header *ev,
+		      uint64_t *time)
+{
+	uint64_t st = cfg->sample_type;
+	size_t off;
+
+	if (!(st & PERF_SAMPLE_TIME))
+		return false;
+	if (ev->type == PERF_RECORD_SAMPLE) {
+		/* IDENTIFIER, IP and TID are the only fields before TIME */
+		off = sizeof(*ev) + 8u * (!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
+					  !!(st & PERF_SAMPLE_TID));
+	} else {
+		size_t trailer = pms_sample_id__size(st);
+
+		if (ev->type >= PERF_RECORD_MAX || !cfg->sample_id_all || trailer + sizeof(*ev) > ev->size)
+			return false;
+		off = ev->size - trailer + (st & PERF_SAMPLE_TID ? 8u : 0u);
+	}
+	if (off + 8 > ev->size)
+		return false;
+	memcpy(time, (const char *)ev + off, 8);
+	return true;
+}
+
 #define GET(fn, field) do { if ((err = fn(&c, field))) goto bad; } while (0)
 
 int pms_sample__decode(const struct pms_decode_cfg *cfg, const void *rec, size_t len,

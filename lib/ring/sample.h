@@ -143,4 +143,13 @@ static inline bool pms_callchain__is_context(uint64_t ip)
  */
 size_t pms_sample_id__size(uint64_t sample_type);
 
+/*
+ * The timestamp perf orders a record by: a SAMPLE's TIME field, else the
+ * sample_id trailer's (sample_id_all). Reads only those 8 bytes, for the
+ * ordering queue that runs before any decoding. False when the record has
+ * no time or is too short to hold it (user record types never have one).
+ */
+bool pms_record__time(const struct pms_decode_cfg *cfg, const struct perf_event_header *ev,
+		      uint64_t *time);
+
 #endif

@@ -433,3 +433,62 @@ Test(ring_sample, cfg_from_attr_and_sample_id_size)
 	cr_assert_eq(pms_sample_id__size(ALL_BITS), 48u);
 	cr_assert_eq(pms_sample_id__size(PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN), 0u);
 }
+
+/* The ordering queue's read of a record's time agrees with the full decode,
+ * and says "none" where there is none or the record is too short for it. */
+Test(ring_sample, record_time_without_decoding)
+{
+	static const uint64_t types[] = {
+		PERF_SAMPLE_TIME,
+		PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU,
+		ALL_BITS,
+	};
+	uint64_t t;
+
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		struct pms_decode_cfg cfg = cfg_of(types[i]);
+		struct pms_sample s;
+		size_t off;
+		struct perf_event_header *h;
+
+		build(&b, &cfg);
+		cr_assert_eq(pms_sample__decode(&cfg, rb_bytes(&b), b.len, &s, &off), 0);
+		cr_assert(pms_record__time(&cfg, (const void *)rb_bytes(&b), &t), "type %#llx",
+			  (unsigned long long)types[i]);
+		cr_expect_eq(t, s.time);
+		h = (void *)rb_bytes(&b);
+		h->size = (uint16_t)(sizeof(*h) + 4); /* cut before the time */
+		cr_expect_not(pms_record__time(&cfg, h, &t));
+	}
+	/* no TIME in sample_type: none, whatever the record */
+	{
+		struct pms_decode_cfg cfg = cfg_of(PERF_SAMPLE_IP);
+
+		build(&b, &cfg);
+		cr_expect_not(pms_record__time(&cfg, (const void *)rb_bytes(&b), &t));
+	}
+	/* a COMM with the sample_id trailer TID, TIME, CPU */
+	{
+		struct pms_decode_cfg cfg = cfg_of(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU);
+
+		cfg.sample_id_all = true;
+		rb_begin(&b, PERF_RECORD_COMM, 0);
+		rb_u32(&b, 7);
+		rb_u32(&b, 7);
+		rb_str(&b, "x");
+		rb_pad8(&b);
+		rb_u32(&b, 7);
+		rb_u32(&b, 7);
+		rb_u64(&b, 0xabcdef);
+		rb_u32(&b, 1);
+		rb_u32(&b, 0);
+		rb_end(&b);
+		cr_assert(pms_record__time(&cfg, (const void *)rb_bytes(&b), &t));
+		cr_expect_eq(t, 0xabcdef);
+		cfg.sample_id_all = false; /* no trailer then */
+		cr_expect_not(pms_record__time(&cfg, (const void *)rb_bytes(&b), &t));
+		cfg.sample_id_all = true;
+		((struct perf_event_header *)(void *)rb_bytes(&b))->type = PERF_RECORD_MAX + 3;
+		cr_expect_not(pms_record__time(&cfg, (const void *)rb_bytes(&b), &t), "unknown types carry no trailer we know");
+	}
+}
