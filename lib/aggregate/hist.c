@@ -116,6 +116,14 @@ struct frame_memo {
 
 struct chain_rec {
 	uint32_t off, len, hash;
+	/*
+	 * seq[off + len] holds the sampled frame keyed as a caller (by runtime
+	 * address): perf's cumulative pass walks the recorded chain, whose
+	 * first entry is the sampled IP, so an unresolved sampled frame also
+	 * counts as children under its runtime address, beside its own row
+	 * at the file address. Only children mode looks at it.
+	 */
+	bool leaf_twin;
 };
 
 /* A branch-mode class's chain is [to, from]; cycles and bflags are its flags the keys use. */
@@ -162,6 +170,7 @@ struct pms_hist {
 	struct frame_memo *memo;
 	uint32_t *tmp;      /* the current sample's frame ids */
 	size_t tmp_alloc;
+	uint8_t *levels;    /* finish(): the current chain's levels (chain_levels()) */
 
 	struct event_acc *events;
 	size_t nr_events_alloc;
@@ -341,6 +350,7 @@ void pms_hist__free(struct pms_hist *h)
 	free(h->classes);
 	htab_release(&h->class_tab);
 	free(h->tmp);
+	free(h->levels);
 	free(h->memo);
 	for (size_t i = 0; i < h->nr_events_alloc; i++)
 		free(h->events[i].pub.entries);
@@ -546,9 +556,11 @@ static bool chain_eq(const void *ctx, uint32_t idx)
 	const void *const *c = ctx;
 	const struct pms_hist *h = c[0];
 	const size_t *len = c[1];
+	const bool *twin = c[2];
 	const struct chain_rec *ch = &h->chains[idx];
 
-	return ch->len == *len && !memcmp(&h->seq[ch->off], h->tmp, *len * sizeof(uint32_t));
+	return ch->len == *len && ch->leaf_twin == *twin &&
+	       !memcmp(&h->seq[ch->off], h->tmp, (*len + *twin) * sizeof(uint32_t));
 }
 
 static bool class_eq(const void *ctx, uint32_t idx)
@@ -590,13 +602,14 @@ static void count_event(struct event_acc *ev, const struct pms_session_sample *s
 }
 
 /* The id of the chain h->tmp[0..nr) (interned). 0 or -ENOMEM. */
-static int intern_chain(struct pms_hist *h, size_t nr, uint32_t *chain)
+/* The chain h->tmp[0..nr), plus its leaf twin at h->tmp[nr] when twin. */
+static int intern_chain(struct pms_hist *h, size_t nr, bool twin, uint32_t *chain)
 {
-	const void *ctx[2] = { h, &nr };
-	uint64_t hv = 0x51ed;
+	const void *ctx[3] = { h, &nr, &twin };
+	uint64_t hv = 0x51ed + twin;
 	uint64_t *slot;
 
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < nr + twin; i++)
 		hv = hash_step(hv, h->tmp[i]);
 	hv = pms_hash__mix64(hv);
 	if (htab_reserve(&h->chain_tab))
@@ -606,14 +619,14 @@ static int intern_chain(struct pms_hist *h, size_t nr, uint32_t *chain)
 		*chain = slot_idx(*slot);
 		return 0;
 	}
-	if (pms_array__reserve(&h->seq, &h->seq_alloc, h->nr_seq + nr, sizeof(*h->seq)) ||
+	if (pms_array__reserve(&h->seq, &h->seq_alloc, h->nr_seq + nr + twin, sizeof(*h->seq)) ||
 	    pms_array__reserve(&h->chains, &h->chains_alloc, h->nr_chains + 1, sizeof(*h->chains)))
 		return -ENOMEM;
-	memcpy(&h->seq[h->nr_seq], h->tmp, nr * sizeof(*h->tmp));
+	memcpy(&h->seq[h->nr_seq], h->tmp, (nr + twin) * sizeof(*h->tmp));
 	h->chains[h->nr_chains] = (struct chain_rec){
-		.off = (uint32_t)h->nr_seq, .len = (uint32_t)nr, .hash = (uint32_t)hv,
+		.off = (uint32_t)h->nr_seq, .len = (uint32_t)nr, .hash = (uint32_t)hv, .leaf_twin = twin,
 	};
-	h->nr_seq += nr;
+	h->nr_seq += nr + twin;
 	*chain = (uint32_t)h->nr_chains;
 	slot_set(&h->chain_tab, slot, (uint32_t)hv, (uint32_t)h->nr_chains++);
 	return 0;
@@ -667,6 +680,7 @@ int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 	struct class_rec k;
 	uint32_t chain;
 	struct event_acc *ev;
+	bool twin;
 
 	if (!nr || h->finished || h->opts.branch)
 		return -EINVAL;
@@ -685,12 +699,15 @@ int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 	}
 	if (!h->whole_chain || !s->has_callchain)
 		nr = 1;
-	if (nr > h->tmp_alloc && pms_array__reserve(&h->tmp, &h->tmp_alloc, nr, sizeof(*h->tmp)))
+	if (nr + 1 > h->tmp_alloc && pms_array__reserve(&h->tmp, &h->tmp_alloc, nr + 1, sizeof(*h->tmp)))
 		return -ENOMEM;
 	for (size_t i = 0; i < nr; i++)
 		if (intern_frame(h, &s->frames[i], h->by_addr, i > 0, &h->tmp[i]))
 			return -ENOMEM;
-	if (intern_chain(h, nr, &chain))
+	twin = h->opts.children && s->has_callchain && !s->frames[0].res.sym;
+	if (twin && intern_frame(h, &s->frames[0], h->by_addr, true, &h->tmp[nr]))
+		return -ENOMEM;
+	if (intern_chain(h, nr, twin && h->tmp[nr] != h->tmp[0], &chain))
 		return -ENOMEM;
 	/* class: only the thread fields a sort key looks at */
 	memset(&k, 0, sizeof(k));
@@ -732,7 +749,7 @@ int pms_hist__add_branches(struct pms_hist *h, const struct pms_session_sample *
 		memset(&k, 0, sizeof(k));
 		/* each end keyed per function when it has a symbol, else per address (perf's sym_from/to) */
 		if (intern_frame(h, &br[i].to, false, false, &h->tmp[0]) ||
-		    intern_frame(h, &br[i].from, false, false, &h->tmp[1]) || intern_chain(h, 2, &k.chain))
+		    intern_frame(h, &br[i].from, false, false, &h->tmp[1]) || intern_chain(h, 2, false, &k.chain))
 			return -ENOMEM;
 		class_thread_fields(h, s, &k);
 		if (h->key[PMS_SORT_CYCLES])
@@ -900,6 +917,8 @@ struct entry_key {
 	size_t event;
 	const struct class_rec *c;
 	const struct frame_rec *f;
+	bool kind_set;             /* kind below instead of the frame's (see level_of_unmapped()) */
+	enum pms_frame_kind kind;
 };
 
 static bool is_unknown(const char *dso)
@@ -937,7 +956,7 @@ static void entry_fields(const struct pms_hist *h, const struct entry_key *k, st
 	if (h->key[PMS_SORT_SYM]) {
 		e->sym = k->f->pub.sym;
 		e->addr = e->sym ? 0 : k->f->pub.addr;
-		e->kind = k->f->pub.kind;
+		e->kind = k->kind_set ? k->kind : k->f->pub.kind;
 		e->status = k->f->pub.status;
 	}
 	if (h->key[PMS_SORT_SRCLINE])
@@ -961,11 +980,22 @@ static bool ref_eq(const struct pms_hist_frame_ref *a, const struct pms_hist_fra
 	       a->unmapped == b->unmapped;
 }
 
+/*
+ * perf keys an unresolved symbol by address alone: the level it prints is
+ * not part of the key, so an address outside every map is one row whatever
+ * level it was met at (the first one is shown).
+ */
+static bool level_free(const struct pms_hist_entry *e)
+{
+	return !e->sym && is_unknown(e->dso);
+}
+
 /* Same key fields (the event aside): strings are canonical, so pointers compare. */
 static bool entry_key_eq(const struct pms_hist_entry *e, const struct pms_hist_entry *k)
 {
 	return e->comm == k->comm && e->pid == k->pid && e->tid == k->tid && e->cpu == k->cpu &&
-	       e->dso == k->dso && e->sym == k->sym && e->addr == k->addr && e->kind == k->kind &&
+	       e->dso == k->dso && e->sym == k->sym && e->addr == k->addr &&
+	       (e->kind == k->kind || (level_free(e) && level_free(k))) &&
 	       e->srcline == k->srcline && ref_eq(&e->from, &k->from) && ref_eq(&e->to, &k->to) &&
 	       e->cycles == k->cycles && e->mispred == k->mispred && e->predicted == k->predicted;
 }
@@ -980,7 +1010,7 @@ static uint64_t entry_key_hash(const struct pms_hist_entry *k)
 	uint64_t hv = hash_step(hash_step(hash_step((uintptr_t)k->comm, k->pid), k->tid), k->cpu);
 
 	hv = hash_step(hash_step(hash_step(hash_step(hv, (uintptr_t)k->dso), (uintptr_t)k->sym), k->addr),
-		       (uintptr_t)k->srcline + k->kind);
+		       (uintptr_t)k->srcline + (level_free(k) ? 0 : k->kind));
 	hv = ref_hash(ref_hash(hv, &k->from), &k->to);
 	return hash_step(hv, (uint64_t)k->cycles << 2 | (uint64_t)k->mispred << 1 | k->predicted);
 }
@@ -1054,6 +1084,30 @@ static bool wants_tree(const struct pms_hist *h, const struct pms_hist_entry *e)
  * Pass 0 sums the weights of every entry the class touches; pass 1 adds the
  * class's paths to the trees of the entries that passed wants_tree().
  */
+/*
+ * The level perf gives each position of a chain in children mode. A frame
+ * in a map gets its own; one outside every map keeps the level of the node
+ * perf looked at before it (fill_callchain_info() leaves it as it was),
+ * starting from the sample's. perf walks the chain from the outermost caller
+ * in children mode unless told callee order.
+ */
+static void chain_levels(const struct pms_hist *h, const struct chain_rec *ch, uint8_t *levels)
+{
+	const uint32_t *chain = &h->seq[ch->off];
+	size_t len = ch->len;
+	bool from_root = h->opts.order != PMS_CG_CALLEE;
+	enum pms_frame_kind level = h->frames[chain[0]].pub.kind;
+
+	for (size_t n = 0; n < len; n++) {
+		size_t i = from_root ? len - 1 - n : n;
+		const struct frame_rec *f = &h->frames[i == 0 && ch->leaf_twin ? chain[len] : chain[i]];
+
+		if (!is_unknown(f->pub.dso))
+			level = f->pub.kind;
+		levels[i] = (uint8_t)level;
+	}
+}
+
 static int expand_class(struct pms_hist *h, const struct class_rec *c, uint32_t stamp, uint32_t *buf,
 			int pass)
 {
@@ -1087,13 +1141,17 @@ static int expand_class(struct pms_hist *h, const struct class_rec *c, uint32_t 
 	}
 	if (!h->opts.children)
 		return 0;
+	chain_levels(h, ch, h->levels);
+	key.kind_set = true;
 	/* every other distinct entry once, first met in display order (perf's rule) */
 	for (size_t n = 0; n < len; n++) {
 		size_t i = caller ? len - 1 - n : n;
 		size_t depth = caller ? i + 1 : len - i;
 		uint32_t idx;
 
-		key.f = &h->frames[chain[i]];
+		/* the sampled frame's own entry is stamped already; its twin is not */
+		key.f = &h->frames[i == 0 && ch->leaf_twin ? chain[len] : chain[i]];
+		key.kind = (enum pms_frame_kind)h->levels[i];
 		if ((err = find_entry(h, &key, &idx)))
 			return err;
 		e = &h->entries[idx];
@@ -1316,7 +1374,8 @@ int pms_hist__finish(struct pms_hist *h, struct pms_resolver *resolver)
 		if (h->chains[i].len > max_len)
 			max_len = h->chains[i].len;
 	buf = malloc(max_len * sizeof(*buf));
-	if (!buf) {
+	h->levels = malloc(max_len);
+	if (!buf || !h->levels) {
 		err = -ENOMEM;
 		goto out;
 	}

@@ -18,7 +18,7 @@ member's sample total must be equal.
 Branch mode (columns "Source Shared Object", "Source Symbol", "Target Symbol",
 "Basic Block Cycles") needs nothing more: its columns are keys like any other.
 
-Two allowances, both stated in the verdict line when used:
+Three allowances, each stated in the verdict line when used:
 - Text is compared as wide as perf's column: perf 6.1 sizes its Command column
   from a thread's last comm, so an earlier, longer comm of the same thread is
   cut ("perf-exec" shows as "perf-ex").
@@ -26,6 +26,11 @@ Two allowances, both stated in the verdict line when used:
   symbol (the caller says why: e.g. perf names a [vdso] that has no recorded
   build-id with this machine's vDSO). In branch mode a row whose source object
   is DSO is compared without its source and target symbols.
+- An address outside every map that perf shows in two rows, once per level
+  ("[k] 0x..." and "[.] 0x..."), is compared as one row on both sides: perf
+  keys such rows by address alone, but its address comparison,
+  (int64_t)(right - left), wraps for addresses 2^63 or more apart, so its
+  tree can miss the existing row and start a second one. pmuscope keeps one.
 """
 import argparse
 import re
@@ -109,6 +114,46 @@ def parse(path, widths=None, coarse=()):
     return sections
 
 
+UNMAPPED = re.compile(r"\[(.)\] (0x[0-9a-f]+|[0-9a-f]{16})$")
+
+
+def unmapped_key(k):
+    """(comm.., dso, address) of a [unknown] row's key, level left out, or None."""
+    if len(k) >= 2 and k[-2] == "[unknown]":
+        m = UNMAPPED.match(k[-1])
+        if m:
+            return k[:-1] + ("[*] " + m.group(2),)
+    return None
+
+
+def merge_rows(rows, targets):
+    """rows with the keys whose level-free key is in targets merged under that key."""
+    out = {}
+    for k, (pct, n) in rows.items():
+        u = unmapped_key(k)
+        k = u if u in targets else k
+        old = out.get(k)
+        if old:
+            pct = tuple(a + b for a, b in zip(pct, old[0]))
+            n = tuple(a + b for a, b in zip(n, old[1]))
+        out[k] = (pct, n)
+    return out
+
+
+def merge_level_splits(sa, sb):
+    """Merge perf's per-level rows of one unmapped address (see the header); how many."""
+    seen = {}
+    for k in sa["rows"]:
+        u = unmapped_key(k)
+        if u:
+            seen[u] = seen.get(u, 0) + 1
+    split = {u for u, c in seen.items() if c > 1}
+    if split:
+        sa["rows"] = merge_rows(sa["rows"], split)
+        sb["rows"] = merge_rows(sb["rows"], split)
+    return len(split)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("perf")
@@ -127,7 +172,9 @@ def main():
         return 1
     worst = 0.0
     total = 0
+    splits = 0
     for sa, sb in zip(a, b):
+        splits += merge_level_splits(sa, sb)
         wa = {(len(v[0]), len(v[1])) for v in sa["rows"].values()}
         wb = {(len(v[0]), len(v[1])) for v in sb["rows"].values()}
         if len(wa | wb) > 1:
@@ -165,6 +212,8 @@ def main():
         notes.append("%d names cut to perf's column width" % cut)
     if args.dso_level:
         notes.append("%s compared per object" % ", ".join(args.dso_level))
+    if splits:
+        notes.append("%d unmapped addresses perf split into one row per level compared as one" % splits)
     print("agree: %d events, %d samples, worst row %.2f points%s"
           % (len(a), total, worst, " (" + "; ".join(notes) + ")" if notes else ""))
     return 0

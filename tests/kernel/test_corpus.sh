@@ -4,7 +4,8 @@
 # branch stacks, Intel PT, hybrid CPUs, groups, lost samples, throttling), each reported by perf 6.1
 # and by pmuscope, and compared row by row:
 #  - report --no-children --sort comm,dso,sym -g none -n: the same events, the same sample counts
-#    per event, every row within 0.5 points (tests/kernel/corpus_compare.py);
+#    per event, every row within 0.5 points (tests/kernel/corpus_compare.py); files with call
+#    chains also in children mode, perf's default for them (Children and Self of every row);
 #  - script: every line equal to perf script's.
 # perf runs with an empty HOME (no build-id cache of this machine), --no-itrace (we do not decode
 # Intel PT) and an empty --kallsyms: without it perf names the kernel addresses of files that
@@ -31,6 +32,23 @@ cp_no_vdso_id() {
 # cp_script_norm: a [vdso] frame's symbol is not compared (see the header)
 cp_script_norm() {
 	sed -E 's/^(.* [0-9a-f]+) [^ ]+ \(\[vdso\]\)$/\1 * ([vdso])/'
+}
+
+# cp_children FILE: perf's default view of a file with call chains is children mode: compare it
+# too (Children and Self of every row). Files without chains have no Children column: nothing to do.
+cp_children() {
+	HOME=$cp_home timeout 120 perf report -f -i "$1" --stdio --sort comm,dso,sym -g none -n \
+		--no-branch-stack --no-group --no-itrace --kallsyms="$cp_tmp/empty-kallsyms" \
+		>"$cp_tmp/perf.ch" 2>/dev/null
+	grep -q '^# *Children' "$cp_tmp/perf.ch" || return 0
+	timeout 120 "$PMUSCOPE" report -i "$1" --stdio --sort comm,dso,sym -g none -n \
+		--no-branch-stack --no-group >"$cp_tmp/pms.ch" 2>/dev/null
+	# shellcheck disable=SC2086
+	cp_v=$(python3 "$TOP/tests/kernel/corpus_compare.py" "$cp_tmp/perf.ch" "$cp_tmp/pms.ch" $cp_extra)
+	case $cp_v in
+	agree*) pass "corpus $cp_b: report in children mode (perf's default with call chains) $cp_v" ;;
+	*) fail "corpus $cp_b: report in children mode" "$cp_v" ;;
+	esac
 }
 
 cp_one() {
@@ -81,6 +99,7 @@ cp_one() {
 		return
 		;;
 	esac
+	cp_children "$cp_f"
 	HOME=$cp_home timeout 120 perf script -f -i "$cp_f" --no-itrace --kallsyms="$cp_tmp/empty-kallsyms" \
 		2>/dev/null | { if [ -n "$cp_extra" ]; then cp_script_norm; else cat; fi; } >"$cp_tmp/perf.script"
 	timeout 120 "$PMUSCOPE" script -i "$cp_f" 2>/dev/null |

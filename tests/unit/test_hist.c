@@ -710,3 +710,66 @@ Test(hist_group, ties_on_the_leader_go_by_members)
 	pms_hist_group__free(g);
 	pms_hist__free(h);
 }
+
+static const struct pms_hist_entry *find_addr(const struct pms_hist_event *ev, const char *dso, uint64_t addr)
+{
+	for (size_t i = 0; i < ev->nr_entries; i++)
+		if (!ev->entries[i]->sym && ev->entries[i]->addr == addr && !strcmp(ev->entries[i]->dso, dso))
+			return ev->entries[i];
+	return NULL;
+}
+
+/*
+ * perf's cumulative pass walks the recorded chain, whose first entry is the
+ * sampled IP: an unresolved sampled frame counts (children only) under its
+ * runtime address too, beside its own row at the file address. An address
+ * outside every map takes the level of the node perf looked at before it
+ * (from the outermost caller by default, from the leaf with callee order).
+ */
+static void unmapped_and_twin_rows(enum pms_cg_order order, const char *unmapped_level)
+{
+	const struct fr k_chain[] = { { DSO_K, S_SCHED, 0xffffffff81000000ULL, true },
+				      { DSO_APP, NULL, 0x1234, false },
+				      { "[unknown]", NULL, 0x20, false } };
+	const struct fr u_chain[] = { { DSO_APP, NULL, 0x1234, false }, { DSO_APP, S_MAIN, 0x10, false } };
+	struct pms_hist *h = new_hist(NULL, true, order, NULL);
+	const struct pms_hist_event *ev;
+	const struct pms_hist_entry *e;
+	struct pms_session_sample s;
+
+	s = mk(0, COMM_A, 1, 0, 1, 0, k_chain, 3);
+	frames_buf[2].res.addr = frames_buf[2].ip; /* no map: the address as it ran */
+	add(h, s, 1);
+	add(h, mk(0, COMM_A, 1, 0, 1, 1, u_chain, 2), 1);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	ev = pms_hist__event(h, 0);
+	e = find_addr(ev, "[unknown]", 0x400020);
+	cr_assert_not_null(e);
+	cr_expect_eq(e->children_samples, 1);
+	cr_expect_eq(e->self_samples, 0);
+	cr_expect_str_eq(pms_hist__level(e->kind), unmapped_level);
+	e = find_addr(ev, DSO_APP, 0x1234);
+	cr_assert_not_null(e, "the sampled frame's own row, at its file address");
+	cr_expect_eq(e->self_samples, 1);
+	cr_expect_eq(e->children_samples, 1);
+	e = find_addr(ev, DSO_APP, 0x401234);
+	cr_assert_not_null(e, "its runtime-address row");
+	cr_expect_eq(e->self_samples, 0);
+	cr_expect_eq(e->children_samples, 2, "the caller frame of the first sample and the twin of the second");
+	pms_hist__free(h);
+}
+
+Test(hist_children, unmapped_level_and_sampled_frame_twin_caller_order)
+{
+	unmapped_and_twin_rows(PMS_CG_CALLER, "[k]");
+}
+
+Test(hist_children, unmapped_level_and_sampled_frame_twin_no_graph)
+{
+	unmapped_and_twin_rows(PMS_CG_NONE, "[k]");
+}
+
+Test(hist_children, unmapped_level_and_sampled_frame_twin_callee_order)
+{
+	unmapped_and_twin_rows(PMS_CG_CALLEE, "[.]");
+}
