@@ -358,8 +358,15 @@ static void print_time(FILE *out, uint64_t t)
  */
 static const char *perf_name(const char *name, char *buf, size_t size)
 {
+	/* libiberty drops only a top-level function's parameters: a thunk's target keeps them */
+	static const char *const whole[] = { "virtual thunk to ", "non-virtual thunk to ",
+					     "covariant return thunk to ", "transaction clone for " };
 	size_t len = strlen(name), end = len, open, start = 0;
 	int depth = 0;
+
+	for (size_t i = 0; i < sizeof(whole) / sizeof(whole[0]); i++)
+		if (!strncmp(name, whole[i], strlen(whole[i])))
+			return name;
 
 	for (;;) {
 		if (end >= 6 && !strncmp(name + end - 6, " const", 6))

@@ -829,15 +829,16 @@ static int handle_comm(struct pms_session *s, const struct pms_record *r)
 	t->pid = (int32_t)r->comm.pid;
 	if (r->comm.exec) {
 		/*
-		 * exec replaced the address space: the kernel reports COMM
-		 * before the new program's MMAPs, so what was mapped before
-		 * (copied at fork) must not name later samples.
+		 * exec replaced the address space, but the old mappings stay
+		 * until the new program's MMAPs cover them, as in perf: the
+		 * kernel reports COMM before those MMAPs, and a sample taken in
+		 * between (in execve itself) still returns to the old program's
+		 * execve call. Only the unwinder's view is stale.
 		 */
 		struct aspace *as = itab_get(&s->aspaces, (int32_t)r->comm.pid);
 
 		if (as) {
 			aspace_drop_unwinder(as);
-			as->nr = 0;
 			as->gen++;
 		}
 	}
@@ -955,6 +956,19 @@ static bool resolve_frame_uncached(struct pms_session *s, struct aspace *as, int
 	return mapped;
 }
 
+/* What the resolver needs of a user mapping. */
+static struct pms_map_ref map_ref(const struct smap *m, int32_t pid)
+{
+	return (struct pms_map_ref){
+		.path = m->kind == SMAP_ANON && m->path[0] != '/' ? "//anon" : m->path,
+		.start = m->start,
+		.pgoff = m->pgoff,
+		.build_id = m->build_id,
+		.build_id_size = m->build_id_size,
+		.pid = pid,
+	};
+}
+
 static bool resolve_frame_uncached2(struct pms_session *s, struct aspace *as, int32_t pid,
 				    struct pms_frame *f, bool caller)
 {
@@ -1002,17 +1016,34 @@ static bool resolve_frame_uncached2(struct pms_session *s, struct aspace *as, in
 		frame_unknown(f, ip);
 		return false;
 	}
-	ref = (struct pms_map_ref){
-		.path = m->kind == SMAP_ANON && m->path[0] != '/' ? "//anon" : m->path,
-		.start = m->start,
-		.pgoff = m->pgoff,
-		.build_id = m->build_id,
-		.build_id_size = m->build_id_size,
-		.pid = pid,
-	};
+	ref = map_ref(m, pid);
 	if (pms_resolver__user(s->resolver, &ref, look, &f->res)) {
 		frame_unknown(f, ip);
 		return true;
+	}
+	if (adj && (f->res.status != PMS_RES_OK || f->res.sym_open_end)) {
+		/*
+		 * No code before this "return address" (padding between
+		 * functions, another mapping): it was no call's, most likely a
+		 * function pointer a frame-pointer walk read off the stack.
+		 * Name what it points at, as perf does. Likewise when the call
+		 * ends an assembly label and the address starts the next one:
+		 * the code falls through into it (ld.so's _start into
+		 * _dl_start_user).
+		 */
+		bool label_end = f->res.status == PMS_RES_OK;
+		const struct smap *m_ip = ip < m->end ? m : aspace_lookup(as, ip);
+		struct pms_map_ref ref_ip;
+		struct pms_resolved at_ip;
+
+		if (m_ip)
+			ref_ip = map_ref(m_ip, pid);
+		if (m_ip && !pms_resolver__user(s->resolver, &ref_ip, ip, &at_ip) && at_ip.status == PMS_RES_OK &&
+		    (!label_end || at_ip.sym_off == 0)) {
+			f->res = at_ip;
+			m = m_ip;
+			adj = 0;
+		}
 	}
 	if (m->kind == SMAP_ANON) {
 		/* memfd & co. are looked up in the JIT map too, but keep their name unless found there */

@@ -14,6 +14,7 @@
 #include "symbol/buildid_cache.h"
 #include "symbol/debuginfod.h"
 #include "symbol/dso.h"
+#include "symbol/sym_alias.h"
 #include "util/print.h"
 #include "util/sysfs.h"
 
@@ -233,38 +234,46 @@ static int read_segs(struct pms_dso *dso, Elf *elf)
 	return 0;
 }
 
-static int bind_rank(uint8_t bind)
+/* perf's test for a code section: "text" in its name (.text, .init.text, .text.hot). */
+static bool is_text_section(Elf *elf, const GElf_Shdr *sh)
 {
-	switch (bind) {
-	case STB_GLOBAL: return 0;
-	case STB_WEAK: return 1;
-	default: return 2;
-	}
+	size_t shstrndx;
+	const char *name;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	name = elf_strptr(elf, shstrndx, sh->sh_name);
+	return name && strstr(name, "text");
 }
 
+/* Loaded tables hold one symbol per address: the start orders them. */
 static int sym_cmp(const void *a, const void *b)
 {
 	const struct pms_sym *x = a, *y = b;
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (bind_rank(x->bind) != bind_rank(y->bind))
-		return bind_rank(x->bind) - bind_rank(y->bind);
-	/* Deterministic among equals: the sized one first, then by name. */
-	if ((x->size == 0) != (y->size == 0))
-		return x->size == 0 ? 1 : -1;
-	return strcmp(x->name, y->name);
+	return x->start < y->start ? -1 : x->start > y->start;
 }
 
 /* Section end (vaddr) per symbol, to bound zero-size symbols; kept in a side array. */
 struct raw_sym {
 	struct pms_sym s;
 	uint64_t sec_end;
+	size_t index;      /* in the symbol table: perf's last tie-break among aliases */
 };
 
+/* By address; at one address the name perf keeps first (sym_alias.h). */
 static int raw_cmp(const void *a, const void *b)
 {
-	return sym_cmp(&((const struct raw_sym *)a)->s, &((const struct raw_sym *)b)->s);
+	const struct raw_sym *x = a, *y = b;
+	int c;
+
+	if (x->s.start != y->s.start)
+		return x->s.start < y->s.start ? -1 : 1;
+	c = pms_sym_alias__cmp(&(struct pms_sym_alias){ x->s.size != 0, x->s.bind, x->s.name },
+			       &(struct pms_sym_alias){ y->s.size != 0, y->s.bind, y->s.name });
+	if (c)
+		return c;
+	return x->index < y->index ? -1 : x->index > y->index;
 }
 
 /* Loads STT_FUNC/IFUNC symbols of the first section of type `type`. 0 if none, >0 count, <0 error. */
@@ -307,19 +316,31 @@ static int load_syms(struct pms_dso *dso, Elf *elf, Elf64_Word type)
 		if (!gelf_getsym(d, (int)i, &sym))
 			continue;
 		t = GELF_ST_TYPE(sym.st_info);
-		if ((t != STT_FUNC && t != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
+		if ((t != STT_FUNC && t != STT_GNU_IFUNC && t != STT_NOTYPE) || sym.st_shndx == SHN_UNDEF ||
 		    sym.st_shndx >= SHN_LORESERVE || !sym.st_value)
+			continue;
+		/* Assembly labels name code as perf names it (ld.so's _start, _dl_start_user), but only
+		 * visible ones in a text section: the rest mark data and section ends. */
+		if (t == STT_NOTYPE && GELF_ST_VISIBILITY(sym.st_other) != STV_DEFAULT)
 			continue;
 		name = elf_strptr(elf, sh.sh_link, sym.st_name);
 		/* ARM mapping symbols ($x, $d) are not functions. */
 		if (!name || !*name || name[0] == '$')
 			continue;
-		if (sym.st_shndx < shnum && (sec = elf_getscn(elf, sym.st_shndx)) &&
-		    gelf_getshdr(sec, &ssh) && ssh.sh_addr <= sym.st_value)
-			sec_end = ssh.sh_addr + ssh.sh_size;
+		sec = sym.st_shndx < shnum ? elf_getscn(elf, sym.st_shndx) : NULL;
+		if (!sec || !gelf_getshdr(sec, &ssh)) {
+			if (t == STT_NOTYPE)
+				continue;
+		} else {
+			if (t == STT_NOTYPE && !is_text_section(elf, &ssh))
+				continue;
+			if (ssh.sh_addr <= sym.st_value)
+				sec_end = ssh.sh_addr + ssh.sh_size;
+		}
 		raw[n].s = (struct pms_sym){ .start = sym.st_value, .size = sym.st_size,
 					     .name = name, .bind = GELF_ST_BIND(sym.st_info) };
 		raw[n].sec_end = sec_end;
+		raw[n].index = i;
 		n++;
 	}
 	qsort(raw, n, sizeof(*raw), raw_cmp);
@@ -472,8 +493,9 @@ static int add_plt_syms(struct pms_dso *dso, Elf *elf)
 			if (!gelf_getrela(rd, (int)i, &rela) ||
 			    !gelf_getsym(dd, (int)GELF_R_SYM(rela.r_info), &sym))
 				continue;
-			name = elf_strptr(elf, dsh.sh_link, sym.st_name);
-			if (!name || !*name)
+			/* IRELATIVE slots (ifunc targets) have no symbol: perf calls them "@plt" */
+			name = sym.st_name ? elf_strptr(elf, dsh.sh_link, sym.st_name) : "";
+			if (!name)
 				continue;
 			len = strlen(name) + sizeof("@plt");
 			if (!pass) {

@@ -224,7 +224,7 @@ const struct pms_kmodule *pms_kallsyms__module_of(const struct pms_kallsyms *ks,
  * table. The key says what the symbols were read from; a changed FNV hash or
  * layout only costs a rebuild (bump the magic).
  */
-#define IDX_MAGIC "PMSKSYM2"
+#define IDX_MAGIC "PMSKSYM3" /* 3: aliases chosen as perf does */
 #define HEAD_BYTES (64u << 10)
 
 struct idx_header {

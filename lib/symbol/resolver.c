@@ -478,6 +478,7 @@ static void resolve_vdso(struct pms_resolver *r, const struct pms_map_ref *map, 
 	if (s) {
 		out->sym = s->name;
 		out->sym_off = vaddr - s->start;
+		out->sym_open_end = s->size_guessed;
 	}
 }
 
@@ -735,6 +736,7 @@ static void resolve_in_entry(struct pms_resolver *r, struct dso_entry *e, const 
 	}
 	out->sym = sym_name(e, s);
 	out->sym_off = vaddr - s->start;
+	out->sym_open_end = s->size_guessed;
 	out->status = PMS_RES_OK;
 }
 

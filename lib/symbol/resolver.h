@@ -48,6 +48,8 @@ struct pms_resolved {
 	const char *sym;  /* demangled name, NULL unless status OK */
 	uint64_t addr;    /* ELF vaddr for files, the address itself otherwise */
 	uint64_t sym_off; /* addr - symbol start */
+	bool sym_open_end; /* the ELF symbol has no size of its own (an assembly label): it ends
+			      where the next one starts, and code may fall through into that one */
 	struct pms_dso *elf; /* for srcline: the file, or NULL */
 	size_t priv_dso;     /* private: the resolver's entry for elf */
 	size_t priv_file;    /* private: the resolver's entry + 1 for any file looked up, or 0 */

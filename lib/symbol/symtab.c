@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbol/sym_alias.h"
 #include "symbol/symtab.h"
 
 int pms_symtab__add(struct pms_symtab *t, uint64_t start, uint64_t size, const char *name,
@@ -25,6 +26,7 @@ int pms_symtab__add(struct pms_symtab *t, uint64_t start, uint64_t size, const c
 	s->start = start;
 	s->size = size;
 	s->type = type;
+	s->order = (uint32_t)t->nr;
 	s->name = strndup(name, name_len);
 	if (module)
 		s->module = strndup(module, module_len);
@@ -40,13 +42,24 @@ int pms_symtab__add(struct pms_symtab *t, uint64_t start, uint64_t size, const c
 static int tsym_cmp(const void *a, const void *b)
 {
 	const struct pms_tsym *x = a, *y = b;
+	int c;
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	/* Sized entries first among aliases; stable by name for determinism. */
-	if ((x->size == 0) != (y->size == 0))
-		return x->size == 0 ? 1 : -1;
-	return strcmp(x->name, y->name);
+	/*
+	 * Among aliases the one perf keeps first. perf sizes kallsyms entries
+	 * before it drops aliases: each ends where the next starts, so only
+	 * the last alias has a size and wins (`__x64_sys_vfork` over
+	 * `__ia32_sys_vfork`, `__pi_memcpy` over `memcpy`). JIT map entries
+	 * have sizes: perf's rules (sym_alias.h), as global symbols.
+	 */
+	if (x->type && y->type)
+		return x->order > y->order ? -1 : x->order < y->order;
+	c = pms_sym_alias__cmp(&(struct pms_sym_alias){ x->size != 0, pms_sym_alias__kallsyms_bind(x->type ? x->type : 'T'), x->name },
+			       &(struct pms_sym_alias){ y->size != 0, pms_sym_alias__kallsyms_bind(y->type ? y->type : 'T'), y->name });
+	if (c)
+		return c;
+	return x->order < y->order ? -1 : x->order > y->order;
 }
 
 void pms_symtab__finish(struct pms_symtab *t, uint64_t last_end)

@@ -17,6 +17,7 @@ struct pms_tsym {
 	char *name;
 	char *module;         /* kallsyms [module] column, else NULL */
 	char type;            /* kallsyms type letter, 0 for JIT maps */
+	uint32_t order;       /* position as added: the tie-break among aliases */
 };
 
 struct pms_symtab {

@@ -392,3 +392,53 @@ Test(symbol_dso, plt_entries_match_objdump)
 	check_plt(bin);
 	fx_rmdir(dir);
 }
+
+/*
+ * perf's symbol set: assembly labels in text sections name code (ld.so's
+ * _start, _dl_start_user), data labels do not; among aliases the one perf
+ * keeps (lib/symbol/sym_alias.h).
+ */
+Test(symbol_dso, labels_and_aliases_as_perf_names_them)
+{
+	char dir[64], src[4200], so[4200];
+	struct pms_dso *dso;
+	const struct pms_sym *s;
+	FILE *f;
+
+	fx_tmpdir(dir, sizeof(dir));
+	snprintf(src, sizeof(src), "%s/a.S", dir);
+	snprintf(so, sizeof(so), "%s/a.so", dir);
+	f = fopen(src, "w");
+	cr_assert_not_null(f);
+	fputs("\t.text\n"
+	      "\t.globl entry\n\t.type entry, @function\n"
+	      "entry:\n\tnop\n\tnop\n\tnop\n\tnop\n\t.size entry, 4\n"
+	      "after_entry:\n\tnop\n\tnop\n\tnop\n\tnop\n"
+	      "next_label:\n\tnop\n\tnop\n\tnop\n\tnop\n"
+	      "\t.globl gfun\n\t.type gfun, @function\n"
+	      "\t.weak wfun\n\t.type wfun, @function\n"
+	      "\t.type a_local_with_a_long_name, @function\n"
+	      "a_local_with_a_long_name:\ngfun:\nwfun:\n\tret\n"
+	      "\t.size gfun, 1\n\t.size wfun, 1\n\t.size a_local_with_a_long_name, 1\n"
+	      "\t.data\ndata_label:\n\t.quad 1\n",
+	      f);
+	fclose(f);
+	fx_sh("cc -shared -nostdlib -Wl,--build-id -o '%s' '%s'", so, src);
+	cr_assert_eq(pms_dso__open(so, &dso), 0);
+	s = pms_dso__find_sym(dso, nm_addr(so, "after_entry") + 2);
+	cr_assert_not_null(s, "a NOTYPE label in .text names its code");
+	cr_expect_str_eq(s->name, "after_entry");
+	/* a label ends where the next one starts */
+	s = pms_dso__find_sym(dso, nm_addr(so, "next_label") + 1);
+	cr_assert_not_null(s);
+	cr_expect_str_eq(s->name, "next_label");
+	cr_expect(s->size_guessed);
+	/* not weak beats weak, then global beats local */
+	s = pms_dso__find_sym(dso, nm_addr(so, "gfun"));
+	cr_assert_not_null(s);
+	cr_expect_str_eq(s->name, "gfun");
+	for (size_t i = 0; i < dso->nr_syms; i++)
+		cr_expect_str_neq(dso->syms[i].name, "data_label");
+	pms_dso__free(dso);
+	fx_rmdir(dir);
+}
