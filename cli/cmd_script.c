@@ -351,75 +351,12 @@ static void print_time(FILE *out, uint64_t t)
 	put_str(out, ": ");
 }
 
-/*
- * perf (without -v) demangles C++ without parameters or return type
- * (libiberty's DMGL_NO_OPTS); the resolver keeps them. Cut a demangled
- * "ret ns::f<T>(args) const" down to "ns::f<T>" the same way.
- */
-static const char *perf_name(const char *name, char *buf, size_t size)
-{
-	/* libiberty drops only a top-level function's parameters: a thunk's target keeps them */
-	static const char *const whole[] = { "virtual thunk to ", "non-virtual thunk to ",
-					     "covariant return thunk to ", "transaction clone for " };
-	size_t len = strlen(name), end = len, open, start = 0;
-	int depth = 0;
-
-	for (size_t i = 0; i < sizeof(whole) / sizeof(whole[0]); i++)
-		if (!strncmp(name, whole[i], strlen(whole[i])))
-			return name;
-
-	for (;;) {
-		if (end >= 6 && !strncmp(name + end - 6, " const", 6))
-			end -= 6;
-		else if (end >= 9 && !strncmp(name + end - 9, " volatile", 9))
-			end -= 9;
-		else if (end >= 3 && !strncmp(name + end - 3, " &&", 3))
-			end -= 3;
-		else if (end >= 2 && !strncmp(name + end - 2, " &", 2))
-			end -= 2;
-		else
-			break;
-	}
-	if (!end || name[end - 1] != ')' || len >= size)
-		return name;
-	for (open = end; open-- > 0;) {
-		if (name[open] == ')')
-			depth++;
-		else if (name[open] == '(' && --depth == 0)
-			break;
-	}
-	if (depth || !open || open == (size_t)-1)
-		return name;
-	depth = 0;
-	for (size_t i = 0; i < open; i++) {
-		switch (name[i]) {
-		case '<': case '(': case '[': case '{':
-			depth++;
-			break;
-		case '>': case ')': case ']': case '}':
-			depth--;
-			break;
-		case ' ':
-			/* "operator new", "operator unsigned long" are names, not return types */
-			if (!depth && !(i >= 8 && !strncmp(name + i - 8, "operator", 8)) &&
-			    strncmp(name + i + 1, "const", 5))
-				start = i + 1;
-			break;
-		}
-	}
-	memcpy(buf, name + start, open - start);
-	buf[open - start] = '\0';
-	return buf;
-}
-
 static void print_sym(FILE *out, const struct pms_frame *f, unsigned fields, uint64_t adj)
 {
-	char buf[4096];
-
 	if (fields & F_SYM) {
 		if (f->res.sym) {
 			fputc_unlocked(' ', out);
-			put_str(out, perf_name(f->res.sym, buf, sizeof(buf)));
+			put_str(out, f->res.sym);
 			if (fields & F_SYMOFF) {
 				put_str(out, "+0x");
 				put_uint(out, f->res.sym_off - adj, 16, 0, false, ' ');

@@ -15,7 +15,7 @@ bool pms_demangle__is_mangled(const char *name)
 	return name[0] == '_' && (name[1] == 'Z' || name[1] == 'R');
 }
 
-char *pms_demangle(const char *name)
+static char *demangle(const char *name, int opts)
 {
 	char *out;
 
@@ -27,10 +27,20 @@ char *pms_demangle(const char *name)
 	 * AUTO style tries Rust first (legacy Rust names are valid Itanium
 	 * names too, but want the "::" form without the hash), then C++.
 	 */
-	out = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
+	out = cplus_demangle(name, opts | DMGL_AUTO);
 	if (!out && name[0] == '_' && name[1] == '_')
-		out = cplus_demangle(name + 1, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
+		out = cplus_demangle(name + 1, opts | DMGL_AUTO);
 	if (!out)
 		errno = EINVAL;
 	return out;
+}
+
+char *pms_demangle(const char *name)
+{
+	return demangle(name, DMGL_PARAMS | DMGL_ANSI);
+}
+
+char *pms_demangle__perf(const char *name)
+{
+	return demangle(name, DMGL_NO_OPTS);
 }

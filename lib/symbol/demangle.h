@@ -18,5 +18,12 @@ bool pms_demangle__is_mangled(const char *name);
  * mangled or libiberty cannot demangle it; caller then uses name as is.
  */
 char *pms_demangle(const char *name);
+/*
+ * The same in perf's default form (libiberty without DMGL_PARAMS): a
+ * function's name without its parameter list or return type
+ * ("ns::W<long>::spin" for "ns::W<long>::spin(long)"); special names keep
+ * their target's ("virtual thunk to X::~X()"). What report and script print.
+ */
+char *pms_demangle__perf(const char *name);
 
 #endif

@@ -636,7 +636,7 @@ static const char *sym_name(struct dso_entry *e, const struct pms_sym *s)
 	if (!e->demangled)
 		return s->name;
 	if (!e->demangled[i]) {
-		d = pms_demangle(s->name);
+		d = pms_demangle__perf(s->name);
 		e->demangled[i] = d ? d : NOT_MANGLED;
 	}
 	return e->demangled[i] == NOT_MANGLED ? s->name : e->demangled[i];

@@ -411,6 +411,32 @@ assert d["summary"]["unresolved"]["stale"] > 0' 2>/dev/null; then
 	unset PMS_BUILDID_DIR
 }
 
+# C++: names as perf prints them by default (no parameter list or return type). Built with
+# clang as C++ but linked as C: nothing of libstdc++ is needed.
+rp_cxx() {
+	cat >"$rp_tmp/cx.cc" <<'EOF'
+namespace ns {
+template <class T> struct W {
+	__attribute__((noinline)) static T spin(T n) { volatile T s = 0; for (T i = 0; i < n; i++) s += i; return s; }
+};
+}
+int main() { long t = 0; for (int i = 0; i < 30; i++) t += ns::W<long>::spin(4000000); return t == 1; }
+EOF
+	if ! clang -x c++ -O1 -g -fno-exceptions -fno-rtti -o "$rp_tmp/cx" "$rp_tmp/cx.cc" 2>"$rp_tmp/cx.err"; then
+		skip "report C++ names" "clang cannot build C++ here: $(head -n 1 "$rp_tmp/cx.err")"
+		return
+	fi
+	perf record -q -o "$rp_tmp/cx.data" -- "$rp_tmp/cx" >/dev/null 2>&1
+	rp_p=$(perf report -i "$rp_tmp/cx.data" --stdio --no-children --sort sym 2>/dev/null | grep -m 1 'spin')
+	rp_o=$("$PMUSCOPE" report -i "$rp_tmp/cx.data" --stdio --no-children --sort sym 2>/dev/null | grep -m 1 'spin')
+	case $rp_o in
+	*'[.] ns::W<long>::spin') [ "$(echo "$rp_o" | sed 's/^ *[0-9.]*% *//')" = "$(echo "$rp_p" | sed 's/^ *[0-9.]*% *//')" ] &&
+		pass "report C++ names: perf's form ($(echo "$rp_o" | sed 's/^ *//'))" ||
+		fail "report C++ names" "ours '$rp_o', perf '$rp_p'" ;;
+	*) fail "report C++ names" "ours '$rp_o', perf '$rp_p'" ;;
+	esac
+}
+
 rp_main() {
 	if ! command -v perf >/dev/null 2>&1; then
 		skip "report" "perf (the oracle) not installed"
@@ -428,6 +454,7 @@ rp_main() {
 	rp_our_files
 	rp_faults
 	rp_stale
+	rp_cxx
 	rm -rf "$rp_tmp"
 }
 rp_main

@@ -364,6 +364,29 @@ Test(symbol_demangle, cxx_rust_and_c)
 	cr_assert_null(pms_demangle("_Rxyz!"));
 }
 
+/* perf's default form: no parameters or return type; a thunk keeps its target's. */
+Test(symbol_demangle, perf_form)
+{
+	static const struct { const char *in, *out; } cases[] = {
+		{ "_ZN3pms2fx5cxxfnEi", "pms::fx::cxxfn" },
+		{ "_ZNSt6vectorIiSaIiEE9push_backERKi", "std::vector<int, std::allocator<int> >::push_back" },
+		{ "_ZN2ns1WIlE4spinEl", "ns::W<long>::spin" },
+		{ "_ZTv0_n24_NSt7__cxx1118basic_stringstreamIcSt11char_traitsIcESaIcEED0Ev",
+		  "virtual thunk to std::__cxx11::basic_stringstream<char, std::char_traits<char>, "
+		  "std::allocator<char> >::~basic_stringstream()" },
+		{ "_ZN4core3fmt9Formatter3pad17h0123456789abcdefE", "core::fmt::Formatter::pad" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *d = pms_demangle__perf(cases[i].in);
+
+		cr_assert_not_null(d, "%s", cases[i].in);
+		cr_expect_str_eq(d, cases[i].out);
+		free(d);
+	}
+	cr_assert_null(pms_demangle__perf("main"));
+}
+
 Test(symbol_kallsyms, module_ranges)
 {
 	size_t len;
