@@ -886,11 +886,16 @@ static void frame_unknown(struct pms_frame *f, uint64_t ip)
  * instruction) but reported with their own ip and offset. Returns whether a
  * mapping covered the address (for the NO_MAP statistic).
  */
+enum {
+	FRAME_AT_IP,      /* a sampled IP, or where a context was interrupted */
+	FRAME_RET_FP,     /* a return address of a frame-pointer chain */
+	FRAME_RET_DWARF,  /* one a DWARF unwinder found (perf looks those up at ip - 1 too) */
+};
 static bool resolve_frame_uncached(struct pms_session *s, struct aspace *as, int32_t pid,
-				   struct pms_frame *f, bool caller);
+				   struct pms_frame *f, unsigned caller);
 
 static bool resolve_frame(struct pms_session *s, struct aspace *as, int32_t pid,
-			  struct pms_frame *f, bool caller)
+			  struct pms_frame *f, unsigned caller)
 {
 	const struct aspace *key_as = f->kind == PMS_FRAME_KERNEL ? s->kernel : as;
 	uint32_t gen = key_as ? key_as->gen : 0;
@@ -906,7 +911,7 @@ static bool resolve_frame(struct pms_session *s, struct aspace *as, int32_t pid,
 		f->res = e->res;
 		f->map_addr = e->map_addr;
 		f->dso_path = e->dso_path;
-		f->caller = caller;
+		f->caller = caller != FRAME_AT_IP;
 		f->kind = e->out_kind;
 		return e->mapped;
 	}
@@ -929,7 +934,7 @@ static bool resolve_frame(struct pms_session *s, struct aspace *as, int32_t pid,
 		e->ip = f->ip;
 		e->as = key_as;
 		e->gen = gen;
-		e->caller = caller;
+		e->caller = (uint8_t)caller;
 		e->kind = in_kind;
 		e->out_kind = f->kind;
 		e->mapped = mapped;
@@ -942,10 +947,10 @@ static bool resolve_frame(struct pms_session *s, struct aspace *as, int32_t pid,
 }
 
 static bool resolve_frame_uncached2(struct pms_session *s, struct aspace *as, int32_t pid,
-				    struct pms_frame *f, bool caller);
+				    struct pms_frame *f, unsigned caller);
 
 static bool resolve_frame_uncached(struct pms_session *s, struct aspace *as, int32_t pid,
-				   struct pms_frame *f, bool caller)
+				   struct pms_frame *f, unsigned caller)
 {
 	bool mapped;
 
@@ -970,14 +975,14 @@ static struct pms_map_ref map_ref(const struct smap *m, int32_t pid)
 }
 
 static bool resolve_frame_uncached2(struct pms_session *s, struct aspace *as, int32_t pid,
-				    struct pms_frame *f, bool caller)
+				    struct pms_frame *f, unsigned caller)
 {
-	uint64_t ip = f->ip, look = caller && ip ? ip - 1 : ip;
+	uint64_t ip = f->ip, look = caller != FRAME_AT_IP && ip ? ip - 1 : ip;
 	uint64_t adj = ip - look;
 	const struct smap *m;
 	struct pms_map_ref ref;
 
-	f->caller = caller;
+	f->caller = caller != FRAME_AT_IP;
 	f->map_addr = ip;
 
 	if (f->kind == PMS_FRAME_GUEST) {
@@ -1021,7 +1026,7 @@ static bool resolve_frame_uncached2(struct pms_session *s, struct aspace *as, in
 		frame_unknown(f, ip);
 		return true;
 	}
-	if (adj && (f->res.status != PMS_RES_OK || f->res.sym_open_end)) {
+	if (adj && caller == FRAME_RET_FP && (f->res.status != PMS_RES_OK || f->res.sym_open_end)) {
 		/*
 		 * No code before this "return address" (padding between
 		 * functions, another mapping): it was no call's, most likely a
@@ -1270,7 +1275,9 @@ static int build_frames(struct pms_session *s, struct aspace *as)
 	mapped = true;
 	for (size_t i = 0; i < n; i++) {
 		struct pms_frame *f = &s->frames[i];
-		bool m = resolve_frame(s, as, (int32_t)o->pid, f, !s->exact[i]);
+		bool m = resolve_frame(s, as, (int32_t)o->pid, f,
+				       s->exact[i] ? FRAME_AT_IP
+				       : dwarf && f->kind == PMS_FRAME_USER ? FRAME_RET_DWARF : FRAME_RET_FP);
 
 		if (i == 0)
 			mapped = m;
@@ -1324,12 +1331,12 @@ int pms_session__resolve_addr(struct pms_session *s, uint64_t addr, struct pms_f
 	memset(out, 0, sizeof(*out));
 	out->ip = addr;
 	out->kind = PMS_FRAME_USER;
-	if (resolve_frame(s, as, (int32_t)o->pid, out, false))
+	if (resolve_frame(s, as, (int32_t)o->pid, out, FRAME_AT_IP))
 		return 0;
 	memset(out, 0, sizeof(*out));
 	out->ip = addr;
 	out->kind = PMS_FRAME_KERNEL;
-	if (!resolve_frame(s, as, (int32_t)o->pid, out, false))
+	if (!resolve_frame(s, as, (int32_t)o->pid, out, FRAME_AT_IP))
 		out->kind = addr >= KERNEL_HALF ? PMS_FRAME_KERNEL : PMS_FRAME_USER;
 	return 0;
 }
