@@ -571,8 +571,14 @@ static void setup_attrs(struct rec *r, const struct rec_setup *rs)
 				a->sample_freq = (uint64_t)(opt_freq ? opt_freq : 4000);
 			}
 		}
-		/* on top of what the event asks for (a tracepoint: RAW|TIME|CPU|PERIOD, perf's evsel__newtp()) */
-		a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+		/*
+		 * On top of what the event asks for (a tracepoint: RAW|TIME|CPU|PERIOD,
+		 * perf's evsel__newtp()). PERIOD only where it varies, as perf: a
+		 * fixed period (-c) is the attr's, the same for every sample.
+		 */
+		a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+		if (a->freq)
+			a->sample_type |= PERF_SAMPLE_PERIOD;
 		if (rs->cg != CG_NONE)
 			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 		if (rs->cg == CG_DWARF) {

@@ -66,6 +66,18 @@ rt_freq_tests() {
 	fi
 	perf report --header-only -i "$rt_tmp/f.data" 2>/dev/null | grep -q 'sample_type = IP|TID|TIME|PERIOD' &&
 		pass "record: sample_type like perf record" || fail "record: sample_type like perf record"
+	# a fixed period (-c) is not sampled, as perf; report still weighs each sample by it
+	"$PMUSCOPE" record -c 100000 -o "$rt_tmp/c.data" -- "$rt_demo" 0.2 >/dev/null 2>&1
+	perf record -q -c 100000 -o "$rt_tmp/pc.data" -- "$rt_demo" 0.2 >/dev/null 2>&1
+	rt_st=$(perf report --header-only -i "$rt_tmp/c.data" 2>/dev/null | sed -n 's/.*sample_type = \([A-Z|]*\).*/\1/p' | head -n 1)
+	rt_pst=$(perf report --header-only -i "$rt_tmp/pc.data" 2>/dev/null | sed -n 's/.*sample_type = \([A-Z|]*\).*/\1/p' | head -n 1)
+	rt_ev=$(perf report --stdio -i "$rt_tmp/c.data" 2>/dev/null | sed -n 's/^# Event count (approx.): //p' | head -n 1)
+	rt_n=$(perf report --stdio -i "$rt_tmp/c.data" 2>/dev/null | sed -n "s/^# Samples: \([0-9]*\) .*/\1/p" | head -n 1)
+	if [ -n "$rt_st" ] && [ "$rt_st" = "$rt_pst" ] && [ -n "$rt_n" ] && [ "$rt_ev" = "$((rt_n * 100000))" ]; then
+		pass "record -c: sample_type $rt_st as perf record -c; perf weighs $rt_n samples x 100000"
+	else
+		fail "record -c" "ours '$rt_st', perf's '$rt_pst', event count '$rt_ev' for '$rt_n' samples"
+	fi
 }
 
 rt_exit_tests() {
