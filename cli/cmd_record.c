@@ -597,9 +597,10 @@ static void setup_attrs(struct rec *r, const struct rec_setup *rs)
 			a->sample_type |= PERF_SAMPLE_CPU;
 		a->read_format = r->list.nr > 1 ? PERF_FORMAT_ID : 0;
 		a->sample_id_all = 1;
-		a->disabled = 1;
+		/* perf's evsel__config(): leaders start disabled; members follow their leader */
+		a->disabled = e->leader_idx == (int)i || e->leader_idx < 0;
 		a->inherit = rs->inherit;
-		a->enable_on_exec = rs->for_command;
+		a->enable_on_exec = rs->for_command && a->disabled;
 		if (i == 0) {
 			a->mmap = a->comm = a->task = a->mmap2 = a->comm_exec = 1;
 			a->mmap_data = rs->cg == CG_DWARF;
@@ -924,16 +925,26 @@ static int run(int argc, char **argv)
 
 		r.fds = xcalloc(maxfds, sizeof(*r.fds));
 		r.rings = xcalloc(cpus.nr, sizeof(*r.rings));
+		/* this CPU's fd of each (event, thread): a group member opens in its leader's */
+		int *cpu_fds = xcalloc(r.list.nr * nthr, sizeof(*cpu_fds));
+
 		for (size_t c = 0; c < cpus.nr; c++) {
 			int ring_fd = -1;
 
 			for (size_t e = 0; e < r.list.nr; e++) {
+				int lead = r.list.entries[e].leader_idx;
+
 				ids[e] = xrealloc(ids[e], (nids[e] + nthr) * sizeof(**ids));
 				for (size_t t = 0; t < nthr; t++) {
 					pid_t pid = rs.system_wide ? -1 : nr_tids ? tids[t] : wl.pid;
-					int fd = pms_sys__perf_event_open(&r.list.entries[e].attr, pid,
-									  cpus.cpus[c], -1, 0);
+					int group_fd = lead >= 0 && (size_t)lead < e ? cpu_fds[(size_t)lead * nthr + t] : -1;
+					int fd;
 
+					cpu_fds[e * nthr + t] = -1;
+					if (lead >= 0 && (size_t)lead < e && group_fd < 0)
+						continue; /* its leader's thread exited meanwhile */
+					fd = pms_sys__perf_event_open(&r.list.entries[e].attr, pid, cpus.cpus[c],
+								      group_fd, 0);
 					if (fd < 0) {
 						if (nr_tids && fd == -ESRCH)
 							continue; /* thread exited meanwhile */
@@ -944,6 +955,7 @@ static int run(int argc, char **argv)
 						goto out_open;
 					}
 					r.fds[r.nr_fds++] = fd;
+					cpu_fds[e * nthr + t] = fd;
 					pms_perf_fd__id(fd, &ids[e][nids[e]++]);
 					if (ring_fd < 0) {
 						struct rec_ring *rr = &r.rings[r.nr_rings];
@@ -997,6 +1009,7 @@ out_open:
 			free(ids[e]);
 		free(ids);
 		free(nids);
+		free(cpu_fds);
 	}
 	if (ret)
 		goto out;
