@@ -211,7 +211,7 @@ struct thread {
 	const char *comm;
 };
 
-enum smap_kind { SMAP_FILE, SMAP_ANON, SMAP_KERNEL, SMAP_MODULE };
+enum smap_kind { SMAP_FILE, SMAP_ANON, SMAP_KERNEL, SMAP_MODULE, SMAP_KSYM };
 
 /* One executable mapping of a process (or of the kernel), as recorded. */
 struct smap {
@@ -221,6 +221,9 @@ struct smap {
 	const char *long_name;     /* SMAP_MODULE: what perf script shows: the recorded path when the
 				      build-id table names it, else name */
 	const uint8_t *build_id;   /* arena copy, or NULL: not recorded */
+	const char *ksym;          /* a KSYMBOL's range (a BPF program, a trampoline): its name, the
+				      one symbol here; the other fields are those of the map it was
+				      registered in, or name = ksym when none covered it */
 	uint8_t build_id_size;
 	uint8_t kind;
 };
@@ -471,6 +474,18 @@ static const struct smap *aspace_lookup(const struct aspace *as, uint64_t addr)
 			return m;
 	}
 	return NULL;
+}
+
+/* Forget m (one of as->maps). */
+static int aspace_remove(struct aspace *as, const struct smap *m)
+{
+	size_t i = (size_t)(m - as->maps);
+
+	memmove(&as->maps[i], &as->maps[i + 1], (as->nr - i - 1) * sizeof(*as->maps));
+	as->nr--;
+	as->unw_valid = false;
+	as->gen++;
+	return 0;
 }
 
 static int aspace_reserve(struct aspace *as, size_t extra)
@@ -755,6 +770,56 @@ static int handle_kernel_mmap(struct pms_session *s, const struct pms_record *r)
 	return aspace_insert(s->kernel, &m);
 }
 
+/*
+ * PERF_RECORD_KSYMBOL: code the kernel made at run time (BPF programs,
+ * trampolines), as perf's machine__process_ksymbol_*(): a range that no
+ * kernel map covers becomes one named after the symbol; inside a map the
+ * symbol names that range of the map. Unregistering forgets it.
+ */
+static int handle_ksymbol(struct pms_session *s, const struct pms_record *r)
+{
+	uint64_t start = r->ksymbol.addr, len = r->ksymbol.len;
+	const struct smap *cover;
+	struct smap m = { 0 };
+
+	if (!len || len > UINT64_MAX - start || !r->ksymbol.name)
+		return 0;
+	if (!s->kernel) {
+		s->kernel = calloc(1, sizeof(*s->kernel));
+		if (!s->kernel)
+			return -ENOMEM;
+		s->kernel->pid = -1;
+	}
+	cover = aspace_lookup(s->kernel, start);
+	if (r->ksymbol.flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER) {
+		if (!cover || !cover->ksym)
+			return 0;
+		/* a range carved from a map goes back to it; one of its own goes away */
+		if (cover->kind == SMAP_KSYM)
+			return aspace_remove(s->kernel, cover);
+		m = *cover;
+		m.ksym = NULL;
+		return aspace_insert(s->kernel, &m);
+	}
+	if (cover && !cover->ksym) {
+		m = *cover;
+		m.pgoff += start - cover->start;
+	} else {
+		m.kind = SMAP_KSYM;
+		m.name = intern(&s->strs, &s->arena, r->ksymbol.name);
+		if (!m.name)
+			return -ENOMEM;
+		m.path = m.name;
+		m.long_name = m.name;
+	}
+	m.start = start;
+	m.end = start + len;
+	m.ksym = intern(&s->strs, &s->arena, r->ksymbol.name);
+	if (!m.ksym)
+		return -ENOMEM;
+	return aspace_insert(s->kernel, &m);
+}
+
 /* ---- record handlers ---- */
 
 /*
@@ -1004,7 +1069,16 @@ static bool resolve_frame_uncached2(struct pms_session *s, struct aspace *as, in
 			frame_unknown(f, ip);
 			return false;
 		}
-		if (m->kind == SMAP_MODULE) {
+		if (m->ksym) {
+			/* as perf: the KSYMBOL's name is the one symbol of its range */
+			memset(&f->res, 0, sizeof(f->res));
+			f->res.status = PMS_RES_OK;
+			f->res.dso = m->name;
+			f->res.sym = m->ksym;
+			f->res.sym_off = look - m->start;
+			f->res.addr = look - m->start;
+			f->dso_path = m->long_name ? m->long_name : m->name;
+		} else if (m->kind == SMAP_MODULE) {
 			if (pms_resolver__module(s->resolver, m->path, m->start, look, &f->res)) {
 				frame_unknown(f, ip);
 			} else {
@@ -1414,6 +1488,8 @@ static int process_record(struct pms_session *s, const struct perf_event_header 
 		return handle_comm(s, &r);
 	case PERF_RECORD_FORK:
 		return handle_fork(s, &r);
+	case PERF_RECORD_KSYMBOL:
+		return handle_ksymbol(s, &r);
 	case PERF_RECORD_LOST:
 		s->stats.lost_events += r.lost.lost;
 		break;
@@ -1599,8 +1675,10 @@ static int session_init(struct pms_session *s, const struct pms_session_opts *op
 		uint64_t st = a->sample_type;
 
 		pms_decode_cfg__from_attr(&s->cfgs[i], a);
-		/* as perf: a fixed-period event's samples each count its period */
-		s->fixed_period[i] = !a->freq && a->sample_period ? a->sample_period : 1;
+		/* as perf: without PERIOD each sample counts the attr's period; perf takes the union
+		 * as it is, a frequency too (perf's own files sample PERIOD with one); 0 would
+		 * weigh nothing */
+		s->fixed_period[i] = a->sample_period ? a->sample_period : 1;
 		s->event_names[i] = name ? intern(&s->strs, &s->arena, name) : fallback_event_name(s, a, &td, &td_tried);
 		if (!s->event_names[i]) {
 			pms_tracing_data__free(td);

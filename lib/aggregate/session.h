@@ -69,7 +69,8 @@ struct pms_session_sample {
 	const char *comm;                 /* thread name at sample time; as perf: ":TID" if never seen, "swapper" for tid 0 */
 	uint32_t pid, tid, cpu;           /* cpu is (uint32_t)-1 without PERF_SAMPLE_CPU */
 	uint64_t time_ns;                 /* 0 without PERF_SAMPLE_TIME */
-	uint64_t period;                  /* without PERF_SAMPLE_PERIOD: attr.sample_period (-c N), or 1 */
+	uint64_t period;                  /* without PERF_SAMPLE_PERIOD: attr.sample_period (-c N; as perf,
+					     the union whatever freq says), or 1 when that is 0 */
 	uint16_t cpumode;                 /* header.misc & PERF_RECORD_MISC_CPUMODE_MASK */
 	const struct pms_frame *frames;   /* nr_frames >= 1: frames[0] = sampled IP */
 	size_t nr_frames;

@@ -1147,3 +1147,73 @@ Test(session, the_running_kernels_init_text_is_named_as_perf_names_it_from_kcore
 	free(f.buf);
 	kroot_done(&k);
 }
+
+/* A PERF_RECORD_KSYMBOL with the trailer of ST_BASE's sample_id_all (TID, TIME, CPU). */
+static void ksymbol(struct file *f, uint64_t addr, uint32_t len, uint16_t flags, const char *name, uint64_t time)
+{
+	uint64_t rec[32] = { 0 };
+	struct perf_event_header *h = (struct perf_event_header *)rec;
+	uint8_t *p = (uint8_t *)rec + 8;
+	size_t nlen = strlen(name) + 1, off;
+	uint16_t type = PERF_RECORD_KSYMBOL_TYPE_BPF;
+
+	memcpy(p, &addr, 8);
+	memcpy(p + 8, &len, 4);
+	memcpy(p + 12, &type, 2);
+	memcpy(p + 14, &flags, 2);
+	memcpy(p + 16, name, nlen);
+	off = 8 + ((16 + nlen + 7) & ~(size_t)7);
+	rec[off / 8] = 1 | (uint64_t)1 << 32; /* pid, tid */
+	rec[off / 8 + 1] = time;
+	rec[off / 8 + 2] = 0;                 /* cpu */
+	h->type = PERF_RECORD_KSYMBOL;
+	h->misc = PERF_RECORD_MISC_KERNEL;
+	h->size = (uint16_t)(off + 24);
+	cr_assert_eq(pms_data_writer__write(f->w, rec, h->size), 0);
+}
+
+/*
+ * BPF programs and trampolines as perf names them (machine__process_ksymbol_*()):
+ * outside every kernel map the range is its own object named after the
+ * symbol; inside the kernel map the symbol names that range; unregistered,
+ * it is forgotten.
+ */
+Test(session, ksymbol_ranges_are_named_after_their_symbol)
+{
+	struct kroot k;
+	struct file f;
+	struct pms_session *s;
+	const struct pms_session_sample *ss;
+
+	kroot_setup(&k);
+	file_open(&f, ST_BASE, "cpu-clock", 4000, true);
+	kernel_build_id(&f, kbid);
+	kernel_map(&f, 0xffffffff81000000ULL, 0x3000, "_stext");
+	ksymbol(&f, 0xffffffffc0100000ULL, 0x80, 0, "bpf_prog_6deef7357e7b4530_sd_fw_ingress", 1);
+	ksymbol(&f, 0xffffffff81002400ULL, 0x40, 0, "bpf_trampoline_6442", 2);
+	sample(&f, PERF_RECORD_MISC_KERNEL, 1, 1, 10, 0xffffffffc0100044ULL, NULL, 0);
+	sample(&f, PERF_RECORD_MISC_KERNEL, 1, 1, 11, 0xffffffff81002410ULL, NULL, 0);
+	ksymbol(&f, 0xffffffffc0100000ULL, 0x80, PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER, "bpf_prog_6deef7357e7b4530_sd_fw_ingress", 12);
+	ksymbol(&f, 0xffffffff81002400ULL, 0x40, PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER, "bpf_trampoline_6442", 13);
+	sample(&f, PERF_RECORD_MISC_KERNEL, 1, 1, 14, 0xffffffffc0100044ULL, NULL, 0);
+	sample(&f, PERF_RECORD_MISC_KERNEL, 1, 1, 15, 0xffffffff81002410ULL, NULL, 0);
+	file_close(&f);
+	s = open_session(&f, false);
+	ss = next(s);
+	cr_expect_str_eq(ss->frames[0].res.dso, "bpf_prog_6deef7357e7b4530_sd_fw_ingress");
+	cr_expect_str_eq(sym(&ss->frames[0]), "bpf_prog_6deef7357e7b4530_sd_fw_ingress");
+	cr_expect_eq(ss->frames[0].res.sym_off, 0x44);
+	ss = next(s);
+	cr_expect_str_eq(ss->frames[0].res.dso, "[kernel.kallsyms]");
+	cr_expect_str_eq(sym(&ss->frames[0]), "bpf_trampoline_6442");
+	cr_expect_eq(ss->frames[0].res.sym_off, 0x10);
+	ss = next(s);
+	cr_expect_str_eq(ss->frames[0].res.dso, "[unknown]", "the program is gone");
+	ss = next(s);
+	cr_expect_str_eq(ss->frames[0].res.dso, "[kernel.kallsyms]");
+	cr_expect_str_neq(sym(&ss->frames[0]), "bpf_trampoline_6442", "the kernel's own symbols again");
+	expect_end(s);
+	pms_session__free(s);
+	free(f.buf);
+	kroot_done(&k);
+}
