@@ -7,17 +7,19 @@
 
 #include "cmd.h"
 #include "report_print.h"
+#include "symbol/jitmap.h"
 
 #define MAX_GRAPH_DEPTH 256
 
 const char *report_dso_short(const char *dso)
 {
-	const char *b;
+	/* a few at once: one printf may show a branch's source and target */
+	static char bufs[4][64];
+	static unsigned next;
 
 	if (!dso)
 		return "[unknown]";
-	b = strrchr(dso, '/');
-	return b && b[1] ? b + 1 : dso;
+	return pms_jitmap__dso_short_name(dso, bufs[next++ % 4], sizeof(bufs[0]));
 }
 
 unsigned long report_convert_unit(unsigned long value, char *unit)

@@ -101,3 +101,16 @@ void pms_jitmap__release(struct pms_jitmap *jm)
 	pms_symtab__release(&jm->tab);
 	jm->nr_bad_lines = 0;
 }
+
+const char *pms_jitmap__dso_short_name(const char *path, char *buf, size_t size)
+{
+	const char *base = strrchr(path, '/');
+	unsigned tid;
+
+	/* perf's dso__set_basename(): sscanf(name, "/tmp/perf-%d.map") == 1, whatever follows the number */
+	if (size && sscanf(path, "/tmp/perf-%u", &tid) == 1) {
+		snprintf(buf, size, "[JIT] tid %u", tid);
+		return buf;
+	}
+	return base && base[1] ? base + 1 : path;
+}

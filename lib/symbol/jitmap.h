@@ -26,5 +26,11 @@ int pms_jitmap__load(const char *path, struct pms_jitmap *jm);
 int pms_jitmap__load_pid(pid_t pid, struct pms_jitmap *jm);
 const struct pms_tsym *pms_jitmap__find(const struct pms_jitmap *jm, uint64_t addr);
 void pms_jitmap__release(struct pms_jitmap *jm);
+/*
+ * perf's short name of an object (its report's Shared Object column): the
+ * base name, "[JIT] tid N" for a JIT map /tmp/perf-N.map (anonymous code of
+ * process N). Returns path's base name or buf.
+ */
+const char *pms_jitmap__dso_short_name(const char *path, char *buf, size_t size);
 
 #endif

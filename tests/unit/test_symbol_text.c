@@ -408,3 +408,16 @@ Test(symbol_kallsyms, module_ranges)
 	pms_kallsyms__release(&ks);
 	free(text);
 }
+
+/* perf's Shared Object column: base names, and "[JIT] tid N" for a process's JIT map. */
+Test(symbol_jitmap, dso_short_names_as_perf_prints_them)
+{
+	char buf[64];
+
+	cr_expect_str_eq(pms_jitmap__dso_short_name("/tmp/perf-1748.map", buf, sizeof(buf)), "[JIT] tid 1748");
+	cr_expect_str_eq(pms_jitmap__dso_short_name("/usr/lib/x86_64-linux-gnu/libc.so.6", buf, sizeof(buf)),
+			 "libc.so.6");
+	cr_expect_str_eq(pms_jitmap__dso_short_name("[kernel.kallsyms]", buf, sizeof(buf)), "[kernel.kallsyms]");
+	cr_expect_str_eq(pms_jitmap__dso_short_name("/tmp/perf-x.map", buf, sizeof(buf)), "perf-x.map");
+	cr_expect_str_eq(pms_jitmap__dso_short_name("/var/tmp/perf-12.map", buf, sizeof(buf)), "perf-12.map");
+}
