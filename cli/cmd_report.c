@@ -1014,6 +1014,8 @@ static int run(int argc, char **argv)
 	memset(&derr, 0, sizeof(derr));
 	/* whole chains cost a lookup per frame: skip them when nothing would show them */
 	so.callchain = !(opt_children == 0 && opt_graph_none) || opt_html;
+	/* perf walks chains from the root in children mode unless told callee, and with -g caller */
+	so.max_stack_from_root = opt_order_set ? opt_order == PMS_CG_CALLER : opt_children != 0;
 	symbol_opts__apply(&so);
 	err = pms_session__open(&s, path, &so, &derr);
 	if (err) {

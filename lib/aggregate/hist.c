@@ -118,10 +118,11 @@ struct chain_rec {
 	uint32_t off, len, hash;
 	/*
 	 * seq[off + len] holds the sampled frame keyed as a caller (by runtime
-	 * address): perf's cumulative pass walks the recorded chain, whose
-	 * first entry is the sampled IP, so an unresolved sampled frame also
-	 * counts as children under its runtime address, beside its own row
-	 * at the file address. Only children mode looks at it.
+	 * address). perf builds trees and its cumulative pass from the
+	 * recorded chain, whose first entry is the sampled IP: an unresolved
+	 * sampled frame is that runtime address in every tree, and in children
+	 * mode also counts (children only) under it, beside its own row at the
+	 * file address.
 	 */
 	bool leaf_twin;
 };
@@ -704,7 +705,7 @@ int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 	for (size_t i = 0; i < nr; i++)
 		if (intern_frame(h, &s->frames[i], h->by_addr, i > 0, &h->tmp[i]))
 			return -ENOMEM;
-	twin = h->opts.children && s->has_callchain && !s->frames[0].res.sym;
+	twin = h->whole_chain && s->has_callchain && !s->leaf_cut && !s->frames[0].res.sym;
 	if (twin && intern_frame(h, &s->frames[0], h->by_addr, true, &h->tmp[nr]))
 		return -ENOMEM;
 	if (intern_chain(h, nr, twin && h->tmp[nr] != h->tmp[0], &chain))
@@ -1050,10 +1051,11 @@ static int find_entry(struct pms_hist *h, const struct entry_key *key, uint32_t 
 }
 
 /* Add path chain[from..] (callee order) or chain[from..0] (caller order) as function frames. */
-static int add_tree_path(struct pms_hist *h, uint32_t eidx, const uint32_t *chain, size_t len,
+static int add_tree_path(struct pms_hist *h, uint32_t eidx, const struct chain_rec *ch,
 			 size_t from, bool toward_leaf, const struct class_rec *c, uint32_t *buf)
 {
-	size_t n = 0;
+	const uint32_t *chain = &h->seq[ch->off];
+	size_t len = ch->len, n = 0;
 
 	if (!h->entries[eidx].cg_root) {
 		uint32_t root = pms_cg__new_root(&h->cg);
@@ -1069,6 +1071,9 @@ static int add_tree_path(struct pms_hist *h, uint32_t eidx, const uint32_t *chai
 		for (size_t i = from; i < len; i++)
 			buf[n++] = h->frames[chain[i]].fn;
 	}
+	/* the sampled frame as the chain recorded it (chain_rec.leaf_twin) */
+	if (ch->leaf_twin && (toward_leaf || from == 0) && n)
+		buf[toward_leaf ? n - 1 : 0] = h->frames[chain[len]].fn;
 	return pms_cg__add_path(&h->cg, h->entries[eidx].cg_root, buf, n, c->period, c->samples);
 }
 
@@ -1134,8 +1139,8 @@ static int expand_class(struct pms_hist *h, const struct class_rec *c, uint32_t 
 			e->max_depth = (uint32_t)len;
 	} else if (wants_tree(h, e)) {
 		/* the sampled entry shows the whole chain, in display order */
-		err = caller ? add_tree_path(h, leaf, chain, len, len - 1, true, c, buf)
-			     : add_tree_path(h, leaf, chain, len, 0, false, c, buf);
+		err = caller ? add_tree_path(h, leaf, ch, len - 1, true, c, buf)
+			     : add_tree_path(h, leaf, ch, 0, false, c, buf);
 		if (err)
 			return err;
 	}
@@ -1163,7 +1168,7 @@ static int expand_class(struct pms_hist *h, const struct class_rec *c, uint32_t 
 			e->children_samples += c->samples;
 			if (depth > e->max_depth)
 				e->max_depth = (uint32_t)depth;
-		} else if (wants_tree(h, e) && (err = add_tree_path(h, idx, chain, len, i, caller, c, buf))) {
+		} else if (wants_tree(h, e) && (err = add_tree_path(h, idx, ch, i, caller, c, buf))) {
 			return err;
 		}
 	}

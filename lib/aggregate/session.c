@@ -1170,8 +1170,21 @@ static size_t add_chain(struct pms_session *s, const struct pms_sample *smp, enu
 			size_t n, bool kernel_only)
 {
 	bool after_marker = true, dropped_ip = false;
+	size_t cap = s->max_frames, skip = 0;
 
-	for (uint64_t i = 0; i < smp->callchain_nr && n < s->max_frames; i++) {
+	if (s->opts.max_stack_from_root && !kernel_only) {
+		size_t total = 0;
+
+		for (uint64_t i = 0; i < smp->callchain_nr; i++)
+			total += !pms_callchain__is_context(smp->callchain[i]);
+		if (total > s->max_frames) {
+			/* perf keeps the outermost max_stack entries: the sampled IP's copy goes first */
+			skip = total - s->max_frames;
+			cap = s->max_frames + 1;
+			s->out.leaf_cut = true;
+		}
+	}
+	for (uint64_t i = 0; i < smp->callchain_nr && n < cap; i++) {
 		uint64_t ip = smp->callchain[i];
 		struct pms_frame *f;
 
@@ -1205,6 +1218,12 @@ static size_t add_chain(struct pms_session *s, const struct pms_sample *smp, enu
 		}
 		if (kernel_only && kind != PMS_FRAME_KERNEL)
 			break;
+		if (skip) {
+			skip--;
+			dropped_ip = true;
+			after_marker = false;
+			continue;
+		}
 		/* The chain starts with the sampled IP, which frames[0] already is. */
 		if (!dropped_ip && n == 1 && ip == s->frames[0].ip) {
 			dropped_ip = true;
@@ -1307,6 +1326,7 @@ static int build_frames(struct pms_session *s, struct aspace *as)
 	s->exact[0] = true;
 	o->has_callchain = has_chain || dwarf;
 	o->dwarf_unwound = false;
+	o->leaf_cut = false;
 	if (dwarf)
 		s->stats.dwarf_samples++;
 	if (s->opts.callchain && has_chain)
@@ -1651,8 +1671,9 @@ static int session_init(struct pms_session *s, const struct pms_session_opts *op
 	s->max_frames = s->opts.max_stack ? s->opts.max_stack : DEFAULT_MAX_STACK;
 	if (s->max_frames < 1)
 		s->max_frames = 1;
-	s->frames = calloc(s->max_frames, sizeof(*s->frames));
-	s->exact = calloc(s->max_frames, sizeof(*s->exact));
+	/* + 1: max_stack_from_root keeps the sampled IP beside max_stack chain entries */
+	s->frames = calloc(s->max_frames + 1, sizeof(*s->frames));
+	s->exact = calloc(s->max_frames + 1, sizeof(*s->exact));
 	s->fcache = calloc(FCACHE_MIN, sizeof(*s->fcache));
 	s->fcache_mask = FCACHE_MIN - 1;
 	s->uw_ips = calloc(s->max_frames + 1, sizeof(*s->uw_ips));

@@ -76,6 +76,8 @@ struct pms_session_sample {
 	size_t nr_frames;
 	bool has_callchain;               /* a chain was recorded (fp or dwarf), not just the IP */
 	bool dwarf_unwound;               /* the user part came from DWARF unwinding */
+	bool leaf_cut;                    /* max_stack_from_root cut the chain's own copy of the sampled
+					     IP (and what followed it): frames[1..] start further out */
 	bool bad_callchain;               /* the chain held an invalid PERF_CONTEXT value and was cut
 					     there (perf script prints no frames for such samples) */
 	uint64_t file_offset;             /* of the SAMPLE record (for diagnostics) */
@@ -86,6 +88,10 @@ struct pms_session_opts {
 	bool recover;          /* stop quietly at damage, keeping what came before */
 	bool callchain;        /* resolve whole chains (false: frames[0] only; faster) */
 	size_t max_stack;      /* frames kept per sample; 0 = 127 (perf's default) */
+	bool max_stack_from_root; /* a chain longer than max_stack keeps its outermost entries, as
+				     perf's cursor does when it walks chains from the root (report in
+				     children mode or -g caller): frames[0] stays the sampled IP, then
+				     come the outermost max_stack entries (see leaf_cut) */
 	const char *symfs;     /* perf's --symfs: look files up under this root first (and use it
 				  as a build-id cache when it has a .build-id directory); NULL */
 	const char *kallsyms;  /* perf's --kallsyms: name kernel addresses with this file; NULL */

@@ -1217,3 +1217,45 @@ Test(session, ksymbol_ranges_are_named_after_their_symbol)
 	free(f.buf);
 	kroot_done(&k);
 }
+
+/*
+ * A chain longer than max_stack: perf keeps the entries nearest the sample
+ * when it walks from the leaf (script, callee graphs), the outermost ones
+ * when it walks from the root (children mode, caller graphs); there the
+ * chain's own copy of the sampled IP is the first to go.
+ */
+Test(session, max_stack_keeps_the_end_perf_walks_from)
+{
+	const uint64_t ip = 0x400100;
+	const uint64_t chain[] = { PERF_CONTEXT_USER, ip, 0x401001, 0x401002, 0x401003, 0x401004, 0x401005, 0x401006 };
+	struct file f;
+	const struct pms_session_sample *ss;
+	struct pms_session *s;
+
+	file_open(&f, ST_BASE | PERF_SAMPLE_CALLCHAIN, "cpu-clock", 4000, true);
+	sample(&f, PERF_RECORD_MISC_USER, 1, 1, 10, ip, chain, sizeof(chain) / sizeof(chain[0]));
+	file_close(&f);
+	for (int from_root = 0; from_root < 2; from_root++) {
+		struct pms_session_opts o = { .sz = sizeof(o), .callchain = true, .max_stack = 4,
+					      .max_stack_from_root = from_root };
+		struct pms_data_error e = { 0 };
+
+		cr_assert_eq(pms_session__open_mem(&s, f.buf, f.len, &o, &e), 0, "%s", e.msg);
+		ss = next(s);
+		cr_assert_eq(ss->frames[0].ip, ip, "the sampled IP stays");
+		if (!from_root) {
+			cr_assert_eq(ss->nr_frames, 4);
+			cr_expect_eq(ss->frames[1].ip, 0x401001);
+			cr_expect_eq(ss->frames[3].ip, 0x401003);
+			cr_expect_not(ss->leaf_cut);
+		} else {
+			/* 7 entries, the IP's copy among them: the outermost 4 */
+			cr_assert_eq(ss->nr_frames, 5);
+			cr_expect_eq(ss->frames[1].ip, 0x401003);
+			cr_expect_eq(ss->frames[4].ip, 0x401006);
+			cr_expect(ss->leaf_cut);
+		}
+		pms_session__free(s);
+	}
+	free(f.buf);
+}
