@@ -57,7 +57,7 @@ UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
 DEMO_BINS := $(DEMO_SRCS:demo/%.c=$(BUILD)/demo/%)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 
-.PHONY: all deps run check lib cli unit-bin demo fuzz-bin clean aarch64 \
+.PHONY: all deps run check lib cli unit-bin test-bin demo fuzz-bin clean aarch64 \
         test-layers test-unit test-cli test-kernel test-browser test-fuzz test-san bench
 
 all: $(BUILD)/pmuscope $(BUILD)/libpmuscope.a $(BUILD)/libpmuscope.so demo
@@ -70,7 +70,7 @@ run: deps
 	$(Q)sh scripts/run-demo.sh $(BUILD)
 
 check: deps
-	$(Q)$(MAKE) --no-print-directory all unit-bin fuzz-bin
+	$(Q)$(MAKE) --no-print-directory all unit-bin test-bin fuzz-bin
 	$(Q)$(MAKE) --no-print-directory BUILD=build-san SAN=1 build-san/pmuscope unit-bin demo
 	$(Q)sh tests/run-all.sh
 
@@ -78,6 +78,7 @@ lib: $(BUILD)/libpmuscope.a $(BUILD)/libpmuscope.so
 cli: $(BUILD)/pmuscope
 demo: $(DEMO_BINS)
 unit-bin: $(BUILD)/tests/unit-tests
+test-bin: $(BUILD)/tests/pmuscope-bpftest
 fuzz-bin: $(FUZZ_BINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -104,6 +105,24 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 
 $(BUILD)/obj/lib/bpf/profile.o: $(BUILD)/bpf/profile.skel.h
 $(BUILD)/obj/lib/bpf/%.o: ALL_CFLAGS += -I$(BUILD)/bpf
+
+# The test build of the BPF object adds programs that only tests load (one the
+# verifier must reject): same skeleton name, its own directory, and the
+# commands relinked against it as $(BUILD)/tests/pmuscope-bpftest. The
+# product's object never carries them.
+$(BUILD)/bpf-test/profile.bpf.o: bpf/profile.bpf.c $(BUILD)/bpf/vmlinux.h lib/bpf/profile_abi.h
+	@mkdir -p $(dir $@)
+	$(Q)clang -O2 -g -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -DPMS_BPF_TEST_PROGS -Wall -Werror \
+		-I$(BUILD)/bpf -Ilib/bpf -c $< -o $@
+$(BUILD)/bpf-test/profile.skel.h: $(BUILD)/bpf-test/profile.bpf.o
+	$(Q)bpftool gen skeleton $< name profile_bpf >$@.tmp && mv $@.tmp $@
+$(BUILD)/obj-test/lib/bpf/profile.o: lib/bpf/profile.c $(BUILD)/bpf-test/profile.skel.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(BUILD)/bpf-test -c $< -o $@
+$(BUILD)/tests/pmuscope-bpftest: $(CLI_OBJS) $(filter-out $(BUILD)/obj/lib/bpf/profile.o,$(LIB_OBJS)) \
+		$(BUILD)/obj-test/lib/bpf/profile.o
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
@@ -174,4 +193,4 @@ bench: all
 clean:
 	rm -rf build build-san build-aarch64
 
--include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(BUILD)/obj-test/lib/bpf/profile.d

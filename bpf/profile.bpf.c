@@ -588,15 +588,18 @@ int BPF_PROG(pf_switch, bool preempt, struct task_struct *prev, struct task_stru
 	return 0;
 }
 
+#ifdef PMS_BPF_TEST_PROGS
 /*
- * Loaded only when the tests ask (PMS_BPF_TEST_REJECT in the environment): a
+ * Only in the test build of this object (build/tests/pmuscope-bpftest): a
  * read past the end of the context, which every verifier refuses, so that
  * the way a rejection is reported (message, log on -v) is tested for real.
+ * The product's object never carries it.
  */
 SEC("perf_event")
 int pf_reject(struct bpf_perf_event_data *ctx)
 {
 	return (int)*(volatile __u64 *)((char *)ctx + 4096);
 }
+#endif
 
 char LICENSE[] SEC("license") = "Dual MIT/GPL";

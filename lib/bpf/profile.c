@@ -386,7 +386,6 @@ int pms_profile__start(const struct pms_profile_opts *o, struct pms_profile **ou
 	if (!o->off_cpu)
 		bpf_map__set_max_entries(p->skel->maps.block_start, 1);
 	bpf_program__set_autoload(o->off_cpu ? p->skel->progs.pf_sample : p->skel->progs.pf_switch, false);
-	bpf_program__set_autoload(p->skel->progs.pf_reject, getenv("PMS_BPF_TEST_REJECT") != NULL);
 	{
 		/* announcements only off-CPU; streamed samples (asked for, or when the maps fill) else */
 		size_t ring = o->ring_bytes ? o->ring_bytes

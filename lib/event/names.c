@@ -109,46 +109,6 @@ const struct pms_event_name *pms_event_names__software(size_t *nr)
 	return sw_names;
 }
 
-static int word_in(const char *const *list, size_t max, const char *w, size_t len)
-{
-	size_t j;
-
-	for (j = 0; j < max && list[j]; j++)
-		if (strlen(list[j]) == len && memcmp(list[j], w, len) == 0)
-			return 1;
-	return 0;
-}
-
-int pms_event_names__cache_type(const char *w, size_t len)
-{
-	int i;
-
-	for (i = 0; i < PERF_COUNT_HW_CACHE_MAX; i++)
-		if (word_in(cache_types[i], ARRAY_SIZE(cache_types[i]), w, len))
-			return i;
-	return -1;
-}
-
-int pms_event_names__cache_op(const char *w, size_t len)
-{
-	int i;
-
-	for (i = 0; i < PERF_COUNT_HW_CACHE_OP_MAX; i++)
-		if (word_in(cache_ops[i], ARRAY_SIZE(cache_ops[i]), w, len))
-			return i;
-	return -1;
-}
-
-int pms_event_names__cache_result(const char *w, size_t len)
-{
-	int i;
-
-	for (i = 0; i < PERF_COUNT_HW_CACHE_RESULT_MAX; i++)
-		if (word_in(cache_results[i], ARRAY_SIZE(cache_results[i]), w, len))
-			return i;
-	return -1;
-}
-
 bool pms_event_names__cache_op_valid(int type, int op)
 {
 	if (type < 0 || type >= PERF_COUNT_HW_CACHE_MAX || op < 0 || op >= PERF_COUNT_HW_CACHE_OP_MAX)

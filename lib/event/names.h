@@ -31,13 +31,6 @@ const struct pms_event_name *pms_event_names__cache(size_t *nr);
 /* Hardware or software event whose name or alias is exactly w[0..len), or NULL. */
 const struct pms_event_name *pms_event_names__find(const char *w, size_t len);
 
-/*
- * Legacy-cache words (case-sensitive, as perf's lexer): the
- * PERF_COUNT_HW_CACHE_* / _OP_* / _RESULT_* index of a spelling, or -1.
- */
-int pms_event_names__cache_type(const char *w, size_t len);
-int pms_event_names__cache_op(const char *w, size_t len);
-int pms_event_names__cache_result(const char *w, size_t len);
 /* perf's validity table: e.g. iTLB and branch accept only loads. */
 bool pms_event_names__cache_op_valid(int type, int op);
 /* All spellings of cache type (what 0), op (1) or result (2) idx; NULL-terminated, first canonical. */

@@ -452,43 +452,6 @@ const struct pms_pmu_alias *pms_pmu__alias(const struct pms_pmu *pmu, const char
 	return NULL;
 }
 
-static uint64_t *field_ptr(const struct pms_pmu_format *fmt, struct perf_event_attr *attr)
-{
-	switch (fmt->field) {
-	case 0: return (uint64_t *)&attr->config;
-	case 1: return (uint64_t *)&attr->config1;
-	case 2: return (uint64_t *)&attr->config2;
-#ifdef PERF_ATTR_SIZE_VER8
-	case 3: return (uint64_t *)&attr->config3;
-#endif
-	default: return NULL;
-	}
-}
-
-int pms_pmu_format__apply(const struct pms_pmu_format *fmt, uint64_t val, struct perf_event_attr *attr)
-{
-	uint64_t *dst = field_ptr(fmt, attr);
-	int r, vbit = 0;
-
-	if (!dst)
-		return -EINVAL;
-	if (fmt->nr_bits < 64 && (val >> fmt->nr_bits))
-		return -ERANGE;
-	for (r = 0; r < fmt->nr_ranges; r++) {
-		int b;
-
-		for (b = fmt->ranges[r].lo; b <= fmt->ranges[r].hi; b++, vbit++) {
-			uint64_t bit = 1ULL << b;
-
-			if ((val >> vbit) & 1)
-				*dst |= bit;
-			else
-				*dst &= ~bit;
-		}
-	}
-	return 0;
-}
-
 uint64_t pms_pmu_format__extract(const struct pms_pmu_format *fmt, const struct perf_event_attr *attr)
 {
 	uint64_t src, val = 0;

@@ -50,9 +50,7 @@ const struct pms_pmu *const *pms_event_ctx__pmus(struct pms_event_ctx *ctx, size
 const struct pms_pmu *pms_event_ctx__pmu(struct pms_event_ctx *ctx, const char *name);
 const struct pms_pmu *pms_event_ctx__pmu_by_type(struct pms_event_ctx *ctx, uint32_t type);
 
-/* Set format `fmt` to `val` inside attr (config/config1/...): -ERANGE if val does not fit. */
 struct perf_event_attr;
-int pms_pmu_format__apply(const struct pms_pmu_format *fmt, uint64_t val, struct perf_event_attr *attr);
 /* Extract the value of `fmt` from attr (for explain / display). */
 uint64_t pms_pmu_format__extract(const struct pms_pmu_format *fmt, const struct perf_event_attr *attr);
 

@@ -436,13 +436,18 @@ pf_dwarf() {
 	fi
 }
 
-# A verifier rejection, for real: PMS_BPF_TEST_REJECT loads one more program that reads past
-# its context. Reported as a rejection (not as the EACCES the verifier answers with, which
+# A verifier rejection, for real: the test build (build/tests/pmuscope-bpftest, the same
+# commands with the BPF object compiled with PMS_BPF_TEST_PROGS) loads one more program that
+# reads past its context. Reported as a rejection (not as the EACCES the verifier answers with, which
 # reads like a permission problem), the log shown with -v only.
 pf_verifier() {
-	pf_out=$(PMS_BPF_TEST_REJECT=1 "$PMUSCOPE" profile --duration 0.1 2>&1)
+	if [ ! -x "$BUILD_DIR/tests/pmuscope-bpftest" ]; then
+		fail "pf_verifier_message" "$BUILD_DIR/tests/pmuscope-bpftest is not built (make check builds it)"
+		return
+	fi
+	pf_out=$("$BUILD_DIR/tests/pmuscope-bpftest" profile --duration 0.1 2>&1)
 	pf_rc=$?
-	pf_vout=$(PMS_BPF_TEST_REJECT=1 "$PMUSCOPE" -v profile --duration 0.1 2>&1)
+	pf_vout=$("$BUILD_DIR/tests/pmuscope-bpftest" -v profile --duration 0.1 2>&1)
 	pf_vrc=$?
 	if [ $pf_rc = 1 ] && echo "$pf_out" | grep -q "verifier rejected the profile program (run 'pmuscope -v profile" &&
 		! echo "$pf_out" | grep -q "PROG LOAD LOG"; then
