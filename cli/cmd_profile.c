@@ -853,27 +853,6 @@ static const char *fail_message(enum pms_profile_fail f, int err)
 	}
 }
 
-static size_t parse_ids(const struct pms_cmd *cmd, const char *opt, const char *s, pid_t **out)
-{
-	size_t n = 0;
-	const char *p = s;
-
-	*out = NULL;
-	while (*p) {
-		char *end;
-		long v = strtol(p, &end, 10);
-
-		if (end == p || v <= 0 || (*end && *end != ','))
-			usage_error(cmd, "%s: want a comma-separated list of ids, not '%s'", opt, s);
-		*out = xrealloc(*out, (n + 1) * sizeof(**out));
-		(*out)[n++] = (pid_t)v;
-		p = *end ? end + 1 : end;
-	}
-	if (!n)
-		usage_error(cmd, "%s: want at least one id", opt);
-	return n;
-}
-
 static bool any_alive(const pid_t *pids, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -971,9 +950,9 @@ static int run(int argc, char **argv)
 		po.nr_cpus = cpus.nr;
 	}
 	if (opt_pid)
-		po.nr_pids = parse_ids(self(), "-p", opt_pid, &pids);
+		opt_id_list(self(), "-p/--pid", opt_pid, 1, &pids, &po.nr_pids);
 	else if (opt_tid)
-		po.nr_pids = parse_ids(self(), "-t", opt_tid, &pids);
+		opt_id_list(self(), "-t/--tid", opt_tid, 1, &pids, &po.nr_pids);
 	for (size_t i = 0; i < po.nr_pids; i++)
 		if (kill(pids[i], 0) && errno == ESRCH) {
 			error("no process or thread %d", (int)pids[i]);

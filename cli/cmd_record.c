@@ -440,34 +440,10 @@ static void record_cmdline(struct rec *r)
 	free(words);
 }
 
-/* "12,34": positive ids, comma-separated, none empty; a usage error names what (-p/-t) was bad. */
-static void parse_id_list(const char *s, const char *what, pid_t **ids, size_t *nr)
-{
-	const char *p = s;
-
-	*nr = 0;
-	*ids = NULL;
-	while (*p) {
-		char *end;
-		long v;
-
-		errno = 0;
-		v = strtol(p, &end, 10);
-		if (errno || end == p || v <= 0 || v > INT32_MAX || (*end && *end != ',') ||
-		    (*end == ',' && !end[1]))
-			usage_error(&cmd_record, "bad %s '%s'", what, s);
-		*ids = xrealloc(*ids, (*nr + 1) * sizeof(**ids));
-		(*ids)[(*nr)++] = (pid_t)v;
-		p = *end ? end + 1 : end;
-	}
-	if (!*nr)
-		usage_error(&cmd_record, "bad %s '%s'", what, s);
-}
-
 /* -t 12,34: the thread ids (syntax first, then existence) and the process (tgid) of each. */
 static int parse_tids(const char *s, pid_t **tids, pid_t **tgids, size_t *nr)
 {
-	parse_id_list(s, "thread id list", tids, nr);
+	opt_id_list(&cmd_record, "-t/--tid", s, 1, tids, nr);
 	*tgids = xcalloc(*nr, sizeof(**tgids));
 	for (size_t i = 0; i < *nr; i++) {
 		long tg = rec_synth__status_field((*tids)[i], "Tgid");
@@ -819,7 +795,7 @@ static int run(int argc, char **argv)
 	}
 	if (opt_pid) {
 		/* -p 12,34: every thread of each process */
-		parse_id_list(opt_pid, "pid", &pids, &nr_pids);
+		opt_id_list(&cmd_record, "-p/--pid", opt_pid, 1, &pids, &nr_pids);
 		for (size_t k = 0; k < nr_pids; k++) {
 			pid_t *t;
 			size_t n;

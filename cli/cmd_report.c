@@ -25,6 +25,7 @@
 #include "export/report_html.h"
 #include "ring/record.h"
 #include "symbol/resolver.h"
+#include "util/cpulist.h"
 #include "util/strbuf.h"
 
 static const char *opt_input, *opt_sort, *opt_time, *opt_html;
@@ -122,40 +123,42 @@ static int add_strs(const char *arg, char ***list, size_t *nr)
 	return 0;
 }
 
-static int add_u32s(const char *what, const char *arg, uint32_t **list, size_t *nr)
+/* Repeated --pid/--tid/--cpu options add up, as perf's do. */
+static void append_u32s(uint32_t **list, size_t *nr, const int *v, size_t n)
 {
-	char *copy = xstrdup(arg), *save = NULL;
-	int ret = 0;
+	*list = xrealloc(*list, (*nr + n) * sizeof(**list));
+	for (size_t i = 0; i < n; i++)
+		(*list)[(*nr)++] = (uint32_t)v[i];
+}
 
-	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		char *end;
-		unsigned long long a, b;
+static int add_ids(const char *opt_name, const char *arg, uint32_t **list, size_t *nr)
+{
+	pid_t *ids;
+	size_t n;
 
-		errno = 0;
-		a = strtoull(w, &end, 10);
-		b = a;
-		if (!errno && *end == '-' && end > w)
-			b = strtoull(end + 1, &end, 10);
-		if (errno || *end || end == w || a > UINT32_MAX || b > UINT32_MAX || b < a || b - a > 65536) {
-			fprintf(stderr, "pmuscope: error: --%s: bad number '%s'\n", what, w);
-			ret = -1;
-			break;
-		}
-		for (unsigned long long v = a; v <= b; v++) {
-			*list = xrealloc(*list, (*nr + 1) * sizeof(**list));
-			(*list)[(*nr)++] = (uint32_t)v;
-		}
-	}
-	free(copy);
-	return ret;
+	opt_id_list(self(), opt_name, arg, 0, &ids, &n);
+	append_u32s(list, nr, ids, n);
+	free(ids);
+	return 0;
+}
+
+static int add_cpus(const char *arg)
+{
+	struct pms_cpulist cpus;
+
+	if (pms_cpulist__parse(arg, &cpus, NULL))
+		usage_error(self(), "--cpu: '%s' is not a CPU list (e.g. 0-3,8)", arg);
+	append_u32s(&l_cpus, &n_cpus, cpus.cpus, cpus.nr);
+	pms_cpulist__release(&cpus);
+	return 0;
 }
 
 static int cb_comm(const struct opt *o, const char *a) { (void)o; return add_strs(a, &l_comms, &n_comms); }
 static int cb_dso(const struct opt *o, const char *a) { (void)o; return add_strs(a, &l_dsos, &n_dsos); }
 static int cb_sym(const struct opt *o, const char *a) { (void)o; return add_strs(a, &l_syms, &n_syms); }
-static int cb_pid(const struct opt *o, const char *a) { (void)o; return add_u32s("pid", a, &l_pids, &n_pids); }
-static int cb_tid(const struct opt *o, const char *a) { (void)o; return add_u32s("tid", a, &l_tids, &n_tids); }
-static int cb_cpu(const struct opt *o, const char *a) { (void)o; return add_u32s("cpu", a, &l_cpus, &n_cpus); }
+static int cb_pid(const struct opt *o, const char *a) { (void)o; return add_ids("--pid", a, &l_pids, &n_pids); }
+static int cb_tid(const struct opt *o, const char *a) { (void)o; return add_ids("--tid", a, &l_tids, &n_tids); }
+static int cb_cpu(const struct opt *o, const char *a) { (void)o; return add_cpus(a); }
 
 static const struct opt opts[] = {
 	OPT_STRING('i', "input", &opt_input, "<file>", "input file (default perf.data, - for stdin)"),

@@ -111,7 +111,7 @@ static const struct pms_cmd *self(void);
 
 /* Sample filters (perf script's --pid/--tid/--comms/-C/--time). */
 struct filters {
-	long *pids, *tids;
+	pid_t *pids, *tids;
 	size_t nr_pids, nr_tids;
 	char **comms;
 	size_t nr_comms;
@@ -120,35 +120,13 @@ struct filters {
 	uint64_t t0, t1;   /* ns; t1 == 0: no end */
 };
 
-static int parse_ids(const char *what, const char *list, long **out, size_t *nr)
-{
-	char *copy = xstrdup(list), *save = NULL;
-
-	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *end;
-		long v;
-
-		errno = 0;
-		v = strtol(tok, &end, 10);
-		if (errno || end == tok || *end || v < 0) {
-			error("--%s: '%s' is not a number", what, tok);
-			free(copy);
-			return -1;
-		}
-		*out = xrealloc(*out, (*nr + 1) * sizeof(**out));
-		(*out)[(*nr)++] = v;
-	}
-	free(copy);
-	return 0;
-}
-
 static int parse_filters(struct filters *flt)
 {
 	memset(flt, 0, sizeof(*flt));
-	if (opt_pids && parse_ids("pid", opt_pids, &flt->pids, &flt->nr_pids))
-		return -1;
-	if (opt_tids && parse_ids("tid", opt_tids, &flt->tids, &flt->nr_tids))
-		return -1;
+	if (opt_pids)
+		opt_id_list(self(), "--pid", opt_pids, 0, &flt->pids, &flt->nr_pids);
+	if (opt_tids)
+		opt_id_list(self(), "--tid", opt_tids, 0, &flt->tids, &flt->nr_tids);
 	if (opt_comms) {
 		char *copy = xstrdup(opt_comms), *save = NULL;
 
@@ -185,7 +163,7 @@ static void release_filters(struct filters *flt)
 		pms_cpulist__release(&flt->cpus);
 }
 
-static bool in_list(const long *v, size_t nr, long x)
+static bool in_list(const pid_t *v, size_t nr, long x)
 {
 	for (size_t i = 0; i < nr; i++)
 		if (v[i] == x)

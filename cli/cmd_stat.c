@@ -290,32 +290,6 @@ static int check_runnable(const char *argv0)
 
 /* -------------------------------------------------------------- targets -- */
 
-static int parse_id_list(const char *s, pid_t **out, size_t *nr, const char *what)
-{
-	const char *p = s;
-
-	*out = NULL;
-	*nr = 0;
-	while (*p) {
-		char *end;
-		unsigned long v;
-
-		errno = 0;
-		v = strtoul(p, &end, 10);
-		if (errno || end == p || v == 0 || v > INT_MAX || (*end && *end != ',')) {
-			free(*out);
-			*out = NULL;
-			usage_error(&cmd_stat, "bad %s list '%s': expected numbers separated by commas", what, s);
-		}
-		*out = xrealloc(*out, (*nr + 1) * sizeof(**out));
-		(*out)[(*nr)++] = (pid_t)v;
-		p = *end ? end + 1 : end;
-	}
-	if (!*nr)
-		usage_error(&cmd_stat, "empty %s list", what);
-	return 0;
-}
-
 static int cmp_pid(const void *a, const void *b)
 {
 	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
@@ -818,7 +792,7 @@ static void setup_target(struct stat_ctx *x)
 	if (opt_pids) {
 		c->target = ST_PID;
 		c->target_str = opt_pids;
-		parse_id_list(opt_pids, &x->pids, &x->nr_pids, "pid");
+		opt_id_list(&cmd_stat, "-p/--pid", opt_pids, 1, &x->pids, &x->nr_pids);
 		for (size_t i = 0; i < x->nr_pids; i++) {
 			int ret = add_threads_of(x->pids[i], &x->tids, &x->nr_tids);
 
@@ -840,7 +814,7 @@ static void setup_target(struct stat_ctx *x)
 	} else if (opt_tids) {
 		c->target = ST_TID;
 		c->target_str = opt_tids;
-		parse_id_list(opt_tids, &x->tids, &x->nr_tids, "tid");
+		opt_id_list(&cmd_stat, "-t/--tid", opt_tids, 1, &x->tids, &x->nr_tids);
 		for (size_t i = 0; i < x->nr_tids; i++) {
 			/* kill(tid, 0) finds any task, thread or not, without needing procfs */
 			if (kill(x->tids[i], 0) && errno != EPERM) {

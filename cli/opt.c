@@ -7,6 +7,7 @@
 
 #include "cmd.h"
 #include "opt.h"
+#include "util/idlist.h"
 
 static int parse_value(const struct pms_cmd *cmd, const struct opt *o, const char *arg, const char *spelled)
 {
@@ -232,4 +233,16 @@ void opt_print_usage(const struct pms_cmd *cmd, FILE *f)
 			fprintf(f, "    %-26s  %s\n", left, o->help ? o->help : "");
 	}
 	fprintf(f, "    -h, --help                  show this help\n");
+}
+
+void opt_id_list(const struct pms_cmd *cmd, const char *opt_name, const char *text, int min_id,
+		 pid_t **ids, size_t *nr)
+{
+	int err = pms_id_list__parse(text, min_id, ids, nr);
+
+	if (err == -ENOMEM)
+		die("out of memory");
+	if (err)
+		usage_error(cmd, "%s: '%s' is not a list of ids (%s separated by commas)", opt_name, text,
+			    min_id > 0 ? "positive numbers" : "numbers");
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 enum opt_type {
 	OPT_T_END,
@@ -63,5 +64,12 @@ struct pms_cmd;
  */
 int opt_parse(const struct pms_cmd *cmd, int *argc, char **argv, int flags);
 void opt_print_usage(const struct pms_cmd *cmd, FILE *f);
+/*
+ * A -p/-t/--pid/--tid value (pms_id_list__parse: min_id 1 for live targets,
+ * 0 for filters over a recording), with the same message in every command.
+ * A bad list is a usage error (exit 129); *ids is the caller's to free.
+ */
+void opt_id_list(const struct pms_cmd *cmd, const char *opt_name, const char *text, int min_id,
+		 pid_t **ids, size_t *nr);
 
 #endif

@@ -10,6 +10,7 @@
 #include "util/array.h"
 #include "util/cpulist.h"
 #include "util/fileio.h"
+#include "util/idlist.h"
 #include "util/strbuf.h"
 #include "util/strsim.h"
 #include "util/sysfs.h"
@@ -110,6 +111,43 @@ Test(util_cpulist, contains)
 	cr_assert(pms_cpulist__contains(&l, 8));
 	cr_assert(!pms_cpulist__contains(&l, 2));
 	pms_cpulist__release(&l);
+}
+
+Test(util_idlist, lists_in_order_with_duplicates)
+{
+	pid_t *ids;
+	size_t nr;
+
+	cr_assert_eq(pms_id_list__parse("12,34,12", 1, &ids, &nr), 0);
+	cr_assert_eq(nr, 3);
+	cr_assert_eq(ids[0], 12);
+	cr_assert_eq(ids[1], 34);
+	cr_assert_eq(ids[2], 12);
+	free(ids);
+	cr_assert_eq(pms_id_list__parse("2147483647", 1, &ids, &nr), 0);
+	cr_assert_eq(ids[0], 2147483647);
+	free(ids);
+	/* pid 0 (the idle task) only where the caller allows it */
+	cr_assert_eq(pms_id_list__parse("0,1", 0, &ids, &nr), 0);
+	cr_assert_eq(nr, 2);
+	free(ids);
+}
+
+Test(util_idlist, refuses_anything_else_and_leaves_nothing)
+{
+	static const char *const bad[] = {
+		"", ",", "1,", ",1", "1,,2", "12x", "x", "-1", "+1", " 1", "1 ", "1-3",
+		"2147483648", "99999999999999999999", "0",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		pid_t *ids = (pid_t *)1;
+		size_t nr = 7;
+
+		cr_assert_eq(pms_id_list__parse(bad[i], 1, &ids, &nr), -EINVAL, "'%s'", bad[i]);
+		cr_assert_null(ids, "'%s'", bad[i]);
+		cr_assert_eq(nr, 0, "'%s'", bad[i]);
+	}
 }
 
 Test(util_strsim, distances)

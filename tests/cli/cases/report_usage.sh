@@ -5,6 +5,7 @@
 "$PMUSCOPE" report -g sideways; echo "exit=$?"
 "$PMUSCOPE" report --percent-limit 101; echo "exit=$?"
 "$PMUSCOPE" report --pid x; echo "exit=$?"
+"$PMUSCOPE" report --cpu 3-1; echo "exit=$?"
 "$PMUSCOPE" report extra.data; echo "exit=$?"
 "$PMUSCOPE" report; echo "exit=$?"
 echo "not perf.data" > text.data
