@@ -61,7 +61,6 @@ static double opt_duration;
 
 enum cg_mode { CG_NONE, CG_FP, CG_DWARF };
 static volatile sig_atomic_t stop_requests;
-static volatile sig_atomic_t child_pid_for_signal;
 
 static int add_event(const struct opt *o, const char *arg)
 {
@@ -97,15 +96,8 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
 	stop_requests++;
-	/* a terminal's ^C already reached the workload; forward only kill(2)s */
-	if (child_pid_for_signal > 0) {
-		if (stop_requests >= 3)
-			kill(child_pid_for_signal, SIGKILL);
-		else if (si && si->si_code == SI_USER)
-			kill(child_pid_for_signal, sig);
-	}
+	stop_signals__forward(sig, si, stop_requests);
 }
-
 
 static void on_sigchld(int sig)
 {
@@ -139,124 +131,6 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-/* ------------------------------------------------------------ workload -- */
-
-struct workload {
-	pid_t pid;
-	int go_fd, err_fd;
-	bool exited;
-	int status;
-};
-
-/* stdout_to_stderr: the recorder's stdout is the perf.data pipe (-o -). */
-static int workload_fork(struct workload *w, char **argv, bool stdout_to_stderr)
-{
-	sigset_t set, old;
-	int go[2], er[2];
-
-	memset(w, 0, sizeof(*w));
-	if (pipe2(go, O_CLOEXEC) || pipe2(er, O_CLOEXEC))
-		return error("cannot create a pipe: %s", strerror(errno));
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, &old);
-	w->pid = fork();
-	if (w->pid < 0) {
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		return error("cannot fork: %s", strerror(errno));
-	}
-	if (w->pid == 0) {
-		char c;
-		ssize_t n;
-		int e;
-
-		stop_signals__restore_in_child();
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		close(go[1]);
-		close(er[0]);
-		if (stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
-			_exit(EXIT_NOEXEC);
-		do
-			n = read(go[0], &c, 1);
-		while (n < 0 && errno == EINTR);
-		if (n != 1)
-			_exit(EXIT_NOTFOUND);
-		execvp(argv[0], argv);
-		e = errno;
-		if (write(er[1], &e, sizeof(e)) < 0)
-			_exit(EXIT_NOEXEC);
-		_exit(e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC);
-	}
-	close(go[0]);
-	close(er[1]);
-	w->go_fd = go[1];
-	w->err_fd = er[0];
-	child_pid_for_signal = w->pid;
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return 0;
-}
-
-static void workload_reap(struct workload *w, bool block)
-{
-	int st;
-	pid_t r;
-
-	if (w->exited || w->pid <= 0)
-		return;
-	do
-		r = waitpid(w->pid, &st, block ? 0 : WNOHANG);
-	while (r < 0 && errno == EINTR && block);
-	if (r == w->pid) {
-		w->exited = true;
-		w->status = st;
-		child_pid_for_signal = 0;
-	}
-}
-
-static void workload_abort(struct workload *w)
-{
-	if (w->pid <= 0)
-		return;
-	if (w->go_fd >= 0)
-		close(w->go_fd);
-	kill(w->pid, SIGKILL);
-	workload_reap(w, true);
-	if (w->err_fd >= 0)
-		close(w->err_fd);
-}
-
-/* 0 once the child exec'ed, else its exec errno. */
-static int workload_start(struct workload *w)
-{
-	ssize_t n;
-	int e = 0;
-
-	signal(SIGPIPE, SIG_IGN);
-	if (write(w->go_fd, "g", 1) != 1)
-		e = 0; /* the child died: its exec errno or EOF tells */
-	close(w->go_fd);
-	w->go_fd = -1;
-	do
-		n = read(w->err_fd, &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
-	close(w->err_fd);
-	w->err_fd = -1;
-	if (n == (ssize_t)sizeof(e))
-		return e ? e : ENOEXEC;
-	return 0;
-}
-
-static int exit_code_of(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return EXIT_RUNTIME;
 }
 
 /* ----------------------------------------------------------- recording -- */
@@ -744,7 +618,7 @@ static int run(int argc, char **argv)
 	struct rec r;
 	struct rec_out out;
 	struct rec_setup rs = { .cg = CG_NONE };
-	struct workload wl = { .pid = -1 };
+	struct pms_workload wl = { .pid = -1, .pidfd = -1, .go_fd = -1, .err_fd = -1 };
 	struct pms_cpulist cpus = { 0 };
 	struct pms_data_outfile of = { .fd = -1 };
 	const char *path;
@@ -882,7 +756,8 @@ static int run(int argc, char **argv)
 			return error("cannot create %s: %s", path, strerror(-err)), EXIT_RUNTIME;
 		}
 	}
-	if (cmd_argv && workload_fork(&wl, cmd_argv, pipe_out)) {
+	if (cmd_argv && (err = stop_signals__fork_workload(&wl, cmd_argv, pipe_out))) {
+		error("cannot start '%s': %s", cmd_argv[0], strerror(-err));
 		pms_data_writer__free(r.w);
 		pms_data_outfile__release(&of);
 		rec_hits__free(r.hits);
@@ -1028,11 +903,11 @@ out_open:
 		for (size_t i = 0; i < r.nr_fds; i++)
 			pms_perf_fd__enable(r.fds[i]);
 	if (cmd_argv) {
-		err = workload_start(&wl);
+		err = pms_workload__start(&wl);
 		if (err) {
-			error("cannot run '%s': %s", cmd_argv[0], strerror(err));
-			workload_reap(&wl, true);
-			ret = err == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
+			error("cannot run '%s': %s", cmd_argv[0], strerror(-err));
+			stop_signals__reap_workload(&wl, true);
+			ret = err == -ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
 			goto out;
 		}
 	}
@@ -1065,7 +940,7 @@ out_open:
 		if (nr_tids && !targets_alive(tgids, tids, nr_tids))
 			break;
 		if (cmd_argv) {
-			workload_reap(&wl, false);
+			stop_signals__reap_workload(&wl, false);
 			if (wl.exited)
 				break;
 		}
@@ -1091,8 +966,10 @@ out_open:
 	for (size_t i = 0; i < r.nr_fds; i++)
 		pms_perf_fd__disable(r.fds[i]);
 	if (cmd_argv) {
-		workload_reap(&wl, true);
-		ret = exit_code_of(wl.status);
+		stop_signals__reap_workload(&wl, true);
+		ret = pms_workload__exit_code(&wl);
+		if (ret < 0)
+			ret = EXIT_RUNTIME;
 	}
 	drain_all(&r);
 	if (r.hits)
@@ -1113,7 +990,8 @@ out_open:
 		warning("out of memory while tracking sampled objects: some build-ids are missing");
 out:
 	if (cmd_argv && !wl.exited && wl.pid > 0 && ret)
-		workload_abort(&wl);
+		stop_signals__abort_workload(&wl);
+	pms_workload__release(&wl);
 	for (size_t i = 0; i < r.nr_rings; i++) {
 		pms_ring__exit(&r.rings[i].ring);
 		pms_mmap__unmap(&r.rings[i].map);

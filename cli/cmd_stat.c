@@ -39,7 +39,6 @@ static int opt_repeat = 1, opt_interval, opt_interval_count, opt_timeout, opt_ve
 
 static volatile sig_atomic_t stop_requests;
 static volatile sig_atomic_t last_signal;
-static volatile sig_atomic_t child_pid_for_signal;
 
 static int add_event(const struct opt *o, const char *arg)
 {
@@ -92,201 +91,9 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	(void)uc;
 	stop_requests++;
 	last_signal = sig;
-	/*
-	 * A terminal's ^C already reached the workload (same process group);
-	 * forward only signals sent by a process (kill), and escalate on the
-	 * third request so an ignoring workload cannot hold us forever.
-	 */
-	if (child_pid_for_signal > 0) {
-		if (stop_requests >= 3)
-			kill(child_pid_for_signal, SIGKILL);
-		else if (si && si->si_code == SI_USER)
-			kill(child_pid_for_signal, sig);
-	}
+	stop_signals__forward(sig, si, stop_requests);
 }
 
-
-/* ------------------------------------------------------------ workload -- */
-
-struct workload {
-	pid_t pid;
-	int go_fd;   /* write end: one byte releases the child */
-	int err_fd;  /* read end: errno of a failed exec, EOF on success */
-	int pidfd;
-	bool exited;
-	int status;
-	struct rusage ru;
-};
-
-/* Keep our own fds out of the low numbers so -vv fd numbers match perf's. */
-static int move_high(int fd)
-{
-	int nfd = fcntl(fd, F_DUPFD_CLOEXEC, 100);
-
-	if (nfd < 0)
-		return fd;
-	close(fd);
-	return nfd;
-}
-
-static int workload_fork(struct workload *w, char **argv)
-{
-	sigset_t stop_set, old_set;
-	int go[2], er[2];
-
-	memset(w, 0, sizeof(*w));
-	w->pidfd = -1;
-	if (pipe2(go, O_CLOEXEC) || pipe2(er, O_CLOEXEC))
-		return error("cannot create a pipe: %s", strerror(errno));
-	/*
-	 * Signals stay blocked across fork so none reaches the child's copy of
-	 * our handler: once it has the default actions, a pending ^C kills it.
-	 */
-	sigemptyset(&stop_set);
-	sigaddset(&stop_set, SIGINT);
-	sigaddset(&stop_set, SIGTERM);
-	sigaddset(&stop_set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &stop_set, &old_set);
-	w->pid = fork();
-	if (w->pid < 0) {
-		sigprocmask(SIG_SETMASK, &old_set, NULL);
-		return error("cannot fork: %s", strerror(errno));
-	}
-	if (w->pid == 0) {
-		char c;
-		ssize_t n;
-		int e;
-
-		stop_signals__restore_in_child();
-		sigprocmask(SIG_SETMASK, &old_set, NULL);
-		close(go[1]);
-		close(er[0]);
-		do
-			n = read(go[0], &c, 1);
-		while (n < 0 && errno == EINTR);
-		if (n != 1)
-			_exit(EXIT_NOTFOUND); /* the parent gave up before releasing us */
-		execvp(argv[0], argv);
-		e = errno;
-		if (write(er[1], &e, sizeof(e)) < 0)
-			_exit(EXIT_NOEXEC);
-		_exit(e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC);
-	}
-	close(go[0]);
-	close(er[1]);
-	w->go_fd = move_high(go[1]);
-	w->err_fd = move_high(er[0]);
-	child_pid_for_signal = w->pid;
-	sigprocmask(SIG_SETMASK, &old_set, NULL);
-	return 0;
-}
-
-static void workload_reap(struct workload *w, bool block)
-{
-	int st;
-	pid_t r;
-
-	if (w->exited || w->pid <= 0)
-		return;
-	do
-		r = wait4(w->pid, &st, block ? 0 : WNOHANG, &w->ru);
-	while (r < 0 && errno == EINTR && block);
-	if (r == w->pid) {
-		w->exited = true;
-		w->status = st;
-		child_pid_for_signal = 0;
-	}
-}
-
-/* Kill a child that never exec'ed (counters failed to open). */
-static void workload_abort(struct workload *w)
-{
-	if (w->pid <= 0)
-		return;
-	if (w->go_fd >= 0)
-		close(w->go_fd);
-	w->go_fd = -1;
-	kill(w->pid, SIGKILL);
-	workload_reap(w, true);
-	if (w->err_fd >= 0)
-		close(w->err_fd);
-	w->err_fd = -1;
-}
-
-/* Release the child; returns 0 once it exec'ed, else its exec errno (positive). */
-static int workload_start(struct workload *w)
-{
-	sigset_t pipe_set, old_set;
-	struct timespec zero = { 0, 0 };
-	ssize_t n;
-	int e = 0;
-
-	/* a child killed before exec (a ^C right now) must not SIGPIPE us */
-	sigemptyset(&pipe_set);
-	sigaddset(&pipe_set, SIGPIPE);
-	sigprocmask(SIG_BLOCK, &pipe_set, &old_set);
-	if (write(w->go_fd, "g", 1) != 1 && errno == EPIPE)
-		sigtimedwait(&pipe_set, NULL, &zero);
-	sigprocmask(SIG_SETMASK, &old_set, NULL);
-	close(w->go_fd);
-	w->go_fd = -1;
-	do
-		n = read(w->err_fd, &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
-	close(w->err_fd);
-	w->err_fd = -1;
-	if (n == (ssize_t)sizeof(e))
-		return e ? e : ENOEXEC;
-	w->pidfd = (int)syscall(SYS_pidfd_open, w->pid, 0);
-	return 0;
-}
-
-static int exit_code_of(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return EXIT_RUNTIME;
-}
-
-/*
- * execvp's lookup, done before any counter is opened so that a typo costs
- * no kernel work: 0 if argv0 would run, else ENOENT or EACCES.
- */
-static int check_runnable(const char *argv0)
-{
-	const char *path = getenv("PATH");
-	int err = ENOENT;
-	struct stat st;
-
-	if (strchr(argv0, '/')) {
-		if (stat(argv0, &st))
-			return errno;
-		if (S_ISDIR(st.st_mode) || access(argv0, X_OK))
-			return EACCES;
-		return 0;
-	}
-	if (!path)
-		path = "/usr/local/bin:/bin:/usr/bin";
-	while (*path) {
-		const char *colon = strchr(path, ':');
-		size_t len = colon ? (size_t)(colon - path) : strlen(path);
-		char full[PATH_MAX];
-
-		if (snprintf(full, sizeof(full), "%.*s%s%s", (int)len, len ? path : ".", "/", argv0) <
-			    (int)sizeof(full) &&
-		    stat(full, &st) == 0) {
-			if (!S_ISDIR(st.st_mode) && access(full, X_OK) == 0)
-				return 0;
-			err = EACCES;
-		}
-		if (!colon)
-			break;
-		path = colon + 1;
-	}
-	return err;
-}
 
 /* -------------------------------------------------------------- targets -- */
 
@@ -544,7 +351,7 @@ static int run_once(struct stat_ctx *x, struct pms_counters **cs_out, struct sta
 	const struct stat_cfg *cfg = &x->cfg;
 	struct pms_counter_opts copts = { 0 };
 	struct pms_counter_error cerr;
-	struct workload w = { .pid = -1, .go_fd = -1, .err_fd = -1, .pidfd = -1 };
+	struct pms_workload w = { .pid = -1, .pidfd = -1, .go_fd = -1, .err_fd = -1 };
 	struct pms_counters *cs;
 	const pid_t *threads = x->tids;
 	size_t nr_threads = x->nr_tids;
@@ -554,8 +361,10 @@ static int run_once(struct stat_ctx *x, struct pms_counters **cs_out, struct sta
 
 	memset(ri, 0, sizeof(*ri));
 	ri->exit_status = -1;
-	if (cfg->argv && workload_fork(&w, cfg->argv))
+	if (cfg->argv && (ret = stop_signals__fork_workload(&w, cfg->argv, false))) {
+		error("cannot start '%s': %s", cfg->argv[0], strerror(-ret));
 		return -1;
+	}
 	if (cfg->argv && cfg->target == ST_COMMAND) {
 		threads = &w.pid;
 		nr_threads = 1;
@@ -566,7 +375,7 @@ static int run_once(struct stat_ctx *x, struct pms_counters **cs_out, struct sta
 		copts.on_open = print_open;
 	cs = pms_counters__new(&x->list, x->cpus, x->nr_cpus, threads, nr_threads, &copts);
 	if (!cs) {
-		workload_abort(&w);
+		stop_signals__abort_workload(&w);
 		return error("cannot set up counters: %s", strerror(errno));
 	}
 again:
@@ -577,7 +386,7 @@ again:
 	}
 	if (ret == -ESRCH && cfg->target == ST_COMMAND) {
 		/* the child died before its exec: a ^C to the group, or the OOM killer */
-		workload_abort(&w);
+		stop_signals__abort_workload(&w);
 		pms_counters__free(cs);
 		if (stop_requests) {
 			error("interrupted before '%s' started; nothing was counted", cfg->argv[0]);
@@ -590,7 +399,7 @@ again:
 	if (ret) {
 		int code = report_open_error(x, cs, &cerr);
 
-		workload_abort(&w);
+		stop_signals__abort_workload(&w);
 		pms_counters__free(cs);
 		return -code;
 	}
@@ -606,7 +415,7 @@ again:
 		pms_counters__enable(cs);
 	if (cfg->argv && stop_requests) {
 		/* ^C before the command started: do not start it */
-		workload_abort(&w);
+		stop_signals__abort_workload(&w);
 		pms_counters__free(cs);
 		free_comms(x->out.comms, nr_threads);
 		x->out.comms = NULL;
@@ -614,15 +423,16 @@ again:
 		return -(128 + last_signal);
 	}
 	if (cfg->argv) {
-		int e = workload_start(&w);
+		int e = pms_workload__start(&w);
 
 		if (e) {
-			workload_reap(&w, true);
+			stop_signals__reap_workload(&w, true);
+			pms_workload__release(&w);
 			pms_counters__free(cs);
 			free_comms(x->out.comms, nr_threads);
 			x->out.comms = NULL;
-			error("cannot run '%s': %s", cfg->argv[0], strerror(e));
-			return -(e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC);
+			error("cannot run '%s': %s", cfg->argv[0], strerror(-e));
+			return -(e == -ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC);
 		}
 		if (cfg->aggr == AGGR_THREAD && cfg->target == ST_COMMAND) {
 			const char *b = strrchr(cfg->argv[0], '/');
@@ -643,7 +453,7 @@ again:
 		bool stop = false;
 
 		if (cfg->argv) {
-			workload_reap(&w, false);
+			stop_signals__reap_workload(&w, false);
 			if (w.exited)
 				break;
 		}
@@ -673,7 +483,7 @@ again:
 		if (stop) {
 			if (cfg->argv && !w.exited) {
 				kill(w.pid, SIGTERM);
-				workload_reap(&w, true);
+				stop_signals__reap_workload(&w, true);
 			}
 			break;
 		}
@@ -698,7 +508,7 @@ again:
 		}
 	}
 	if (cfg->argv)
-		workload_reap(&w, true);
+		stop_signals__reap_workload(&w, true);
 	if (stop_requests)
 		ri->interrupted = true; /* also when the workload died of the same ^C first */
 	ri->elapsed_ns = (double)(now_ns() - t0);
@@ -715,13 +525,14 @@ again:
 		if (!(opt_interval_count && intervals >= opt_interval_count))
 			stat_print_interval(&x->out, cs, now - t0, (double)(now - t_last));
 	}
-	if (w.pidfd >= 0)
-		close(w.pidfd);
+	pms_workload__release(&w);
 	if (cfg->argv) {
-		ri->exit_status = exit_code_of(w.status);
+		ri->exit_status = pms_workload__exit_code(&w);
+		if (ri->exit_status < 0)
+			ri->exit_status = EXIT_RUNTIME;
 		ri->have_rusage = cfg->target == ST_COMMAND; /* perf shows user/sys for a plain workload only */
-		ri->user_ns = (double)w.ru.ru_utime.tv_sec * 1e9 + (double)w.ru.ru_utime.tv_usec * 1e3;
-		ri->sys_ns = (double)w.ru.ru_stime.tv_sec * 1e9 + (double)w.ru.ru_stime.tv_usec * 1e3;
+		ri->user_ns = (double)w.rusage.ru_utime.tv_sec * 1e9 + (double)w.rusage.ru_utime.tv_usec * 1e3;
+		ri->sys_ns = (double)w.rusage.ru_stime.tv_sec * 1e9 + (double)w.rusage.ru_stime.tv_usec * 1e3;
 		if (rc == 0)
 			rc = ri->exit_status;
 	}
@@ -928,11 +739,11 @@ static int run(int argc, char **argv)
 	check_options(&x);
 	parse_events(&x);
 	if (x.cfg.argv) {
-		int e = check_runnable(x.cfg.argv[0]);
+		int e = pms_workload__runnable(x.cfg.argv[0]);
 
 		if (e) {
-			error("cannot run '%s': %s", x.cfg.argv[0], strerror(e));
-			rc = e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
+			error("cannot run '%s': %s", x.cfg.argv[0], strerror(-e));
+			rc = e == -ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
 			goto out;
 		}
 	}
@@ -947,7 +758,7 @@ static int run(int argc, char **argv)
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
-		x.out.f = fdopen(move_high(fd), opt_append ? "a" : "w");
+		x.out.f = fdopen(pms_fd__move_high(fd), opt_append ? "a" : "w");
 		if (!x.out.f)
 			die("cannot open a stream on '%s'", opt_output);
 	}

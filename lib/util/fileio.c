@@ -132,6 +132,16 @@ int pms_file__read_int(const char *path, int *val)
 	return 0;
 }
 
+int pms_fd__move_high(int fd)
+{
+	int nfd = fcntl(fd, F_DUPFD_CLOEXEC, 100);
+
+	if (nfd < 0)
+		return fd;
+	close(fd);
+	return nfd;
+}
+
 int pms_fd__write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
