@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "output.h"
 #include "data_input.h"
 #include "symbol_opts.h"
 #include "aggregate/session.h"
@@ -126,23 +127,6 @@ static int load(struct side *d)
 			error("%s: no samples", d->path);
 		return EXIT_RUNTIME;
 	}
-	return 0;
-}
-
-static int write_file(const char *path, const struct strbuf *sb)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	bool bad;
-
-	if (!f)
-		return error("cannot write '%s': %s", path, strerror(errno));
-	bad = fwrite(sb->buf ? sb->buf : "", 1, sb->len, f) != sb->len;
-	if (f == stdout)
-		bad |= fflush(f) != 0;
-	else
-		bad |= fclose(f) != 0;
-	if (bad)
-		return error("cannot write '%s': %s", path, strerror(errno));
 	return 0;
 }
 
@@ -316,7 +300,7 @@ static int flamegraph(const struct side *b, const struct side *n)
 	err = pms_flamegraph__html(n->st, &fo, &sb);
 	if (err || sb.oom)
 		ret = error("cannot build the flame graph: %s", strerror(err ? -err : ENOMEM));
-	else if (!(ret = write_file(opt_flame, &sb)) && strcmp(opt_flame, "-"))
+	else if (!(ret = output__write(opt_flame, &sb)) && strcmp(opt_flame, "-"))
 		note("wrote %s (HTML, %zu bytes): differential flame graph of %s against %s", opt_flame, sb.len, n->path,
 		     b->path);
 	strbuf_release(&sb);
@@ -366,7 +350,7 @@ static int run(int argc, char **argv)
 		print_json(&sb, df, &b, &n);
 		if (sb.oom)
 			die("out of memory");
-		if (write_file("-", &sb))
+		if (output__write("-", &sb))
 			ret = EXIT_RUNTIME;
 		strbuf_release(&sb);
 	} else if (!opt_flame || strcmp(opt_flame, "-")) {

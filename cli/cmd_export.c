@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "output.h"
 #include "data_input.h"
 #include "symbol_opts.h"
 #include "time_range.h"
@@ -58,23 +59,6 @@ static const struct opt opts[] = {
 };
 
 static const struct pms_cmd *self(void);
-
-static int write_all(const char *path, const struct strbuf *sb)
-{
-	FILE *f = stdout;
-	bool to_file = path && strcmp(path, "-");
-	int ret = 0;
-
-	if (to_file && !(f = fopen(path, "wb")))
-		return error("cannot write '%s': %s", path, strerror(errno));
-	if (sb->len && fwrite(sb->buf, 1, sb->len, f) != sb->len)
-		ret = -1;
-	if (to_file ? fclose(f) : fflush(f))
-		ret = -1;
-	if (ret)
-		error("cannot write '%s': %s", to_file ? path : "standard output", strerror(errno));
-	return ret;
-}
 
 static void reset_opts(void)
 {
@@ -221,7 +205,7 @@ static int run(int argc, char **argv)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	if (write_all(opt_output, &out))
+	if (output__write(opt_output, &out))
 		ret = EXIT_RUNTIME;
 out:
 	strbuf_release(&out);

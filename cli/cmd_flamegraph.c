@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "output.h"
 #include "data_input.h"
 #include "symbol_opts.h"
 #include "aggregate/session.h"
@@ -43,21 +44,6 @@ static void reset_opts(void)
 	opt_input = opt_output = opt_title = opt_event = opt_weight = opt_root = opt_base = NULL;
 	opt_svg = opt_icicle = opt_inline = false;
 	opt_min_width = -1;
-}
-
-static int write_out(const char *path, const struct strbuf *sb)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	int ok;
-
-	if (!f)
-		return -errno;
-	ok = fwrite(sb->buf, 1, sb->len, f) == sb->len;
-	if (f == stdout)
-		ok = !fflush(f) && ok;
-	else
-		ok = !fclose(f) && ok;
-	return ok ? 0 : -(errno ? errno : EIO);
 }
 
 /*
@@ -171,9 +157,7 @@ static int run(int argc, char **argv)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	err = write_out(dest, &out);
-	if (err) {
-		error("cannot write '%s': %s", dest, strerror(-err));
+	if (output__write(dest, &out)) {
 		ret = EXIT_RUNTIME;
 		goto out;
 	}

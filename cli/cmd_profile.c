@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
+#include "output.h"
 #include "report_print.h"
 #include "stop_signals.h"
 #include "time_range.h"
@@ -667,18 +668,6 @@ static void print_table(FILE *f, const struct pms_stacks *st, int top, bool by_t
 	free(rows);
 }
 
-static int write_file(const char *path, const struct strbuf *sb)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
-	int ok;
-
-	if (!f)
-		return -errno;
-	ok = fwrite(sb->buf, 1, sb->len, f) == sb->len;
-	ok = (f == stdout ? !fflush(f) : !fclose(f)) && ok;
-	return ok ? 0 : -(errno ? errno : EIO);
-}
-
 static int emit(struct pms_stacks *st, const char *event, double secs, size_t nr_cpus, unsigned int freq)
 {
 	enum pms_export_weight weight = opt_off_cpu ? PMS_WEIGHT_PERIOD : PMS_WEIGHT_SAMPLES;
@@ -722,8 +711,8 @@ static int emit(struct pms_stacks *st, const char *event, double secs, size_t nr
 		}
 		if (err == -ENOMEM)
 			die("out of memory");
-		if (!err && (err = write_file(opt_output, &sb)))
-			error("cannot write '%s': %s", opt_output, strerror(-err));
+		if (!err && output__write(opt_output, &sb))
+			err = -EIO;
 		else if (err)
 			error("%s export failed: %s", fmt, strerror(-err));
 		else if (strcmp(opt_output, "-"))

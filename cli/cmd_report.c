@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "output.h"
 #include "data_input.h"
 #include "symbol_opts.h"
 #include "list_util.h"
@@ -863,20 +864,6 @@ static void html_free(struct html_ctx *c)
 	memset(c, 0, sizeof(*c));
 }
 
-static int write_html(const char *path, const struct strbuf *sb)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	bool bad;
-
-	if (!f)
-		return error("cannot write '%s': %s", path, strerror(errno));
-	bad = fwrite(sb->buf ? sb->buf : "", 1, sb->len, f) != sb->len;
-	bad |= f == stdout ? fflush(f) != 0 : fclose(f) != 0;
-	if (bad)
-		return error("cannot write '%s': %s", path, strerror(errno));
-	return 0;
-}
-
 /* The page: the report's sections as the flame graph page's preamble. 0 or EXIT_RUNTIME. */
 static int report_html(const char *out, const char *path, struct pms_session *s, const struct pms_hist *h, struct html_ctx *c,
 		       const struct report_view *v, const char *damage)
@@ -940,7 +927,7 @@ static int report_html(const char *out, const char *path, struct pms_session *s,
 	err = pms_flamegraph__html(tree, &fo, &page);
 	if (err || page.oom)
 		ret = error("cannot build the flame graph: %s", strerror(err ? -err : ENOMEM)) ? EXIT_RUNTIME : 0;
-	else if (write_html(out, &page))
+	else if (output__write(out, &page))
 		ret = EXIT_RUNTIME;
 	else if (strcmp(out, "-"))
 		note("wrote %s (HTML, %zu bytes): %" PRIu64 " samples", out, page.len, st->samples);

@@ -132,6 +132,19 @@ int pms_file__read_int(const char *path, int *val)
 	return 0;
 }
 
+int pms_file__write_all(const char *path, const void *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666), err;
+
+	if (fd < 0)
+		return -errno;
+	err = pms_fd__write_all(fd, buf, len);
+	/* close reports what a network file system deferred */
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
 int pms_fd__move_high(int fd)
 {
 	int nfd = fcntl(fd, F_DUPFD_CLOEXEC, 100);

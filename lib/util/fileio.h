@@ -18,6 +18,8 @@ int pms_file__read_u64(const char *path, uint64_t *val);
 int pms_file__read_int(const char *path, int *val);
 /* write(2) all of buf[0..len) (short writes and EINTR retried). 0 or -errno. */
 int pms_fd__write_all(int fd, const void *buf, size_t len);
+/* Create or truncate path (mode 0666 less umask) and write buf[0..len) to it. 0 or -errno. */
+int pms_file__write_all(const char *path, const void *buf, size_t len);
 /*
  * fd moved to the lowest free number >= 100 (close-on-exec), so the numbers
  * perf_event_open returns next match perf's in -vv output; fd itself if it

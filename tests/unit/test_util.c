@@ -113,6 +113,28 @@ Test(util_cpulist, contains)
 	pms_cpulist__release(&l);
 }
 
+Test(util_fileio, write_all_creates_truncates_and_says_why_not)
+{
+	char dir[] = "/tmp/pms-fileio-XXXXXX", path[300], *back = NULL;
+	size_t len = 0;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out", dir);
+	cr_assert_eq(pms_file__write_all(path, "a longer first text", 19), 0);
+	cr_assert_eq(pms_file__write_all(path, "short", 5), 0);
+	cr_assert_eq(pms_file__read_all(path, &back, &len), 0);
+	cr_assert_eq(len, 5);
+	cr_assert_eq(memcmp(back, "short", 5), 0);
+	free(back);
+	cr_assert_eq(pms_file__write_all(dir, "x", 1), -EISDIR);
+	snprintf(path, sizeof(path), "%s/no/such/dir", dir);
+	cr_assert_eq(pms_file__write_all(path, "x", 1), -ENOENT);
+	cr_assert_eq(pms_file__write_all("/dev/full", "x", 1), -ENOSPC);
+	snprintf(path, sizeof(path), "%s/out", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 Test(util_idlist, lists_in_order_with_duplicates)
 {
 	pid_t *ids;
