@@ -12,6 +12,7 @@
 
 #include "cmd.h"
 #include "output.h"
+#include "event/callgraph.h"
 #include "report_print.h"
 #include "stop_signals.h"
 #include "time_range.h"
@@ -891,22 +892,15 @@ static int run(int argc, char **argv)
 	if (opt_map_entries && opt_map_entries > (1u << 24))
 		usage_error(self(), "--map-entries: at most %u", 1u << 24);
 	if (opt_call_graph) {
-		const char *cg = opt_call_graph;
+		struct pms_call_graph cg;
 
-		if (!strncmp(cg, "dwarf", 5) && (cg[5] == 0 || cg[5] == ',')) {
-			char *end = NULL;
-			unsigned long v = cg[5] ? strtoul(cg + 6, &end, 0) : 8192;
-
-			if ((end && (*end || end == cg + 6 || cg[6] == '-')) || v < 256 || v > PF_DWARF_MAX_STACK)
-				usage_error(self(), "--call-graph dwarf,<size>: want 256..%d bytes of stack, not '%s'",
-					    PF_DWARF_MAX_STACK, cg + 6);
-			po.dwarf_stack_bytes = (uint32_t)((v + 7) & ~7ul);
+		/* below 256 bytes a copy rarely holds one frame of the caller */
+		opt_parse_call_graph(self(), opt_call_graph, 256, PF_DWARF_MAX_STACK, &cg);
+		po.dwarf_stack_bytes = cg.stack_bytes;
 #ifndef __x86_64__
+		if (cg.mode == PMS_CALL_GRAPH_DWARF)
 			usage_error(self(), "--call-graph dwarf: profile copies x86-64 registers only");
 #endif
-		} else if (strcmp(cg, "fp")) {
-			usage_error(self(), "--call-graph: want fp or dwarf[,size], not '%s'", cg);
-		}
 		if (po.dwarf_stack_bytes && opt_off_cpu)
 			usage_error(self(), "--call-graph dwarf does not go with --off-cpu (stacks are taken at every switch)");
 		if (po.dwarf_stack_bytes && opt_kernel)
@@ -939,9 +933,9 @@ static int run(int argc, char **argv)
 		po.nr_cpus = cpus.nr;
 	}
 	if (opt_pid)
-		opt_id_list(self(), "-p/--pid", opt_pid, 1, &pids, &po.nr_pids);
+		opt_parse_id_list(self(), "-p/--pid", opt_pid, 1, &pids, &po.nr_pids);
 	else if (opt_tid)
-		opt_id_list(self(), "-t/--tid", opt_tid, 1, &pids, &po.nr_pids);
+		opt_parse_id_list(self(), "-t/--tid", opt_tid, 1, &pids, &po.nr_pids);
 	for (size_t i = 0; i < po.nr_pids; i++)
 		if (kill(pids[i], 0) && errno == ESRCH) {
 			error("no process or thread %d", (int)pids[i]);

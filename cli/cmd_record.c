@@ -24,6 +24,7 @@
 #include "aggregate/session.h"
 #include "data/tracing_data.h"
 #include "data/writer.h"
+#include "event/callgraph.h"
 #include "event/event.h"
 #include "perf_event/mmap.h"
 #include "perf_event/sys.h"
@@ -43,23 +44,6 @@ static bool opt_callchain, opt_all, opt_compress, opt_no_inherit, opt_no_buildid
 static const char *opt_call_graph, *opt_mmap_pages, *opt_output, *opt_pid, *opt_tid, *opt_cpu;
 static double opt_duration;
 
-/*
- * The user registers perf asks for with --call-graph dwarf: every general
- * register the unwinder may need (x86_64: all but the segment registers
- * DS/ES/FS/GS; arm64: x0..x30, sp, pc).
- */
-#if defined(__x86_64__)
-#define DWARF_REGS_USER_MASK 0xff0fffULL
-#elif defined(__aarch64__)
-#define DWARF_REGS_USER_MASK 0x1ffffffffULL
-#else
-#define DWARF_REGS_USER_MASK 0ULL
-#endif
-#define DWARF_STACK_DEFAULT 8192u
-/* The kernel keeps the dump size in a u16 and wants a multiple of 8. */
-#define DWARF_STACK_MAX 65528u
-
-enum cg_mode { CG_NONE, CG_FP, CG_DWARF };
 static volatile sig_atomic_t stop_requests;
 
 static int add_event(const struct opt *o, const char *arg)
@@ -317,7 +301,7 @@ static void record_cmdline(struct rec *r)
 /* -t 12,34: the thread ids (syntax first, then existence) and the process (tgid) of each. */
 static int parse_tids(const char *s, pid_t **tids, pid_t **tgids, size_t *nr)
 {
-	opt_id_list(&cmd_record, "-t/--tid", s, 1, tids, nr);
+	opt_parse_id_list(&cmd_record, "-t/--tid", s, 1, tids, nr);
 	*tgids = xcalloc(*nr, sizeof(**tgids));
 	for (size_t i = 0; i < *nr; i++) {
 		long tg = rec_synth__status_field((*tids)[i], "Tgid");
@@ -327,38 +311,6 @@ static int parse_tids(const char *s, pid_t **tids, pid_t **tgids, size_t *nr)
 		(*tgids)[i] = (pid_t)tg;
 	}
 	return 0;
-}
-
-/* --call-graph fp | dwarf[,size], checked like perf (size 1..65528, rounded up to 8). */
-static enum cg_mode parse_call_graph(const char *s, uint32_t *stack_bytes)
-{
-	*stack_bytes = 0;
-	if (!strcmp(s, "fp"))
-		return CG_FP;
-	if (!strncmp(s, "dwarf", 5) && (s[5] == 0 || s[5] == ',')) {
-		unsigned long long v = DWARF_STACK_DEFAULT;
-
-		if (s[5] == ',') {
-			char *end;
-
-			errno = 0;
-			v = strtoull(s + 6, &end, 0);
-			if (errno || end == s + 6 || *end || s[6] == '-')
-				usage_error(&cmd_record, "--call-graph: bad stack dump size '%s'", s + 6);
-			if (v == 0 || v > DWARF_STACK_MAX)
-				usage_error(&cmd_record, "--call-graph: stack dump size %s is out of range (1..%u bytes)",
-					    s + 6, DWARF_STACK_MAX);
-			v = (v + 7) & ~7ULL;
-		}
-		if (!DWARF_REGS_USER_MASK)
-			usage_error(&cmd_record, "--call-graph dwarf is not supported on this architecture");
-		*stack_bytes = (uint32_t)v;
-		return CG_DWARF;
-	}
-	if (!strcmp(s, "lbr"))
-		usage_error(&cmd_record, "--call-graph lbr needs Intel LBR, which pmuscope does not support; use fp or dwarf");
-	usage_error(&cmd_record, "--call-graph: unknown mode '%s' (fp or dwarf[,size])", s);
-	return CG_NONE;
 }
 
 static void parse_events(struct rec *r)
@@ -396,7 +348,7 @@ struct rec_setup {
 	bool for_command;   /* enable_on_exec: a forked command, not system-wide */
 	bool system_wide;
 	bool inherit;
-	enum cg_mode cg;
+	enum pms_call_graph_mode cg;
 	uint32_t stack_bytes;
 };
 
@@ -429,9 +381,9 @@ static void setup_attrs(struct rec *r, const struct rec_setup *rs)
 		a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 		if (a->freq)
 			a->sample_type |= PERF_SAMPLE_PERIOD;
-		if (rs->cg != CG_NONE)
+		if (rs->cg != PMS_CALL_GRAPH_NONE)
 			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-		if (rs->cg == CG_DWARF) {
+		if (rs->cg == PMS_CALL_GRAPH_DWARF) {
 			/*
 			 * perf's dwarf mode, bit for bit: the kernel chain only (the
 			 * user part is unwound later from regs + stack), and data
@@ -439,7 +391,7 @@ static void setup_attrs(struct rec *r, const struct rec_setup *rs)
 			 */
 			a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_ADDR |
 					  PERF_SAMPLE_DATA_SRC;
-			a->sample_regs_user = DWARF_REGS_USER_MASK;
+			a->sample_regs_user = pms_call_graph__dwarf_regs_user();
 			a->sample_stack_user = rs->stack_bytes;
 			a->exclude_callchain_user = 1;
 		}
@@ -453,7 +405,7 @@ static void setup_attrs(struct rec *r, const struct rec_setup *rs)
 		a->enable_on_exec = rs->for_command && a->disabled;
 		if (i == 0) {
 			a->mmap = a->comm = a->task = a->mmap2 = a->comm_exec = 1;
-			a->mmap_data = rs->cg == CG_DWARF;
+			a->mmap_data = rs->cg == PMS_CALL_GRAPH_DWARF;
 		}
 	}
 	/*
@@ -617,7 +569,7 @@ static int run(int argc, char **argv)
 {
 	struct rec r;
 	struct rec_out out;
-	struct rec_setup rs = { .cg = CG_NONE };
+	struct rec_setup rs = { .cg = PMS_CALL_GRAPH_NONE };
 	struct pms_workload wl = { .pid = -1, .pidfd = -1, .go_fd = -1, .err_fd = -1 };
 	struct pms_cpulist cpus = { 0 };
 	struct pms_data_outfile of = { .fd = -1 };
@@ -646,10 +598,17 @@ static int run(int argc, char **argv)
 		usage_error(&cmd_record, "--duration must not be negative");
 	if (opt_no_buildid && opt_buildid_all)
 		usage_error(&cmd_record, "-B and --buildid-all are exclusive");
-	if (opt_call_graph)
-		rs.cg = parse_call_graph(opt_call_graph, &rs.stack_bytes);
-	else if (opt_callchain)
-		rs.cg = CG_FP;
+	if (opt_call_graph) {
+		struct pms_call_graph cg;
+
+		opt_parse_call_graph(&cmd_record, opt_call_graph, 1, PMS_CALL_GRAPH_DWARF_STACK_MAX, &cg);
+		if (cg.mode == PMS_CALL_GRAPH_DWARF && !pms_call_graph__dwarf_regs_user())
+			usage_error(&cmd_record, "--call-graph dwarf is not supported on this architecture");
+		rs.cg = cg.mode;
+		rs.stack_bytes = cg.stack_bytes;
+	} else if (opt_callchain) {
+		rs.cg = PMS_CALL_GRAPH_FP;
+	}
 	if (opt_cpu) {
 		size_t bad = 0;
 		struct pms_cpulist online = { 0 };
@@ -669,7 +628,7 @@ static int run(int argc, char **argv)
 	}
 	if (opt_pid) {
 		/* -p 12,34: every thread of each process */
-		opt_id_list(&cmd_record, "-p/--pid", opt_pid, 1, &pids, &nr_pids);
+		opt_parse_id_list(&cmd_record, "-p/--pid", opt_pid, 1, &pids, &nr_pids);
 		for (size_t k = 0; k < nr_pids; k++) {
 			pid_t *t;
 			size_t n;
@@ -983,7 +942,7 @@ out_open:
 		/* after the file is whole: a slow first copy into the cache costs the recording nothing */
 		if (r.hits && !pipe_out && !opt_no_cache)
 			save_in_cache(&out);
-		if (rs.cg == CG_FP && !pipe_out && r.st.nr_samples)
+		if (rs.cg == PMS_CALL_GRAPH_FP && !pipe_out && r.st.nr_samples)
 			check_chains(path);
 	}
 	if (r.hits && rec_hits__incomplete(r.hits))

@@ -137,7 +137,7 @@ static int add_ids(const char *opt_name, const char *arg, uint32_t **list, size_
 	pid_t *ids;
 	size_t n;
 
-	opt_id_list(self(), opt_name, arg, 0, &ids, &n);
+	opt_parse_id_list(self(), opt_name, arg, 0, &ids, &n);
 	append_u32s(list, nr, ids, n);
 	free(ids);
 	return 0;

@@ -124,9 +124,9 @@ static int parse_filters(struct filters *flt)
 {
 	memset(flt, 0, sizeof(*flt));
 	if (opt_pids)
-		opt_id_list(self(), "--pid", opt_pids, 0, &flt->pids, &flt->nr_pids);
+		opt_parse_id_list(self(), "--pid", opt_pids, 0, &flt->pids, &flt->nr_pids);
 	if (opt_tids)
-		opt_id_list(self(), "--tid", opt_tids, 0, &flt->tids, &flt->nr_tids);
+		opt_parse_id_list(self(), "--tid", opt_tids, 0, &flt->tids, &flt->nr_tids);
 	if (opt_comms) {
 		char *copy = xstrdup(opt_comms), *save = NULL;
 

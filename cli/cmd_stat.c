@@ -603,7 +603,7 @@ static void setup_target(struct stat_ctx *x)
 	if (opt_pids) {
 		c->target = ST_PID;
 		c->target_str = opt_pids;
-		opt_id_list(&cmd_stat, "-p/--pid", opt_pids, 1, &x->pids, &x->nr_pids);
+		opt_parse_id_list(&cmd_stat, "-p/--pid", opt_pids, 1, &x->pids, &x->nr_pids);
 		for (size_t i = 0; i < x->nr_pids; i++) {
 			int ret = add_threads_of(x->pids[i], &x->tids, &x->nr_tids);
 
@@ -625,7 +625,7 @@ static void setup_target(struct stat_ctx *x)
 	} else if (opt_tids) {
 		c->target = ST_TID;
 		c->target_str = opt_tids;
-		opt_id_list(&cmd_stat, "-t/--tid", opt_tids, 1, &x->tids, &x->nr_tids);
+		opt_parse_id_list(&cmd_stat, "-t/--tid", opt_tids, 1, &x->tids, &x->nr_tids);
 		for (size_t i = 0; i < x->nr_tids; i++) {
 			/* kill(tid, 0) finds any task, thread or not, without needing procfs */
 			if (kill(x->tids[i], 0) && errno != EPERM) {

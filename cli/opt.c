@@ -7,6 +7,7 @@
 
 #include "cmd.h"
 #include "opt.h"
+#include "event/callgraph.h"
 #include "util/idlist.h"
 
 static int parse_value(const struct pms_cmd *cmd, const struct opt *o, const char *arg, const char *spelled)
@@ -235,7 +236,7 @@ void opt_print_usage(const struct pms_cmd *cmd, FILE *f)
 	fprintf(f, "    -h, --help                  show this help\n");
 }
 
-void opt_id_list(const struct pms_cmd *cmd, const char *opt_name, const char *text, int min_id,
+void opt_parse_id_list(const struct pms_cmd *cmd, const char *opt_name, const char *text, int min_id,
 		 pid_t **ids, size_t *nr)
 {
 	int err = pms_id_list__parse(text, min_id, ids, nr);
@@ -245,4 +246,20 @@ void opt_id_list(const struct pms_cmd *cmd, const char *opt_name, const char *te
 	if (err)
 		usage_error(cmd, "%s: '%s' is not a list of ids (%s separated by commas)", opt_name, text,
 			    min_id > 0 ? "positive numbers" : "numbers");
+}
+
+void opt_parse_call_graph(const struct pms_cmd *cmd, const char *text, uint32_t min_stack_bytes,
+		    uint32_t max_stack_bytes, struct pms_call_graph *out)
+{
+	switch (pms_call_graph__parse(text, min_stack_bytes, max_stack_bytes, out)) {
+	case 0:
+		return;
+	case -ERANGE:
+		usage_error(cmd, "--call-graph dwarf,<size>: want %u..%u bytes of stack, not '%s'", min_stack_bytes,
+			    max_stack_bytes, text + 6);
+	case -EOPNOTSUPP:
+		usage_error(cmd, "--call-graph lbr needs Intel LBR, which pmuscope does not support; use fp or dwarf");
+	default:
+		usage_error(cmd, "--call-graph: want fp or dwarf[,size], not '%s'", text);
+	}
 }

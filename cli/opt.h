@@ -69,7 +69,14 @@ void opt_print_usage(const struct pms_cmd *cmd, FILE *f);
  * 0 for filters over a recording), with the same message in every command.
  * A bad list is a usage error (exit 129); *ids is the caller's to free.
  */
-void opt_id_list(const struct pms_cmd *cmd, const char *opt_name, const char *text, int min_id,
+struct pms_call_graph;
+/*
+ * A --call-graph value (pms_call_graph__parse, dwarf sizes in [min, max]
+ * bytes), with the same messages in every command; a bad one is a usage error.
+ */
+void opt_parse_call_graph(const struct pms_cmd *cmd, const char *text, uint32_t min_stack_bytes,
+		    uint32_t max_stack_bytes, struct pms_call_graph *out);
+void opt_parse_id_list(const struct pms_cmd *cmd, const char *opt_name, const char *text, int min_id,
 		 pid_t **ids, size_t *nr);
 
 #endif
