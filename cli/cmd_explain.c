@@ -15,7 +15,10 @@
 #include "event/names.h"
 #include "event/pmu.h"
 #include "event/vendor.h"
-#include "list_util.h"
+#include "perf_event/caps.h"
+#include "util/errname.h"
+#include "util/json.h"
+#include "output.h"
 #include "perf_event/sys.h"
 #include "util/strbuf.h"
 
@@ -36,7 +39,7 @@ struct vsel {
 
 /* Output sink: text lines, or JSON via the writer (one of the two is used). */
 struct out {
-	struct jw *w;           /* NULL for text */
+	struct pms_json *w;           /* NULL for text */
 };
 
 static const char *uarch_short(enum pms_uarch u)
@@ -513,7 +516,7 @@ static void print_here(const struct pms_evsel *e, bool probing)
 	if (!err)
 		printf("here: opens on this machine\n");
 	else
-		printf("here: does not open (%s): %s\n", errno_name(err), pms_event__open_error_reason(&e->attr, err));
+		printf("here: does not open (%s): %s\n", pms_errno__name(err), pms_event__open_error_reason(&e->attr, err));
 }
 
 /*
@@ -574,14 +577,14 @@ static void print_groups(const struct pms_evlist *list, bool probing)
 			       "may still open, and then never runs)\n", e->nr_members, e->name);
 		else
 			printf("\ngroup here: %s's group of %d does not open: %s fails with %s%s\n", e->name,
-			       e->nr_members, list->entries[bad].name, errno_name(err),
+			       e->nr_members, list->entries[bad].name, pms_errno__name(err),
 			       err == -EINVAL ? " (more events than the PMU can count at once, or members of different PMUs)" : "");
 	}
 }
 
 /* ---- JSON ---- */
 
-static void json_event(struct jw *w, struct pms_event_ctx *ctx, const struct pms_evsel *e, const struct vsel *v,
+static void json_event(struct pms_json *w, struct pms_event_ctx *ctx, const struct pms_evsel *e, const struct vsel *v,
 		       bool probing)
 {
 	const struct perf_event_attr *a = &e->attr;
@@ -590,60 +593,60 @@ static void json_event(struct jw *w, struct pms_event_ctx *ctx, const struct pms
 	const struct pms_pmu *pmu = NULL;
 	char hex[32];
 
-	jw_obj(w, NULL);
-	jw_str(w, "event", e->name);
-	jw_str(w, "pmu", e->pmu_name);
-	jw_uint(w, "type", a->type);
-	jw_str(w, "type_name", type_name(a->type));
+	pms_json__obj(w, NULL);
+	pms_json__str(w, "event", e->name);
+	pms_json__str(w, "pmu", e->pmu_name);
+	pms_json__uint(w, "type", a->type);
+	pms_json__str(w, "type_name", type_name(a->type));
 	snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)a->config);
-	jw_str(w, "config", hex);
+	pms_json__str(w, "config", hex);
 	snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)a->config1);
-	jw_str(w, "config1", hex);
+	pms_json__str(w, "config1", hex);
 	snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)a->config2);
-	jw_str(w, "config2", hex);
+	pms_json__str(w, "config2", hex);
 	pms_attr__format(a, &sb);
-	jw_str(w, "attr_text", strbuf_str(&sb));
+	pms_json__str(w, "attr_text", strbuf_str(&sb));
 	strbuf_release(&sb);
-	jw_obj(w, "modifiers");
-	jw_bool(w, "exclude_user", a->exclude_user);
-	jw_bool(w, "exclude_kernel", a->exclude_kernel);
-	jw_bool(w, "exclude_hv", a->exclude_hv);
-	jw_bool(w, "exclude_idle", a->exclude_idle);
-	jw_bool(w, "exclude_host", a->exclude_host);
-	jw_bool(w, "exclude_guest", a->exclude_guest);
-	jw_uint(w, "precise_ip", a->precise_ip);
-	jw_end(w);
+	pms_json__obj(w, "modifiers");
+	pms_json__bool(w, "exclude_user", a->exclude_user);
+	pms_json__bool(w, "exclude_kernel", a->exclude_kernel);
+	pms_json__bool(w, "exclude_hv", a->exclude_hv);
+	pms_json__bool(w, "exclude_idle", a->exclude_idle);
+	pms_json__bool(w, "exclude_host", a->exclude_host);
+	pms_json__bool(w, "exclude_guest", a->exclude_guest);
+	pms_json__uint(w, "precise_ip", a->precise_ip);
+	pms_json__end(w);
 	if (a->type > PERF_TYPE_BREAKPOINT || a->type == PERF_TYPE_RAW)
 		pmu = pms_event_ctx__pmu_by_type(ctx, a->type);
 	if (pmu && pmu->nr_formats) {
-		jw_obj(w, "terms");
+		pms_json__obj(w, "terms");
 		for (size_t i = 0; i < pmu->nr_formats; i++)
-			jw_uint(w, pmu->formats[i].name, pms_pmu_format__extract(&pmu->formats[i], a));
-		jw_end(w);
+			pms_json__uint(w, pmu->formats[i].name, pms_pmu_format__extract(&pmu->formats[i], a));
+		pms_json__end(w);
 	}
-	jw_arr(w, "mappings");
+	pms_json__arr(w, "mappings");
 	if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE) {
 		for (size_t i = 0; i < NR_ALL_UARCHS; i++) {
 			enum pms_uarch u = all_uarchs[i];
 
 			if (!v->all && u != v->u)
 				continue;
-			jw_obj(w, NULL);
-			jw_str(w, "map", pms_uarch__name(u));
+			pms_json__obj(w, NULL);
+			pms_json__str(w, "map", pms_uarch__name(u));
 			if (generic_lookup(u, a, &ve) || ve.status) {
-				jw_null(w, "config");
-				jw_str(w, "status", ve.status == -ENOENT ? "not supported" : "invalid");
+				pms_json__null(w, "config");
+				pms_json__str(w, "status", ve.status == -ENOENT ? "not supported" : "invalid");
 			} else {
 				snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)ve.config);
-				jw_str(w, "config", hex);
-				jw_str(w, "hw_name", ve.hw_name);
-				jw_str(w, "meaning", ve.meaning);
+				pms_json__str(w, "config", hex);
+				pms_json__str(w, "hw_name", ve.hw_name);
+				pms_json__str(w, "meaning", ve.meaning);
 			}
-			jw_str(w, "note", a->type == PERF_TYPE_HARDWARE ? pms_vendor__trap_note(u, (unsigned)a->config) : NULL);
-			jw_end(w);
+			pms_json__str(w, "note", a->type == PERF_TYPE_HARDWARE ? pms_vendor__trap_note(u, (unsigned)a->config) : NULL);
+			pms_json__end(w);
 		}
 	}
-	jw_end(w);
+	pms_json__end(w);
 	if (is_core_raw(e)) {
 		enum pms_uarch u = raw_uarch(e, v);
 		struct pms_reg_field f[PMS_REG_FIELDS_MAX];
@@ -652,27 +655,27 @@ static void json_event(struct jw *w, struct pms_event_ctx *ctx, const struct pms
 		if (u == PMS_UARCH_ARMV8) {
 			const char *desc = NULL, *name = pms_armv8__event_name((unsigned)(a->config & 0xffff), &desc);
 
-			jw_obj(w, "armv8_event");
-			jw_uint(w, "code", a->config & 0xffff);
-			jw_str(w, "name", name);
-			jw_str(w, "description", desc);
-			jw_end(w);
+			pms_json__obj(w, "armv8_event");
+			pms_json__uint(w, "code", a->config & 0xffff);
+			pms_json__str(w, "name", name);
+			pms_json__str(w, "description", desc);
+			pms_json__end(w);
 		}
 		if (n > 0) {
-			jw_arr(w, "register");
+			pms_json__arr(w, "register");
 			for (int i = 0; i < n; i++) {
 				uint64_t pv;
 				const char *why;
 
-				jw_obj(w, NULL);
-				jw_str(w, "field", f[i].name);
-				jw_uint(w, "value", f[i].value);
+				pms_json__obj(w, NULL);
+				pms_json__str(w, "field", f[i].name);
+				pms_json__uint(w, "value", f[i].value);
 				if (programmed(f[i].name, a, &pv, &why))
-					jw_uint(w, "programmed", pv);
-				jw_str(w, "description", f[i].desc);
-				jw_end(w);
+					pms_json__uint(w, "programmed", pv);
+				pms_json__str(w, "description", f[i].desc);
+				pms_json__end(w);
 			}
-			jw_end(w);
+			pms_json__end(w);
 		}
 	}
 	if (probing) {
@@ -688,15 +691,15 @@ static void json_event(struct jw *w, struct pms_event_ctx *ctx, const struct pms
 			if (!pms_event__probe(&pa))
 				err = 0;
 		}
-		jw_obj(w, "here");
-		jw_bool(w, "opens", !err);
-		jw_str(w, "error", err ? errno_name(err) : NULL);
-		jw_str(w, "reason", err ? pms_event__open_error_reason(a, err) : NULL);
-		jw_end(w);
+		pms_json__obj(w, "here");
+		pms_json__bool(w, "opens", !err);
+		pms_json__str(w, "error", err ? pms_errno__name(err) : NULL);
+		pms_json__str(w, "reason", err ? pms_event__open_error_reason(a, err) : NULL);
+		pms_json__end(w);
 	} else {
-		jw_null(w, "here");
+		pms_json__null(w, "here");
 	}
-	jw_end(w);
+	pms_json__end(w);
 }
 
 static void choose_vendor(struct vsel *v)
@@ -725,7 +728,7 @@ static int run(int argc, char **argv)
 	struct pms_evlist list = { 0 };
 	struct pms_event_ctx *ctx;
 	struct vsel v;
-	bool probing = !probes_disabled(opt_no_probe);
+	bool probing = !opt_no_probe && pms_caps__probing_meaningful();
 	const char *str;
 
 	if (i >= argc)
@@ -743,14 +746,16 @@ static int run(int argc, char **argv)
 	}
 
 	if (opt_json) {
-		struct jw w;
+		struct pms_json w;
+		struct strbuf jb = STRBUF_INIT;
 
-		jw_init(&w, stdout);
-		jw_arr(&w, NULL);
+		pms_json__init(&w, &jb, true);
+		pms_json__arr(&w, NULL);
 		for (size_t k = 0; k < list.nr; k++)
 			json_event(&w, ctx, &list.entries[k], &v, probing);
-		jw_end(&w);
-		jw_finish(&w);
+		pms_json__end(&w);
+		pms_json__finish(&w);
+		output__put(stdout, &jb);
 	} else {
 		for (size_t k = 0; k < list.nr; k++) {
 			const struct pms_evsel *e = &list.entries[k];

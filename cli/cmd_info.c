@@ -11,7 +11,9 @@
 #include "event/event.h"
 #include "event/pmu.h"
 #include "event/vendor.h"
-#include "list_util.h"
+#include "util/errname.h"
+#include "util/json.h"
+#include "output.h"
 #include "perf_event/caps.h"
 #include "perf_event/sys.h"
 #include "util/cpuid.h"
@@ -162,7 +164,7 @@ static void compute_verdict(struct info *in)
 	}
 	if (in->probed && in->hw_err != -ENOENT) {
 		snprintf(in->verdict, sizeof(in->verdict), "hardware counters unusable: cycles fails with %s (%s)",
-			 errno_name(in->hw_err), pms_event__open_error_reason(&(struct perf_event_attr){ .type = PERF_TYPE_HARDWARE }, in->hw_err));
+			 pms_errno__name(in->hw_err), pms_event__open_error_reason(&(struct perf_event_attr){ .type = PERF_TYPE_HARDWARE }, in->hw_err));
 		return;
 	}
 	/* ENOENT, or not probed: decide from sysfs */
@@ -244,7 +246,7 @@ static void gather(struct info *in)
 	in->root = in->cap_sys_admin && !getenv("PMS_PROCFS_ROOT") ? geteuid() == 0 : false;
 	in->tracefs = in->k.tracefs ? pms_tracefs_root() : NULL;
 
-	in->probed = !probes_disabled(opt_no_probe);
+	in->probed = !opt_no_probe && pms_caps__probing_meaningful();
 	if (in->probed) {
 		in->hw_err = pms_caps__probe_hw_cycles();
 		if (!in->hw_err) {
@@ -332,18 +334,18 @@ static void knob_line(const char *key, int v, const char *unit, const char *word
 
 static const char *err_or_ok(int err)
 {
-	return err ? errno_name(err) : "ok";
+	return err ? pms_errno__name(err) : "ok";
 }
 
 static void counter_probe_text(const char *key, const struct pms_counter_probe *c, const char *what)
 {
 	if (c->first_err)
-		kv(key, "%s does not open: %s", what, errno_name(c->first_err));
+		kv(key, "%s does not open: %s", what, pms_errno__name(c->first_err));
 	else if (c->hit_max)
 		kv(key, "%d or more %s events at once", c->nr, what);
 	else if (c->stop_err)
 		kv(key, "%d %s events at once (a group of %d is refused: %s)", c->nr, what, c->nr + 1,
-		   errno_name(c->stop_err));
+		   pms_errno__name(c->stop_err));
 	else
 		kv(key, "%d %s events at once (a group of %d never runs: counters held elsewhere)", c->nr, what,
 		   c->nr + 1);
@@ -368,7 +370,7 @@ static void print_text(const struct info *in)
 		kv("part", "0x%03x%s%s%s, variant 0x%x, revision %u", in->arm_part, part ? " (" : "",
 		   part ? part : "", part ? ")" : "", in->arm_variant, in->arm_rev);
 	} else {
-		kv("vendor", "unknown (no CPUID: %s, no CPU implementer in cpuinfo)", errno_name(in->cpuid_err));
+		kv("vendor", "unknown (no CPUID: %s, no CPU implementer in cpuinfo)", pms_errno__name(in->cpuid_err));
 	}
 	kv("event maps", "%s", in->uarch_err ? "none (unknown CPU)" : pms_uarch__name(in->uarch));
 
@@ -497,7 +499,7 @@ static void print_text(const struct info *in)
 				kv("CPUID.0AH says", "%u general-purpose + %u fixed", ci->arch.nr_gp, ci->arch.nr_fixed);
 		}
 		if (in->mmap_err)
-			kv("mmap page", "%s", errno_name(in->mmap_err));
+			kv("mmap page", "%s", pms_errno__name(in->mmap_err));
 		else
 			kv("mmap page", "%s: cap_user_rdpmc=%d cap_user_time=%d cap_user_time_zero=%d pmc_width=%u",
 			   in->mm.event, in->mm.cap_user_rdpmc, in->mm.cap_user_time, in->mm.cap_user_time_zero,
@@ -511,154 +513,165 @@ static void print_text(const struct info *in)
 	printf("verdict: %s\n", in->verdict);
 }
 
-static void counter_probe_json(struct jw *w, const char *key, const struct pms_counter_probe *c)
+static void counter_probe_json(struct pms_json *w, const char *key, const struct pms_counter_probe *c)
 {
-	jw_obj(w, key);
-	jw_int(w, "at_once", c->nr);
-	jw_bool(w, "hit_limit", c->hit_max);
-	jw_str(w, "open_error", c->first_err ? errno_name(c->first_err) : NULL);
-	jw_str(w, "stop", c->hit_max ? NULL : c->stop_err ? errno_name(c->stop_err) : "never ran");
-	jw_end(w);
+	pms_json__obj(w, key);
+	pms_json__int(w, "at_once", c->nr);
+	pms_json__bool(w, "hit_limit", c->hit_max);
+	pms_json__str(w, "open_error", c->first_err ? pms_errno__name(c->first_err) : NULL);
+	pms_json__str(w, "stop", c->hit_max ? NULL : c->stop_err ? pms_errno__name(c->stop_err) : "never ran");
+	pms_json__end(w);
+}
+
+/* A knob this kernel does not have is null. */
+static void json_knob(struct pms_json *w, const char *key, int val)
+{
+	if (val == PMS_KNOB_ABSENT)
+		pms_json__null(w, key);
+	else
+		pms_json__int(w, key, val);
 }
 
 static void print_json(const struct info *in)
 {
 	const struct pms_cpuid_info *ci = &in->ci;
-	struct jw w;
+	struct pms_json w;
+	struct strbuf jb = STRBUF_INIT;
 
-	jw_init(&w, stdout);
-	jw_obj(&w, NULL);
-	jw_obj(&w, "cpu");
+	pms_json__init(&w, &jb, true);
+	pms_json__obj(&w, NULL);
+	pms_json__obj(&w, "cpu");
 	if (!in->cpuid_err) {
-		jw_str(&w, "vendor", ci->vendor);
-		jw_uint(&w, "family", ci->family);
-		jw_uint(&w, "model", ci->model);
-		jw_uint(&w, "stepping", ci->stepping);
-		jw_bool(&w, "hypervisor", ci->hypervisor);
-		jw_str(&w, "hypervisor_vendor", ci->hv_vendor[0] ? ci->hv_vendor : NULL);
+		pms_json__str(&w, "vendor", ci->vendor);
+		pms_json__uint(&w, "family", ci->family);
+		pms_json__uint(&w, "model", ci->model);
+		pms_json__uint(&w, "stepping", ci->stepping);
+		pms_json__bool(&w, "hypervisor", ci->hypervisor);
+		pms_json__str(&w, "hypervisor_vendor", ci->hv_vendor[0] ? ci->hv_vendor : NULL);
 	} else if (in->have_arm) {
-		jw_str(&w, "vendor", arm_implementer(in->arm_impl));
-		jw_uint(&w, "implementer", in->arm_impl);
-		jw_uint(&w, "part", in->arm_part);
-		jw_str(&w, "part_name", arm_part_name(in->arm_impl, in->arm_part));
+		pms_json__str(&w, "vendor", arm_implementer(in->arm_impl));
+		pms_json__uint(&w, "implementer", in->arm_impl);
+		pms_json__uint(&w, "part", in->arm_part);
+		pms_json__str(&w, "part_name", arm_part_name(in->arm_impl, in->arm_part));
 	} else {
-		jw_null(&w, "vendor");
+		pms_json__null(&w, "vendor");
 	}
-	jw_str(&w, "event_maps", in->uarch_err ? NULL : pms_uarch__name(in->uarch));
-	jw_end(&w);
+	pms_json__str(&w, "event_maps", in->uarch_err ? NULL : pms_uarch__name(in->uarch));
+	pms_json__end(&w);
 
 	if (!in->cpuid_err && ci->has_arch_perfmon) {
 		const struct pms_cpuid_arch_perfmon *a = &ci->arch;
 
-		jw_obj(&w, "intel_0ah");
-		jw_uint(&w, "version", a->version);
-		jw_uint(&w, "gp_counters", a->nr_gp);
-		jw_uint(&w, "gp_width", a->gp_width);
-		jw_uint(&w, "fixed_counters", a->nr_fixed);
-		jw_uint(&w, "fixed_width", a->fixed_width);
-		jw_uint(&w, "ebx", a->ebx);
-		jw_uint(&w, "ebx_length", a->ebx_length);
-		jw_arr(&w, "arch_events");
+		pms_json__obj(&w, "intel_0ah");
+		pms_json__uint(&w, "version", a->version);
+		pms_json__uint(&w, "gp_counters", a->nr_gp);
+		pms_json__uint(&w, "gp_width", a->gp_width);
+		pms_json__uint(&w, "fixed_counters", a->nr_fixed);
+		pms_json__uint(&w, "fixed_width", a->fixed_width);
+		pms_json__uint(&w, "ebx", a->ebx);
+		pms_json__uint(&w, "ebx_length", a->ebx_length);
+		pms_json__arr(&w, "arch_events");
 		for (unsigned i = 0; i < PMS_ARCH_EVENTS_MAX; i++) {
 			unsigned ev = 0, um = 0;
 			const char *name = pms_intel__arch_event(i, &ev, &um);
 
 			if (!name)
 				continue;
-			jw_obj(&w, NULL);
-			jw_uint(&w, "bit", i);
-			jw_str(&w, "name", name);
-			jw_uint(&w, "event", ev);
-			jw_uint(&w, "umask", um);
-			jw_bool(&w, "available", pms_cpuid__arch_event_available(a, i));
-			jw_end(&w);
+			pms_json__obj(&w, NULL);
+			pms_json__uint(&w, "bit", i);
+			pms_json__str(&w, "name", name);
+			pms_json__uint(&w, "event", ev);
+			pms_json__uint(&w, "umask", um);
+			pms_json__bool(&w, "available", pms_cpuid__arch_event_available(a, i));
+			pms_json__end(&w);
 		}
-		jw_end(&w);
-		jw_end(&w);
+		pms_json__end(&w);
+		pms_json__end(&w);
 	}
 	if (!in->cpuid_err && ci->is_amd) {
-		jw_obj(&w, "amd");
-		jw_bool(&w, "perfctr_core", ci->amd.perfctr_core);
-		jw_bool(&w, "perfctr_nb", ci->amd.perfctr_nb);
-		jw_bool(&w, "perf_tsc", ci->amd.perf_tsc);
-		jw_bool(&w, "perfctr_llc", ci->amd.perfctr_llc);
-		jw_bool(&w, "has_leaf_80000022", ci->amd.has_leaf_22);
-		jw_bool(&w, "perfmon_v2", ci->amd.perfmon_v2);
-		jw_uint(&w, "core_counters", ci->amd.nr_core);
-		jw_uint(&w, "df_counters", ci->amd.nr_df);
-		jw_uint(&w, "umc_counters", ci->amd.nr_umc);
-		jw_bool(&w, "lbr_v2", ci->amd.lbr_v2);
-		jw_uint(&w, "lbr_v2_stack", ci->amd.lbr_v2_stack);
-		jw_end(&w);
+		pms_json__obj(&w, "amd");
+		pms_json__bool(&w, "perfctr_core", ci->amd.perfctr_core);
+		pms_json__bool(&w, "perfctr_nb", ci->amd.perfctr_nb);
+		pms_json__bool(&w, "perf_tsc", ci->amd.perf_tsc);
+		pms_json__bool(&w, "perfctr_llc", ci->amd.perfctr_llc);
+		pms_json__bool(&w, "has_leaf_80000022", ci->amd.has_leaf_22);
+		pms_json__bool(&w, "perfmon_v2", ci->amd.perfmon_v2);
+		pms_json__uint(&w, "core_counters", ci->amd.nr_core);
+		pms_json__uint(&w, "df_counters", ci->amd.nr_df);
+		pms_json__uint(&w, "umc_counters", ci->amd.nr_umc);
+		pms_json__bool(&w, "lbr_v2", ci->amd.lbr_v2);
+		pms_json__uint(&w, "lbr_v2_stack", ci->amd.lbr_v2_stack);
+		pms_json__end(&w);
 	}
 
-	jw_arr(&w, "pmus");
+	pms_json__arr(&w, "pmus");
 	for (size_t i = 0; i < in->nr_pmus; i++) {
 		const struct pms_pmu *p = in->pmus[i];
 		struct strbuf sb = STRBUF_INIT;
 
 		format_terms(p, &sb);
-		jw_obj(&w, NULL);
-		jw_str(&w, "name", p->name);
-		jw_uint(&w, "type", p->type);
-		jw_str(&w, "cpus", p->cpus);
-		jw_uint(&w, "events", p->nr_aliases);
-		jw_str(&w, "format", strbuf_str(&sb));
-		jw_end(&w);
+		pms_json__obj(&w, NULL);
+		pms_json__str(&w, "name", p->name);
+		pms_json__uint(&w, "type", p->type);
+		pms_json__str(&w, "cpus", p->cpus);
+		pms_json__uint(&w, "events", p->nr_aliases);
+		pms_json__str(&w, "format", strbuf_str(&sb));
+		pms_json__end(&w);
 		strbuf_release(&sb);
 	}
-	jw_end(&w);
+	pms_json__end(&w);
 
-	jw_obj(&w, "knobs");
-	jw_knob(&w, "perf_event_paranoid", in->k.paranoid);
-	jw_knob(&w, "perf_event_max_sample_rate", in->k.max_sample_rate);
-	jw_knob(&w, "perf_cpu_time_max_percent", in->k.cpu_time_max_percent);
-	jw_knob(&w, "perf_event_mlock_kb", in->k.mlock_kb);
-	jw_knob(&w, "perf_event_max_stack", in->k.max_stack);
-	jw_knob(&w, "nmi_watchdog", in->k.nmi_watchdog);
-	jw_knob(&w, "rdpmc", in->k.rdpmc);
-	jw_knob(&w, "perf_user_access", in->k.perf_user_access);
-	jw_knob(&w, "unprivileged_bpf_disabled", in->k.unprivileged_bpf_disabled);
-	jw_end(&w);
+	pms_json__obj(&w, "knobs");
+	json_knob(&w, "perf_event_paranoid", in->k.paranoid);
+	json_knob(&w, "perf_event_max_sample_rate", in->k.max_sample_rate);
+	json_knob(&w, "perf_cpu_time_max_percent", in->k.cpu_time_max_percent);
+	json_knob(&w, "perf_event_mlock_kb", in->k.mlock_kb);
+	json_knob(&w, "perf_event_max_stack", in->k.max_stack);
+	json_knob(&w, "nmi_watchdog", in->k.nmi_watchdog);
+	json_knob(&w, "rdpmc", in->k.rdpmc);
+	json_knob(&w, "perf_user_access", in->k.perf_user_access);
+	json_knob(&w, "unprivileged_bpf_disabled", in->k.unprivileged_bpf_disabled);
+	pms_json__end(&w);
 
-	jw_obj(&w, "privileges");
-	jw_bool(&w, "cap_perfmon", in->cap_perfmon);
-	jw_bool(&w, "cap_sys_admin", in->cap_sys_admin);
-	jw_bool(&w, "cap_bpf", in->cap_bpf);
-	jw_end(&w);
+	pms_json__obj(&w, "privileges");
+	pms_json__bool(&w, "cap_perfmon", in->cap_perfmon);
+	pms_json__bool(&w, "cap_sys_admin", in->cap_sys_admin);
+	pms_json__bool(&w, "cap_bpf", in->cap_bpf);
+	pms_json__end(&w);
 
-	jw_obj(&w, "features");
-	jw_bool(&w, "btf", in->k.btf);
-	jw_str(&w, "tracefs", in->tracefs);
-	jw_end(&w);
+	pms_json__obj(&w, "features");
+	pms_json__bool(&w, "btf", in->k.btf);
+	pms_json__str(&w, "tracefs", in->tracefs);
+	pms_json__end(&w);
 
 	if (in->probed) {
-		jw_obj(&w, "probes");
-		jw_str(&w, "hw_cycles", err_or_ok(in->hw_err));
+		pms_json__obj(&w, "probes");
+		pms_json__str(&w, "hw_cycles", err_or_ok(in->hw_err));
 		if (!in->hw_err) {
 			counter_probe_json(&w, "counters_cycles", &in->cyc);
 			counter_probe_json(&w, "counters_branches", &in->gp);
-			jw_str(&w, "counters_general_event", in->gp_event);
-			jw_str(&w, "counters", in->counters[0] ? in->counters : NULL);
+			pms_json__str(&w, "counters_general_event", in->gp_event);
+			pms_json__str(&w, "counters", in->counters[0] ? in->counters : NULL);
 		}
-		jw_obj(&w, "mmap_page");
-		jw_str(&w, "result", err_or_ok(in->mmap_err));
+		pms_json__obj(&w, "mmap_page");
+		pms_json__str(&w, "result", err_or_ok(in->mmap_err));
 		if (!in->mmap_err) {
-			jw_str(&w, "event", in->mm.event);
-			jw_bool(&w, "cap_user_rdpmc", in->mm.cap_user_rdpmc);
-			jw_bool(&w, "cap_user_time", in->mm.cap_user_time);
-			jw_bool(&w, "cap_user_time_zero", in->mm.cap_user_time_zero);
-			jw_uint(&w, "pmc_width", in->mm.pmc_width);
+			pms_json__str(&w, "event", in->mm.event);
+			pms_json__bool(&w, "cap_user_rdpmc", in->mm.cap_user_rdpmc);
+			pms_json__bool(&w, "cap_user_time", in->mm.cap_user_time);
+			pms_json__bool(&w, "cap_user_time_zero", in->mm.cap_user_time_zero);
+			pms_json__uint(&w, "pmc_width", in->mm.pmc_width);
 		}
-		jw_end(&w);
-		jw_str(&w, "bpf", err_or_ok(in->bpf_err));
-		jw_end(&w);
+		pms_json__end(&w);
+		pms_json__str(&w, "bpf", err_or_ok(in->bpf_err));
+		pms_json__end(&w);
 	} else {
-		jw_null(&w, "probes");
+		pms_json__null(&w, "probes");
 	}
-	jw_str(&w, "verdict", in->verdict);
-	jw_end(&w);
-	jw_finish(&w);
+	pms_json__str(&w, "verdict", in->verdict);
+	pms_json__end(&w);
+	pms_json__finish(&w);
+	output__put(stdout, &jb);
 }
 
 /* This CPU's PMU leaves in PMS_CPUID_FILE format, to make new fixtures. */

@@ -12,7 +12,10 @@
 #include "event/names.h"
 #include "event/pmu.h"
 #include "event/tracepoint.h"
-#include "list_util.h"
+#include "perf_event/caps.h"
+#include "util/errname.h"
+#include "util/json.h"
+#include "output.h"
 #include "perf_event/sys.h"
 #include "util/strbuf.h"
 #include "util/sysfs.h"
@@ -470,48 +473,50 @@ static void print_text(const struct lvec *l, bool probing, bool descriptors, con
 
 static void print_json(const struct lvec *l, bool probing)
 {
-	struct jw w;
+	struct pms_json w;
+	struct strbuf jb = STRBUF_INIT;
 	char rbuf[320];
 
-	jw_init(&w, stdout);
-	jw_arr(&w, NULL);
+	pms_json__init(&w, &jb, true);
+	pms_json__arr(&w, NULL);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct lent *e = &l->v[i];
 
 		if (!shown(e, probing))
 			continue;
-		jw_obj(&w, NULL);
-		jw_str(&w, "name", e->name);
-		jw_arr(&w, "aliases");
+		pms_json__obj(&w, NULL);
+		pms_json__str(&w, "name", e->name);
+		pms_json__arr(&w, "aliases");
 		if (e->alias)
-			jw_str(&w, NULL, e->alias);
-		jw_end(&w);
-		jw_str(&w, "kind", kind_json[e->kind]);
-		jw_str(&w, "pmu", e->pmu);
+			pms_json__str(&w, NULL, e->alias);
+		pms_json__end(&w);
+		pms_json__str(&w, "kind", kind_json[e->kind]);
+		pms_json__str(&w, "pmu", e->pmu);
 		if (e->kind == K_TP || (!e->probed && !e->enc_err))
-			jw_null(&w, "supported");
+			pms_json__null(&w, "supported");
 		else
-			jw_bool(&w, "supported", !e->err && !e->enc_err);
-		jw_str(&w, "reason", reason(e, rbuf, sizeof(rbuf)));
-		jw_str(&w, "error", e->err ? errno_name(e->err) : NULL);
+			pms_json__bool(&w, "supported", !e->err && !e->enc_err);
+		pms_json__str(&w, "reason", reason(e, rbuf, sizeof(rbuf)));
+		pms_json__str(&w, "error", e->err ? pms_errno__name(e->err) : NULL);
 		if (e->has_attr) {
 			struct strbuf sb = STRBUF_INIT;
 			char cfg[32];
 
 			print_encoding(&sb, e);
-			jw_str(&w, "encoding", strbuf_str(&sb));
+			pms_json__str(&w, "encoding", strbuf_str(&sb));
 			strbuf_release(&sb);
 			snprintf(cfg, sizeof(cfg), "0x%llx", (unsigned long long)e->attr.config);
-			jw_str(&w, "config", cfg);
+			pms_json__str(&w, "config", cfg);
 		} else {
-			jw_null(&w, "encoding");
-			jw_null(&w, "config");
+			pms_json__null(&w, "encoding");
+			pms_json__null(&w, "config");
 		}
-		jw_str(&w, "description", e->desc);
-		jw_end(&w);
+		pms_json__str(&w, "description", e->desc);
+		pms_json__end(&w);
 	}
-	jw_end(&w);
-	jw_finish(&w);
+	pms_json__end(&w);
+	pms_json__finish(&w);
+	output__put(stdout, &jb);
 }
 
 static bool is_core_pmu_name(const char *n)
@@ -538,7 +543,7 @@ static int run(int argc, char **argv)
 	struct lvec l = { 0 };
 	struct pms_event_ctx *ctx;
 	const char *tp_msg = NULL;
-	bool probing = !probes_disabled(opt_no_probe);
+	bool probing = !opt_no_probe && pms_caps__probing_meaningful();
 	size_t hidden = 0, nr;
 	const struct pms_event_name *t;
 	int ret = 0;

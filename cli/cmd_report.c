@@ -14,7 +14,7 @@
 #include "output.h"
 #include "data_input.h"
 #include "symbol_opts.h"
-#include "list_util.h"
+#include "util/json.h"
 #include "report_print.h"
 #include "time_range.h"
 #include "aggregate/hist.h"
@@ -500,7 +500,7 @@ static void print_summary(FILE *f, struct pms_session *s, const struct pms_hist 
 			" unwound only to the sampled IP\n", st->dwarf_samples, st->dwarf_failed);
 }
 
-static void json_summary(struct jw *w, struct pms_session *s, const struct pms_hist *h)
+static void json_summary(struct pms_json *w, struct pms_session *s, const struct pms_hist *h)
 {
 	const struct pms_session_stats *st = pms_session__stats(s);
 	struct pms_resolver *res = pms_session__resolver(s);
@@ -513,27 +513,27 @@ static void json_summary(struct jw *w, struct pms_session *s, const struct pms_h
 	size_t n;
 	char idbuf[64];
 
-	jw_obj(w, "summary");
-	jw_uint(w, "samples", st->samples);
-	jw_uint(w, "lost_samples", st->lost_samples);
-	jw_uint(w, "lost_events", st->lost_events);
-	jw_uint(w, "bad_samples", st->bad_samples);
-	jw_uint(w, "filtered", pms_hist__filtered(h));
-	jw_obj(w, "unresolved");
-	jw_uint(w, "total", unresolved_total(st));
+	pms_json__obj(w, "summary");
+	pms_json__uint(w, "samples", st->samples);
+	pms_json__uint(w, "lost_samples", st->lost_samples);
+	pms_json__uint(w, "lost_events", st->lost_events);
+	pms_json__uint(w, "bad_samples", st->bad_samples);
+	pms_json__uint(w, "filtered", pms_hist__filtered(h));
+	pms_json__obj(w, "unresolved");
+	pms_json__uint(w, "total", unresolved_total(st));
 	for (int r = 0; r < PMS_UNRES__NR; r++)
-		jw_uint(w, keys[r], st->unresolved[r]);
-	jw_end(w);
-	jw_arr(w, "stale");
+		pms_json__uint(w, keys[r], st->unresolved[r]);
+	pms_json__end(w);
+	pms_json__arr(w, "stale");
 	for (size_t i = 0; !pms_resolver__stale(res, i, &path, &n, &found); i++) {
-		jw_obj(w, NULL);
-		jw_str(w, "path", path);
-		jw_uint(w, "samples", n);
-		jw_str(w, "build_id_recorded", recorded_build_id(pms_session__reader(s), path, idbuf, sizeof(idbuf)));
-		jw_str(w, "build_id_on_disk", found && *found ? found : NULL);
-		jw_end(w);
+		pms_json__obj(w, NULL);
+		pms_json__str(w, "path", path);
+		pms_json__uint(w, "samples", n);
+		pms_json__str(w, "build_id_recorded", recorded_build_id(pms_session__reader(s), path, idbuf, sizeof(idbuf)));
+		pms_json__str(w, "build_id_on_disk", found && *found ? found : NULL);
+		pms_json__end(w);
 	}
-	jw_end(w);
+	pms_json__end(w);
 	{
 		static const char *const whys[] = { [PMS_RES_NO_FILE] = "missing", [PMS_RES_STALE] = "rebuilt",
 						    [PMS_RES_STRIPPED] = "stripped" };
@@ -542,56 +542,56 @@ static void json_summary(struct jw *w, struct pms_session *s, const struct pms_h
 		struct pms_unnamed_file u;
 		struct pms_kernel_info ki;
 
-		jw_arr(w, "unnamed_files");
+		pms_json__arr(w, "unnamed_files");
 		for (size_t i = 0; !pms_resolver__unnamed(res, i, &u); i++) {
-			jw_obj(w, NULL);
-			jw_str(w, "path", u.path);
-			jw_str(w, "why", u.why <= PMS_RES_STRIPPED && whys[u.why] ? whys[u.why] : "?");
-			jw_uint(w, "samples", u.samples);
-			jw_str(w, "build_id", *u.build_id_hex ? u.build_id_hex : NULL);
-			jw_end(w);
+			pms_json__obj(w, NULL);
+			pms_json__str(w, "path", u.path);
+			pms_json__str(w, "why", u.why <= PMS_RES_STRIPPED && whys[u.why] ? whys[u.why] : "?");
+			pms_json__uint(w, "samples", u.samples);
+			pms_json__str(w, "build_id", *u.build_id_hex ? u.build_id_hex : NULL);
+			pms_json__end(w);
 		}
-		jw_end(w);
-		jw_obj(w, "kernel");
+		pms_json__end(w);
+		pms_json__obj(w, "kernel");
 		if (st->unresolved[PMS_UNRES_NO_KERNEL] || st->unresolved[PMS_UNRES_RESTRICTED] ||
 		    pms_resolver__kernel_touched(res)) {
 			pms_resolver__kernel_info(res, &ki);
-			jw_str(w, "symbols", srcs[ki.source]);
-			jw_str(w, "path", ki.path);
-			jw_str(w, "build_id", *ki.build_id_hex ? ki.build_id_hex : NULL);
-			jw_int(w, "kaslr_offset", ki.delta);
-			jw_str(w, "why_not", *ki.why ? ki.why : NULL);
+			pms_json__str(w, "symbols", srcs[ki.source]);
+			pms_json__str(w, "path", ki.path);
+			pms_json__str(w, "build_id", *ki.build_id_hex ? ki.build_id_hex : NULL);
+			pms_json__int(w, "kaslr_offset", ki.delta);
+			pms_json__str(w, "why_not", *ki.why ? ki.why : NULL);
 		}
-		jw_end(w);
+		pms_json__end(w);
 	}
 	{
 		struct pms_chaincheck_result cc;
 
 		pms_session__chain_check(s, &cc);
-		jw_obj(w, "call_chains");
-		jw_uint(w, "user_chains", cc.chains);
-		jw_uint(w, "complete", cc.complete);
-		jw_uint(w, "cut", cc.cut);
-		jw_uint(w, "cut_without_frame_pointers", cc.cut_no_fp);
-		jw_arr(w, "objects");
+		pms_json__obj(w, "call_chains");
+		pms_json__uint(w, "user_chains", cc.chains);
+		pms_json__uint(w, "complete", cc.complete);
+		pms_json__uint(w, "cut", cc.cut);
+		pms_json__uint(w, "cut_without_frame_pointers", cc.cut_no_fp);
+		pms_json__arr(w, "objects");
 		for (size_t i = 0; i < cc.nr_objects; i++) {
-			jw_obj(w, NULL);
-			jw_str(w, "dso", cc.objects[i].dso);
-			jw_uint(w, "cut", cc.objects[i].cut);
+			pms_json__obj(w, NULL);
+			pms_json__str(w, "dso", cc.objects[i].dso);
+			pms_json__uint(w, "cut", cc.objects[i].cut);
 			if (cc.objects[i].frame_pointers < 0)
-				jw_null(w, "frame_pointers");
+				pms_json__null(w, "frame_pointers");
 			else
-				jw_bool(w, "frame_pointers", cc.objects[i].frame_pointers == 1);
-			jw_end(w);
+				pms_json__bool(w, "frame_pointers", cc.objects[i].frame_pointers == 1);
+			pms_json__end(w);
 		}
-		jw_end(w);
-		jw_end(w);
+		pms_json__end(w);
+		pms_json__end(w);
 	}
-	jw_obj(w, "dwarf");
-	jw_uint(w, "samples", st->dwarf_samples);
-	jw_uint(w, "failed", st->dwarf_failed);
-	jw_end(w);
-	jw_end(w);
+	pms_json__obj(w, "dwarf");
+	pms_json__uint(w, "samples", st->dwarf_samples);
+	pms_json__uint(w, "failed", st->dwarf_failed);
+	pms_json__end(w);
+	pms_json__end(w);
 }
 
 /* ---------------------------------------------------------------- run -- */
@@ -1145,62 +1145,64 @@ static int run(int argc, char **argv)
 		if (report_html(opt_html, path, s, h, &html, &view, ret ? dmsg : NULL))
 			ret = EXIT_RUNTIME;
 	} else if (opt_json) {
-		struct jw w;
+		struct pms_json w;
+		struct strbuf jb = STRBUF_INIT;
 
-		jw_init(&w, out);
-		jw_obj(&w, NULL);
-		jw_str(&w, "schema", "pmuscope-report/1");
-		jw_str(&w, "file", path);
-		jw_bool(&w, "partial", ret != 0);
+		pms_json__init(&w, &jb, true);
+		pms_json__obj(&w, NULL);
+		pms_json__str(&w, "schema", "pmuscope-report/1");
+		pms_json__str(&w, "file", path);
+		pms_json__bool(&w, "partial", ret != 0);
 		if (ret) {
-			jw_obj(&w, "error");
-			jw_uint(&w, "offset", damage ? damage->offset : 0);
-			jw_str(&w, "message", damage && damage->err ? damage->msg : "read error");
-			jw_end(&w);
+			pms_json__obj(&w, "error");
+			pms_json__uint(&w, "offset", damage ? damage->offset : 0);
+			pms_json__str(&w, "message", damage && damage->err ? damage->msg : "read error");
+			pms_json__end(&w);
 		} else {
-			jw_null(&w, "error");
+			pms_json__null(&w, "error");
 		}
-		jw_arr(&w, "sort");
+		pms_json__arr(&w, "sort");
 		for (size_t k = 0; k < nr_keys; k++)
-			jw_str(&w, NULL, pms_sort_key__name(keys[k]));
-		jw_end(&w);
-		jw_bool(&w, "children", ho.children);
-		jw_str(&w, "call_graph", ho.order == PMS_CG_CALLER ? "caller" : ho.order == PMS_CG_CALLEE ? "callee" : "none");
-		jw_bool(&w, "branch_mode", branch);
-		jw_bool(&w, "group_view", group_view);
-		jw_arr(&w, "events");
+			pms_json__str(&w, NULL, pms_sort_key__name(keys[k]));
+		pms_json__end(&w);
+		pms_json__bool(&w, "children", ho.children);
+		pms_json__str(&w, "call_graph", ho.order == PMS_CG_CALLER ? "caller" : ho.order == PMS_CG_CALLEE ? "callee" : "none");
+		pms_json__bool(&w, "branch_mode", branch);
+		pms_json__bool(&w, "group_view", group_view);
+		pms_json__arr(&w, "events");
 		for (size_t i = 0; i < nr_sections; i++) {
 			const struct section *x = &sections[i];
 
-			jw_obj(&w, NULL);
-			jw_str(&w, "name", x->name);
-			jw_uint(&w, "attr_index", x->attr_idx);
-			jw_uint(&w, "samples", x->samples);
-			jw_uint(&w, "period", x->period);
+			pms_json__obj(&w, NULL);
+			pms_json__str(&w, "name", x->name);
+			pms_json__uint(&w, "attr_index", x->attr_idx);
+			pms_json__uint(&w, "samples", x->samples);
+			pms_json__uint(&w, "period", x->period);
 			if (x->g) {
-				jw_arr(&w, "group");
+				pms_json__arr(&w, "group");
 				for (size_t m = 0; m < x->g->nr_members; m++) {
 					const struct pms_hist_event *me = x->g->events[m];
 					const char *name = pms_session__event_name(s, x->attr_idx + m);
 
-					jw_obj(&w, NULL);
-					jw_str(&w, "name", name);
-					jw_uint(&w, "attr_index", x->attr_idx + m);
-					jw_uint(&w, "samples", me ? me->samples : 0);
-					jw_uint(&w, "period", me ? me->period : 0);
-					jw_end(&w);
+					pms_json__obj(&w, NULL);
+					pms_json__str(&w, "name", name);
+					pms_json__uint(&w, "attr_index", x->attr_idx + m);
+					pms_json__uint(&w, "samples", me ? me->samples : 0);
+					pms_json__uint(&w, "period", me ? me->period : 0);
+					pms_json__end(&w);
 				}
-				jw_end(&w);
+				pms_json__end(&w);
 				report_json_group_entries(&w, &view, x->g);
 			} else {
 				report_json_entries(&w, &view, x->ev);
 			}
-			jw_end(&w);
+			pms_json__end(&w);
 		}
-		jw_end(&w);
+		pms_json__end(&w);
 		json_summary(&w, s, h);
-		jw_end(&w);
-		jw_finish(&w);
+		pms_json__end(&w);
+		pms_json__finish(&w);
+		output__put(out, &jb);
 	} else {
 		const struct pms_session_stats *st = pms_session__stats(s);
 

@@ -795,9 +795,8 @@ static int run(int argc, char **argv)
 	if (rs && x.cfg.runs < x.cfg.repeat && stop_requests && rc == 0)
 		rc = 128 + last_signal; /* the repetition was cut short, even if between two runs */
 	stat_check_counts(&x.out, cs);
-	if (x.cfg.interval_ms && x.cfg.json && x.out.warnings.len)
-		/* JSON Lines: the warnings as one last line, so none is lost */
-		fprintf(x.out.f, "{\"warnings\":[%s]}\n", strbuf_str(&x.out.warnings));
+	if (x.cfg.interval_ms && x.cfg.json)
+		stat_print_warnings_line(&x.out);
 	if (!x.cfg.interval_ms)
 		stat_print_final(&x.out, cs, &ri, rs, &wall);
 	if (ri.exit_status < 0)
@@ -814,7 +813,7 @@ out:
 	}
 	free_comms(x.out.comms, cs ? cs->nr_threads : 0);
 	pms_counters__free(cs);
-	strbuf_release(&x.out.warnings);
+	stat_out__release_warnings(&x.out);
 	pms_evlist__release(&x.list);
 	free(rs);
 	free(x.cpus);

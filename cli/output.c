@@ -23,3 +23,12 @@ int output__write(const char *path, const struct strbuf *sb)
 	error("cannot write '%s': %s", to_stdout ? "standard output" : path, strerror(-err));
 	return -1;
 }
+
+void output__put(FILE *f, struct strbuf *sb)
+{
+	if (sb->oom)
+		die("out of memory");
+	if (sb->len)
+		fwrite(sb->buf, 1, sb->len, f);
+	strbuf_release(sb);
+}

@@ -3,6 +3,8 @@
 #ifndef PMS_CLI_OUTPUT_H
 #define PMS_CLI_OUTPUT_H
 
+#include <stdio.h>
+
 #include "util/strbuf.h"
 
 /*
@@ -10,5 +12,8 @@
  * 0, or -1 after printing "cannot write '<path>': <reason>".
  */
 int output__write(const char *path, const struct strbuf *sb);
+
+/* A document built in sb (JSON) onto a stdio stream, then sb released; out of memory ends the command. */
+void output__put(FILE *f, struct strbuf *sb);
 
 #endif

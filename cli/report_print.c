@@ -470,7 +470,7 @@ static bool has_key(const struct report_view *v, enum pms_sort_key key)
 }
 
 struct json_ctx {
-	struct jw *w;
+	struct pms_json *w;
 	const struct pms_hist *h;
 	const struct pms_cg *cg;
 	uint64_t total, min_hit;
@@ -478,18 +478,18 @@ struct json_ctx {
 	size_t nr, alloc;
 };
 
-static void json_frame(struct jw *w, const struct pms_hist *h, uint32_t frame)
+static void json_frame(struct pms_json *w, const struct pms_hist *h, uint32_t frame)
 {
 	const struct pms_hist_frame *f = pms_hist__frame(h, frame);
 	char buf[32];
 
-	jw_obj(w, NULL);
-	jw_str(w, "sym", f ? f->sym : NULL);
-	jw_str(w, "dso", f ? f->dso : NULL);
+	pms_json__obj(w, NULL);
+	pms_json__str(w, "sym", f ? f->sym : NULL);
+	pms_json__str(w, "dso", f ? f->dso : NULL);
 	snprintf(buf, sizeof(buf), "0x%llx", f ? (unsigned long long)f->addr : 0ULL);
-	jw_str(w, "addr", buf);
-	jw_str(w, "level", pms_hist__level(f ? f->kind : PMS_FRAME_USER));
-	jw_end(w);
+	pms_json__str(w, "addr", buf);
+	pms_json__str(w, "level", pms_hist__level(f ? f->kind : PMS_FRAME_USER));
+	pms_json__end(w);
 }
 
 static void json_paths(struct json_ctx *j, uint32_t node)
@@ -509,51 +509,51 @@ static void json_paths(struct json_ctx *j, uint32_t node)
 		json_paths(j, c);
 	}
 	if (!any) {
-		jw_obj(j->w, NULL);
-		jw_num(j->w, "percent", pct(x->period, j->total), 4);
-		jw_uint(j->w, "period", x->period);
-		jw_uint(j->w, "samples", x->samples);
-		jw_arr(j->w, "frames");
+		pms_json__obj(j->w, NULL);
+		pms_json__num(j->w, "percent", pct(x->period, j->total), 4);
+		pms_json__uint(j->w, "period", x->period);
+		pms_json__uint(j->w, "samples", x->samples);
+		pms_json__arr(j->w, "frames");
 		for (size_t i = 0; i < j->nr; i++)
 			json_frame(j->w, j->h, pms_cg__node(j->cg, j->path[i])->frame);
-		jw_end(j->w);
-		jw_end(j->w);
+		pms_json__end(j->w);
+		pms_json__end(j->w);
 	}
 	j->nr--;
 }
 
 /* "from"/"to" of a branch entry: what its keys look at. */
-static void json_branch_end(struct jw *w, const char *key, const struct pms_hist_frame_ref *r, bool with_sym)
+static void json_branch_end(struct pms_json *w, const char *key, const struct pms_hist_frame_ref *r, bool with_sym)
 {
 	char buf[32];
 
-	jw_obj(w, key);
-	jw_str(w, "dso", r->dso);
-	jw_str(w, "dso_short", report_dso_short(r->dso));
+	pms_json__obj(w, key);
+	pms_json__str(w, "dso", r->dso);
+	pms_json__str(w, "dso_short", report_dso_short(r->dso));
 	if (with_sym) {
-		jw_str(w, "sym", r->sym);
+		pms_json__str(w, "sym", r->sym);
 		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)r->addr);
 		if (r->sym)
-			jw_null(w, "addr");
+			pms_json__null(w, "addr");
 		else
-			jw_str(w, "addr", buf);
-		jw_str(w, "level", pms_hist__branch_level(r));
+			pms_json__str(w, "addr", buf);
+		pms_json__str(w, "level", pms_hist__branch_level(r));
 	}
-	jw_end(w);
+	pms_json__end(w);
 }
 
 /* The weights of entry e (NULL: none) against total. */
-static void json_weights(struct jw *w, const struct pms_hist_entry *e, uint64_t total)
+static void json_weights(struct pms_json *w, const struct pms_hist_entry *e, uint64_t total)
 {
-	jw_num(w, "children", pct(e ? e->children_period : 0, total), 4);
-	jw_num(w, "self", pct(e ? e->self_period : 0, total), 4);
-	jw_uint(w, "children_period", e ? e->children_period : 0);
-	jw_uint(w, "self_period", e ? e->self_period : 0);
-	jw_uint(w, "children_samples", e ? e->children_samples : 0);
-	jw_uint(w, "self_samples", e ? e->self_samples : 0);
+	pms_json__num(w, "children", pct(e ? e->children_period : 0, total), 4);
+	pms_json__num(w, "self", pct(e ? e->self_period : 0, total), 4);
+	pms_json__uint(w, "children_period", e ? e->children_period : 0);
+	pms_json__uint(w, "self_period", e ? e->self_period : 0);
+	pms_json__uint(w, "children_samples", e ? e->children_samples : 0);
+	pms_json__uint(w, "self_samples", e ? e->self_samples : 0);
 }
 
-static void json_rows(struct jw *w, const struct report_view *v, const struct rows *t)
+static void json_rows(struct pms_json *w, const struct report_view *v, const struct rows *t)
 {
 	const struct pms_cg *cg = pms_hist__cg(v->h);
 	const struct pms_hist_event *lead = t->events[0];
@@ -561,7 +561,7 @@ static void json_rows(struct jw *w, const struct report_view *v, const struct ro
 	uint64_t min_hit = (uint64_t)((double)lead_period * v->cg_min_percent / 100.0);
 	char buf[1024];
 
-	jw_arr(w, "entries");
+	pms_json__arr(w, "entries");
 	for (size_t i = 0; i < t->nr_rows; i++) {
 		const struct pms_hist_group_row *r = &t->rows[i];
 		const struct pms_hist_entry *e = r->key, *le = r->members[0];
@@ -569,38 +569,38 @@ static void json_rows(struct jw *w, const struct report_view *v, const struct ro
 
 		if (!row_shown(v, t, r))
 			continue;
-		jw_obj(w, NULL);
+		pms_json__obj(w, NULL);
 		/* the leader's weights (a group's first member), as for a single event */
 		json_weights(w, le, lead_period);
 		for (size_t k = 0; k < v->nr_keys; k++) {
 			switch (v->keys[k]) {
 			case PMS_SORT_COMM:
-				jw_str(w, "comm", e->comm);
+				pms_json__str(w, "comm", e->comm);
 				break;
 			case PMS_SORT_PID:
 			case PMS_SORT_TID:
-				jw_uint(w, v->keys[k] == PMS_SORT_PID ? "pid" : "tid",
+				pms_json__uint(w, v->keys[k] == PMS_SORT_PID ? "pid" : "tid",
 					v->keys[k] == PMS_SORT_PID ? e->pid : e->tid);
 				if (!has_key(v, PMS_SORT_COMM) && !comm_done)
-					jw_str(w, "comm", e->comm);
+					pms_json__str(w, "comm", e->comm);
 				comm_done = true;
 				break;
 			case PMS_SORT_DSO:
-				jw_str(w, "dso", e->dso);
-				jw_str(w, "dso_short", report_dso_short(e->dso));
+				pms_json__str(w, "dso", e->dso);
+				pms_json__str(w, "dso_short", report_dso_short(e->dso));
 				break;
 			case PMS_SORT_SYM:
 				if (!has_key(v, PMS_SORT_DSO)) {
-					jw_str(w, "dso", e->dso);
-					jw_str(w, "dso_short", report_dso_short(e->dso));
+					pms_json__str(w, "dso", e->dso);
+					pms_json__str(w, "dso_short", report_dso_short(e->dso));
 				}
-				jw_str(w, "sym", e->sym);
+				pms_json__str(w, "sym", e->sym);
 				snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)e->addr);
 				if (e->sym)
-					jw_null(w, "addr");
+					pms_json__null(w, "addr");
 				else
-					jw_str(w, "addr", buf);
-				jw_str(w, "level", pms_hist__level(e->kind));
+					pms_json__str(w, "addr", buf);
+				pms_json__str(w, "level", pms_hist__level(e->kind));
 				if (!e->sym) {
 					static const char *const why[] = {
 						[PMS_RES_OK] = "ok", [PMS_RES_NO_SYM] = "no symbol",
@@ -611,19 +611,19 @@ static void json_rows(struct jw *w, const struct report_view *v, const struct ro
 					};
 
 					if (e->dso && !strcmp(e->dso, "[unknown]"))
-						jw_str(w, "unresolved", "no mapping");
+						pms_json__str(w, "unresolved", "no mapping");
 					else
-						jw_str(w, "unresolved", e->status <= PMS_RES_STRIPPED ? why[e->status] : "?");
+						pms_json__str(w, "unresolved", e->status <= PMS_RES_STRIPPED ? why[e->status] : "?");
 				}
 				break;
 			case PMS_SORT_SRCLINE:
-				jw_str(w, "srcline", e->srcline);
+				pms_json__str(w, "srcline", e->srcline);
 				break;
 			case PMS_SORT_CPU:
 				if (e->cpu == UINT32_MAX)
-					jw_null(w, "cpu");
+					pms_json__null(w, "cpu");
 				else
-					jw_uint(w, "cpu", e->cpu);
+					pms_json__uint(w, "cpu", e->cpu);
 				break;
 			case PMS_SORT_DSO_FROM:
 			case PMS_SORT_SYM_FROM:
@@ -639,46 +639,46 @@ static void json_rows(struct jw *w, const struct report_view *v, const struct ro
 				break;
 			case PMS_SORT_CYCLES:
 				if (e->cycles)
-					jw_uint(w, "cycles", e->cycles);
+					pms_json__uint(w, "cycles", e->cycles);
 				else
-					jw_null(w, "cycles");
+					pms_json__null(w, "cycles");
 				break;
 			case PMS_SORT_MISPREDICT:
-				jw_str(w, "mispredict", e->predicted ? "N" : e->mispred ? "Y" : NULL);
+				pms_json__str(w, "mispredict", e->predicted ? "N" : e->mispred ? "Y" : NULL);
 				break;
 			default:
 				break;
 			}
 		}
 		if (t->nr_members > 1) {
-			jw_arr(w, "group");
+			pms_json__arr(w, "group");
 			for (size_t m = 0; m < t->nr_members; m++) {
-				jw_obj(w, NULL);
+				pms_json__obj(w, NULL);
 				json_weights(w, r->members[m], t->events[m] ? t->events[m]->period : 0);
-				jw_end(w);
+				pms_json__end(w);
 			}
-			jw_end(w);
+			pms_json__end(w);
 		}
 		if (v->graph) {
 			const struct pms_cg_node *root = le ? pms_cg__node(cg, le->cg_root) : NULL;
 			struct json_ctx j = { .w = w, .h = v->h, .cg = cg, .total = lead_period, .min_hit = min_hit };
 
-			jw_arr(w, "callchains");
+			pms_json__arr(w, "callchains");
 			if (root)
 				for (uint32_t c = root->first_child; c; c = pms_cg__node(cg, c)->next_sibling) {
 					if (pms_cg__node(cg, c)->period < min_hit)
 						break;
 					json_paths(&j, c);
 				}
-			jw_end(w);
+			pms_json__end(w);
 			free(j.path);
 		}
-		jw_end(w);
+		pms_json__end(w);
 	}
-	jw_end(w);
+	pms_json__end(w);
 }
 
-void report_json_entries(struct jw *w, const struct report_view *v, const struct pms_hist_event *ev)
+void report_json_entries(struct pms_json *w, const struct report_view *v, const struct pms_hist_event *ev)
 {
 	const struct pms_hist_event *evs[1] = { ev };
 	struct pms_hist_group_row *r = event_rows(ev);
@@ -688,7 +688,7 @@ void report_json_entries(struct jw *w, const struct report_view *v, const struct
 	free(r);
 }
 
-void report_json_group_entries(struct jw *w, const struct report_view *v, const struct pms_hist_group *g)
+void report_json_group_entries(struct pms_json *w, const struct report_view *v, const struct pms_hist_group *g)
 {
 	struct rows t = { .nr_members = g->nr_members, .events = g->events, .rows = g->rows, .nr_rows = g->nr_rows };
 

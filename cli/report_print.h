@@ -16,7 +16,7 @@
 #include <stdio.h>
 
 #include "aggregate/hist.h"
-#include "list_util.h"
+#include "util/json.h"
 
 struct report_view {
 	const struct pms_hist *h;
@@ -41,9 +41,9 @@ void report_print_group_stdio(FILE *f, const struct report_view *v, const struct
 /* perf's "1K": the sample count with its unit letter (' ' below 1000). */
 unsigned long report_convert_unit(unsigned long value, char *unit);
 /* The "entries" array of one event into w. */
-void report_json_entries(struct jw *w, const struct report_view *v, const struct pms_hist_event *ev);
+void report_json_entries(struct pms_json *w, const struct report_view *v, const struct pms_hist_event *ev);
 /* The same for a group view: the leader's weights, and "group" with every member's. */
-void report_json_group_entries(struct jw *w, const struct report_view *v, const struct pms_hist_group *g);
+void report_json_group_entries(struct pms_json *w, const struct report_view *v, const struct pms_hist_group *g);
 /* "libc.so.6" for "/usr/lib/.../libc.so.6"; "[kernel.kallsyms]" as is. */
 const char *report_dso_short(const char *dso);
 

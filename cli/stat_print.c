@@ -10,6 +10,7 @@
 #include "cmd.h"
 #include "perf_event/stat_fmt.h"
 #include "stat_print.h"
+#include "output.h"
 #include "util/json.h"
 
 static bool is_human(const struct stat_out *o)
@@ -51,9 +52,8 @@ void stat_warn(struct stat_out *o, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (o->warnings.len)
-		strbuf_addch(&o->warnings, ',');
-	pms_json__add_str(&o->warnings, msg);
+	o->warnings = xrealloc(o->warnings, (o->nr_warnings + 1) * sizeof(*o->warnings));
+	o->warnings[o->nr_warnings++] = xstrdup(msg);
 	if (warnings_to_stderr(o))
 		warning("%s", msg);
 }
@@ -192,16 +192,27 @@ static void add_prefix(const struct stat_out *o, const struct pms_counters *cs, 
 	}
 }
 
-static void add_json_extra(const struct stat_out *o, const struct pms_counters *cs, int cpu_idx, int thr_idx,
-			   struct strbuf *sb)
+/* One row as a JSON object: the row's members, then its CPU or thread when not aggregated. */
+static void json_row(const struct stat_out *o, const struct pms_counters *cs, int cpu_idx, int thr_idx,
+		     const struct pms_stat_row *r, struct pms_json *j)
 {
-	strbuf_reset(sb);
+	pms_json__obj(j, NULL);
+	pms_stat_row__json(r, j);
 	if (o->cfg->aggr == AGGR_CPU && cpu_idx >= 0) {
-		strbuf_addf(sb, "\"cpu\":%d", cs->cpus[cpu_idx]);
+		pms_json__int(j, "cpu", cs->cpus[cpu_idx]);
 	} else if (o->cfg->aggr == AGGR_THREAD && thr_idx >= 0) {
-		strbuf_addf(sb, "\"tid\":%d,\"comm\":", (int)cs->threads[thr_idx]);
-		pms_json__add_str(sb, comm_of(o, (size_t)thr_idx));
+		pms_json__int(j, "tid", (int)cs->threads[thr_idx]);
+		pms_json__str(j, "comm", comm_of(o, (size_t)thr_idx));
 	}
+	pms_json__end(j);
+}
+
+static void json_warnings(const struct stat_out *o, struct pms_json *j)
+{
+	pms_json__arr(j, "warnings");
+	for (size_t i = 0; i < o->nr_warnings; i++)
+		pms_json__str(j, NULL, o->warnings[i]);
+	pms_json__end(j);
 }
 
 /* --per-thread: busiest thread first, threads that never ran last (perf's order). */
@@ -236,15 +247,14 @@ static void sort_threads(const struct stat_out *o, const struct pms_counters *cs
 /*
  * Every row of one reading in output order: per event, then per CPU or
  * thread when not aggregated (perf's order). `ts` (may be NULL) prefixes
- * human/CSV lines; JSON rows are appended to `json` comma-separated.
+ * human/CSV lines; in JSON each row is an object in the array open in `json`.
  */
 static void emit_rows(struct stat_out *o, const struct pms_counters *cs, bool delta, double elapsed_ns,
-		      const char *ts, struct strbuf *json, const struct stat_rstat *rs)
+		      const char *ts, struct pms_json *json, const struct stat_rstat *rs)
 {
 	size_t nu = stat_nr_units(o->cfg, cs);
 	struct pms_metric_ctx *ctx = xcalloc(nu, sizeof(*ctx));
-	struct strbuf line = STRBUF_INIT, extra = STRBUF_INIT;
-	bool first = true;
+	struct strbuf line = STRBUF_INIT;
 
 	for (size_t u = 0; u < nu; u++) {
 		int ci = o->cfg->aggr == AGGR_CPU ? (int)u : -1;
@@ -276,11 +286,7 @@ static void emit_rows(struct stat_out *o, const struct pms_counters *cs, bool de
 			    (r.state == PMS_ROW_NOT_COUNTED || (r.state == PMS_ROW_COUNTED && r.value == 0)))
 				continue; /* -a --per-thread: only the threads that did something, as perf */
 			if (o->cfg->json) {
-				add_json_extra(o, cs, ci, ti, &extra);
-				if (!first)
-					strbuf_addch(json, ',');
-				pms_stat_row__json(&r, strbuf_str(&extra), json);
-				first = false;
+				json_row(o, cs, ci, ti, &r, json);
 				continue;
 			}
 			strbuf_reset(&line);
@@ -296,7 +302,6 @@ static void emit_rows(struct stat_out *o, const struct pms_counters *cs, bool de
 		free(order);
 	}
 	strbuf_release(&line);
-	strbuf_release(&extra);
 	free(ctx);
 }
 
@@ -350,55 +355,50 @@ static void print_json_doc(struct stat_out *o, const struct pms_counters *cs, co
 {
 	const struct stat_cfg *c = o->cfg;
 	struct strbuf sb = STRBUF_INIT, cmd = STRBUF_INIT;
+	struct pms_json j;
 
-	strbuf_adds(&sb, "{\"schema\":\"pmuscope-stat/1\",\"command\":");
+	pms_json__init(&j, &sb, false);
+	pms_json__obj(&j, NULL);
+	pms_json__str(&j, "schema", "pmuscope-stat/1");
 	if (c->argv) {
 		for (int i = 0; i < c->argc; i++)
 			strbuf_addf(&cmd, "%s%s", i ? " " : "", c->argv[i]);
-		pms_json__add_str(&sb, strbuf_str(&cmd));
-		strbuf_adds(&sb, ",\"argv\":[");
-		for (int i = 0; i < c->argc; i++) {
-			if (i)
-				strbuf_addch(&sb, ',');
-			pms_json__add_str(&sb, c->argv[i]);
-		}
-		strbuf_addch(&sb, ']');
+		pms_json__str(&j, "command", strbuf_str(&cmd));
+		pms_json__arr(&j, "argv");
+		for (int i = 0; i < c->argc; i++)
+			pms_json__str(&j, NULL, c->argv[i]);
+		pms_json__end(&j);
 	} else {
-		strbuf_adds(&sb, "null,\"argv\":null");
+		pms_json__null(&j, "command");
+		pms_json__null(&j, "argv");
 	}
-	strbuf_adds(&sb, ",\"target\":");
-	pms_json__add_str(&sb, target_name(c->target));
-	strbuf_adds(&sb, ",\"target_list\":");
-	pms_json__add_str(&sb, c->target == ST_COMMAND || c->target == ST_SYSTEM ? NULL : c->target_str);
-	strbuf_adds(&sb, ",\"aggregation\":");
-	pms_json__add_str(&sb, aggr_name(c->aggr));
-	strbuf_addf(&sb, ",\"runs\":%d,\"scaled\":%s,\"events\":[", c->runs, c->no_scale ? "false" : "true");
-	emit_rows(o, cs, false, rs ? wall->mean : ri->elapsed_ns, NULL, &sb, rs);
-	strbuf_adds(&sb, "],\"elapsed_ns\":");
-	pms_json__add_num(&sb, rs ? floor(wall->mean + 0.5) : ri->elapsed_ns);
-	if (rs) {
-		strbuf_adds(&sb, ",\"elapsed_stddev_pct\":");
-		pms_json__add_num(&sb, pms_stats__rel_pct(wall));
+	pms_json__str(&j, "target", target_name(c->target));
+	pms_json__str(&j, "target_list", c->target == ST_COMMAND || c->target == ST_SYSTEM ? NULL : c->target_str);
+	pms_json__str(&j, "aggregation", aggr_name(c->aggr));
+	pms_json__int(&j, "runs", c->runs);
+	pms_json__bool(&j, "scaled", !c->no_scale);
+	pms_json__arr(&j, "events");
+	emit_rows(o, cs, false, rs ? wall->mean : ri->elapsed_ns, NULL, &j, rs);
+	pms_json__end(&j);
+	pms_json__double(&j, "elapsed_ns", rs ? floor(wall->mean + 0.5) : ri->elapsed_ns);
+	if (rs)
+		pms_json__double(&j, "elapsed_stddev_pct", pms_stats__rel_pct(wall));
+	if (ri->have_rusage && !rs) {
+		pms_json__double(&j, "user_ns", ri->user_ns);
+		pms_json__double(&j, "system_ns", ri->sys_ns);
+	} else {
+		pms_json__null(&j, "user_ns");
+		pms_json__null(&j, "system_ns");
 	}
-	strbuf_adds(&sb, ",\"user_ns\":");
-	if (ri->have_rusage && !rs)
-		pms_json__add_num(&sb, ri->user_ns);
-	else
-		strbuf_adds(&sb, "null");
-	strbuf_adds(&sb, ",\"system_ns\":");
-	if (ri->have_rusage && !rs)
-		pms_json__add_num(&sb, ri->sys_ns);
-	else
-		strbuf_adds(&sb, "null");
-	strbuf_adds(&sb, ",\"exit_status\":");
 	if (ri->exit_status >= 0)
-		strbuf_addf(&sb, "%d", ri->exit_status);
+		pms_json__int(&j, "exit_status", ri->exit_status);
 	else
-		strbuf_adds(&sb, "null");
-	strbuf_addf(&sb, ",\"interrupted\":%s,\"warnings\":[%s]}", ri->interrupted ? "true" : "false",
-		    strbuf_str(&o->warnings));
-	fprintf(o->f, "%s\n", strbuf_str(&sb));
-	strbuf_release(&sb);
+		pms_json__null(&j, "exit_status");
+	pms_json__bool(&j, "interrupted", ri->interrupted);
+	json_warnings(o, &j);
+	pms_json__end(&j);
+	pms_json__finish(&j);
+	output__put(o->f, &sb);
 	strbuf_release(&cmd);
 }
 
@@ -457,15 +457,22 @@ void stat_print_interval(struct stat_out *o, const struct pms_counters *cs, uint
 
 	if (c->json) {
 		struct strbuf sb = STRBUF_INIT;
+		struct pms_json j;
+		char time_s[48];
 
-		strbuf_addf(&sb, "{\"time_s\":%llu.%09llu,\"interval_ns\":", (unsigned long long)(ts_ns / 1000000000ULL),
-			    (unsigned long long)(ts_ns % 1000000000ULL));
-		pms_json__add_num(&sb, interval_ns);
-		strbuf_adds(&sb, ",\"events\":[");
-		emit_rows(o, cs, true, interval_ns, NULL, &sb, NULL);
-		strbuf_adds(&sb, "]}");
-		fprintf(o->f, "%s\n", strbuf_str(&sb));
-		strbuf_release(&sb);
+		/* seconds with every nanosecond, which a double would round */
+		snprintf(time_s, sizeof(time_s), "%llu.%09llu", (unsigned long long)(ts_ns / 1000000000ULL),
+			 (unsigned long long)(ts_ns % 1000000000ULL));
+		pms_json__init(&j, &sb, false);
+		pms_json__obj(&j, NULL);
+		pms_json__raw(&j, "time_s", time_s, strlen(time_s));
+		pms_json__double(&j, "interval_ns", interval_ns);
+		pms_json__arr(&j, "events");
+		emit_rows(o, cs, true, interval_ns, NULL, &j, NULL);
+		pms_json__end(&j);
+		pms_json__end(&j);
+		pms_json__finish(&j);
+		output__put(o->f, &sb);
 		fflush(o->f);
 		return;
 	}
@@ -554,4 +561,28 @@ void stat_check_counts(struct stat_out *o, const struct pms_counters *cs)
 		o->hw_note_done = true;
 	}
 	strbuf_release(&hw);
+}
+
+void stat_print_warnings_line(struct stat_out *o)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct pms_json j;
+
+	if (!o->nr_warnings)
+		return;
+	pms_json__init(&j, &sb, false);
+	pms_json__obj(&j, NULL);
+	json_warnings(o, &j);
+	pms_json__end(&j);
+	pms_json__finish(&j);
+	output__put(o->f, &sb);
+}
+
+void stat_out__release_warnings(struct stat_out *o)
+{
+	for (size_t i = 0; i < o->nr_warnings; i++)
+		free(o->warnings[i]);
+	free(o->warnings);
+	o->warnings = NULL;
+	o->nr_warnings = 0;
 }

@@ -59,7 +59,8 @@ struct stat_out {
 	const struct stat_cfg *cfg;
 	int interval_lines;      /* -I: the column header repeats every 25 */
 	char **comms;            /* per thread slot, for --per-thread */
-	struct strbuf warnings;  /* JSON: collected warning texts, as a JSON array body */
+	char **warnings;         /* JSON: the warning texts, for the document's "warnings" */
+	size_t nr_warnings;
 	bool hw_note_done;
 	/* tool events' values for the reading being printed, by enum pms_tool_event; < 0: unknown */
 	double tool_ns[4];
@@ -96,5 +97,8 @@ double stat_tool_value(const struct stat_run_info *ri, enum pms_tool_event t);
 /* Record a warning for JSON and print it on stderr. */
 __attribute__((format(printf, 2, 3)))
 void stat_warn(struct stat_out *o, const char *fmt, ...);
+/* JSON Lines (-I --json): the warnings as one last line, so none is lost; nothing without warnings. */
+void stat_print_warnings_line(struct stat_out *o);
+void stat_out__release_warnings(struct stat_out *o);
 
 #endif

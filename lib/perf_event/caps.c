@@ -100,6 +100,15 @@ const char *pms_paranoid__describe(int level)
 	}
 }
 
+bool pms_caps__probing_meaningful(void)
+{
+	const char *np = getenv("PMS_NO_PROBE");
+
+	if (np && *np && strcmp(np, "0"))
+		return false;
+	return getenv("PMS_SYSFS_ROOT") == NULL;
+}
+
 bool pms_caps__has(int cap)
 {
 	char path[4096], *buf = NULL, *p;

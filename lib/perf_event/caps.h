@@ -44,6 +44,14 @@ const char *pms_paranoid__describe(int level);
 /* Is `cap` in this process's effective set (<procfs>/self/status CapEff)? */
 bool pms_caps__has(int cap);
 
+/*
+ * Whether probing (opening real events to see what this kernel accepts)
+ * means anything: not when sysfs is a fixture tree (PMS_SYSFS_ROOT), whose
+ * events this kernel does not have, nor when PMS_NO_PROBE is set to
+ * anything but 0 (tests that must not depend on the machine).
+ */
+bool pms_caps__probing_meaningful(void);
+
 /* Open PERF_TYPE_HARDWARE cycles (user only): 0, or -errno (-ENOENT: no hardware PMU). */
 int pms_caps__probe_hw_cycles(void);
 

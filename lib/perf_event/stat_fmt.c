@@ -129,54 +129,39 @@ void pms_stat_row__csv(const struct pms_stat_row *r, const char *sep, struct str
 	}
 }
 
-void pms_stat_row__json(const struct pms_stat_row *r, const char *extra, struct strbuf *out)
+void pms_stat_row__json(const struct pms_stat_row *r, struct pms_json *j)
 {
-	strbuf_adds(out, "{\"event\":");
-	pms_json__add_str(out, r->name);
-	strbuf_adds(out, ",\"status\":");
-	pms_json__add_str(out, r->state == PMS_ROW_COUNTED ? "counted"
-			   : r->state == PMS_ROW_NOT_COUNTED ? "not counted" : "not supported");
-	strbuf_adds(out, ",\"counter_value\":");
-	if (r->state == PMS_ROW_COUNTED)
-		pms_json__add_num(out, r->value * r->scale);
-	else
-		strbuf_adds(out, "null");
-	strbuf_adds(out, ",\"raw_count\":");
-	if (r->state == PMS_ROW_COUNTED)
-		pms_json__add_num(out, r->value);
-	else
-		strbuf_adds(out, "null");
-	strbuf_adds(out, ",\"unit\":");
-	pms_json__add_str(out, r->unit ? r->unit : "");
-	strbuf_addf(out, ",\"time_enabled_ns\":%llu,\"time_running_ns\":%llu,\"percent_running\":",
-		    (unsigned long long)r->ena, (unsigned long long)r->run);
-	if (r->state == PMS_ROW_NOT_SUPPORTED)
-		strbuf_adds(out, "null");
-	else
-		pms_json__add_num(out, r->ena ? floor(10000.0 * (double)r->run / (double)r->ena + 0.5) / 100.0 : 100.0);
-	if (r->has_noise) {
-		strbuf_adds(out, ",\"stddev_pct\":");
-		pms_json__add_num(out, floor(r->noise_pct * 100.0 + 0.5) / 100.0);
-	}
-	strbuf_adds(out, ",\"metric\":");
-	if (r->state == PMS_ROW_COUNTED && r->metric.valid) {
-		strbuf_adds(out, "{\"value\":");
-		pms_json__add_num(out, r->metric.value);
-		strbuf_adds(out, ",\"unit\":");
-		pms_json__add_str(out, r->metric.unit);
-		strbuf_addch(out, '}');
+	bool counted = r->state == PMS_ROW_COUNTED;
+
+	pms_json__str(j, "event", r->name);
+	pms_json__str(j, "status", counted ? "counted" : r->state == PMS_ROW_NOT_COUNTED ? "not counted" : "not supported");
+	if (counted) {
+		pms_json__double(j, "counter_value", r->value * r->scale);
+		pms_json__double(j, "raw_count", r->value);
 	} else {
-		strbuf_adds(out, "null");
+		pms_json__null(j, "counter_value");
+		pms_json__null(j, "raw_count");
 	}
-	if (r->state != PMS_ROW_COUNTED && r->reason && *r->reason) {
-		strbuf_adds(out, ",\"reason\":");
-		pms_json__add_str(out, r->reason);
+	pms_json__str(j, "unit", r->unit ? r->unit : "");
+	pms_json__uint(j, "time_enabled_ns", r->ena);
+	pms_json__uint(j, "time_running_ns", r->run);
+	if (r->state == PMS_ROW_NOT_SUPPORTED)
+		pms_json__null(j, "percent_running");
+	else
+		pms_json__double(j, "percent_running",
+				 r->ena ? floor(10000.0 * (double)r->run / (double)r->ena + 0.5) / 100.0 : 100.0);
+	if (r->has_noise)
+		pms_json__double(j, "stddev_pct", floor(r->noise_pct * 100.0 + 0.5) / 100.0);
+	if (counted && r->metric.valid) {
+		pms_json__obj(j, "metric");
+		pms_json__double(j, "value", r->metric.value);
+		pms_json__str(j, "unit", r->metric.unit);
+		pms_json__end(j);
+	} else {
+		pms_json__null(j, "metric");
 	}
-	if (extra && *extra) {
-		strbuf_addch(out, ',');
-		strbuf_adds(out, extra);
-	}
-	strbuf_addch(out, '}');
+	if (!counted && r->reason && *r->reason)
+		pms_json__str(j, "reason", r->reason);
 }
 
 int pms_stat__elapsed_precision(double sd)

@@ -45,8 +45,12 @@ const char *pms_stat_row__state_str(enum pms_stat_row_state s);
 void pms_stat_row__human(const struct pms_stat_row *r, struct strbuf *out);
 /* CSV fields joined by sep, no prefix, no newline. */
 void pms_stat_row__csv(const struct pms_stat_row *r, const char *sep, struct strbuf *out);
-/* One JSON object (no newline); `extra` (may be NULL/"") is spliced in as further members ("\"cpu\":0"). */
-void pms_stat_row__json(const struct pms_stat_row *r, const char *extra, struct strbuf *out);
+/*
+ * The row's members, written into the object the caller has open in j (so
+ * it can add its own, such as "cpu", after them).
+ */
+struct pms_json;
+void pms_stat_row__json(const struct pms_stat_row *r, struct pms_json *j);
 
 /* Append one CSV field, quoted when it holds sep, '"' or a newline. */
 void pms_csv__field(struct strbuf *out, const char *s, const char *sep);

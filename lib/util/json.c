@@ -210,22 +210,17 @@ void pms_json__raw(struct pms_json *j, const char *key, const char *json, size_t
 	strbuf_add(j->out, json, len);
 }
 
-void pms_json__add_str(struct strbuf *out, const char *s)
+void pms_json__double(struct pms_json *j, const char *key, double val)
 {
-	if (s)
-		pms_json__quote(out, s, strlen(s));
+	if (!isfinite(val)) {
+		pms_json__null(j, key);
+		return;
+	}
+	prefix(j, key);
+	if (val == floor(val) && fabs(val) < 9007199254740992.0)
+		strbuf_addf(j->out, "%.0f", val);
 	else
-		strbuf_adds(out, "null");
-}
-
-void pms_json__add_num(struct strbuf *out, double v)
-{
-	if (!isfinite(v))
-		strbuf_adds(out, "null");
-	else if (v == floor(v) && fabs(v) < 9007199254740992.0)
-		strbuf_addf(out, "%.0f", v);
-	else
-		strbuf_addf(out, "%.9g", v);
+		strbuf_addf(j->out, "%.9g", val);
 }
 
 void pms_json__finish(struct pms_json *j)

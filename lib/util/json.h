@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * JSON writer into a strbuf, for the library's exports (speedscope, Chrome
- * trace, stacks JSON, the data embedded in flame graph pages).
+ * JSON writer into a strbuf, for every JSON document pmuscope writes: the
+ * library's exports (speedscope, Chrome trace, stacks JSON, the data of flame
+ * graph pages), stat's JSON lines and the commands' --json output.
  *
  * Invariants:
  *  - Output is valid JSON whatever the input bytes: strings are escaped,
@@ -40,6 +41,8 @@ void pms_json__int(struct pms_json *j, const char *key, int64_t val);
 void pms_json__uint(struct pms_json *j, const char *key, uint64_t val);
 /* Up to decimals digits after the point, trailing zeros dropped; NaN/inf -> null. */
 void pms_json__num(struct pms_json *j, const char *key, double val, int decimals);
+/* A measured value at full precision: integral -> no fraction, else 9 significant digits; NaN/inf -> null. */
+void pms_json__double(struct pms_json *j, const char *key, double val);
 void pms_json__bool(struct pms_json *j, const char *key, bool val);
 void pms_json__null(struct pms_json *j, const char *key);
 /* A value already encoded as JSON by the caller (e.g. a cached string). */
@@ -50,8 +53,5 @@ void pms_json__finish(struct pms_json *j);
 /* Append s[0..len) as a quoted JSON string (the escaping above). */
 void pms_json__quote(struct strbuf *out, const char *s, size_t len);
 
-/* Bare values appended to a hand-built document (stat's JSON lines). */
-void pms_json__add_str(struct strbuf *out, const char *s); /* NULL -> null */
-void pms_json__add_num(struct strbuf *out, double v);      /* integral -> no fraction; NaN/inf -> null */
 
 #endif

@@ -166,8 +166,14 @@ Test(stat_json, counted_row)
 	struct pms_stat_row r = row("task-clock", "msec", 1e-6, 711609, 711609, 711609);
 	struct strbuf sb = STRBUF_INIT;
 
+	struct pms_json j;
+
 	metric(&r, 0.625, "%8.3f", "CPUs utilized");
-	pms_stat_row__json(&r, "\"cpu\":1", &sb);
+	pms_json__init(&j, &sb, false);
+	pms_json__obj(&j, NULL);
+	pms_stat_row__json(&r, &j);
+	pms_json__int(&j, "cpu", 1);
+	pms_json__end(&j);
 	cr_assert_str_eq(strbuf_str(&sb),
 			 "{\"event\":\"task-clock\",\"status\":\"counted\",\"counter_value\":0.711609,"
 			 "\"raw_count\":711609,\"unit\":\"msec\",\"time_enabled_ns\":711609,\"time_running_ns\":711609,"
@@ -180,9 +186,14 @@ Test(stat_json, unsupported_row_has_nulls_and_reason)
 	struct pms_stat_row r = row("cycles", "", 1.0, 0, 0, 0);
 	struct strbuf sb = STRBUF_INIT;
 
+	struct pms_json j;
+
 	r.state = PMS_ROW_NOT_SUPPORTED;
 	r.reason = "no \"PMU\"";
-	pms_stat_row__json(&r, NULL, &sb);
+	pms_json__init(&j, &sb, false);
+	pms_json__obj(&j, NULL);
+	pms_stat_row__json(&r, &j);
+	pms_json__end(&j);
 	cr_assert_str_eq(strbuf_str(&sb),
 			 "{\"event\":\"cycles\",\"status\":\"not supported\",\"counter_value\":null,\"raw_count\":null,"
 			 "\"unit\":\"\",\"time_enabled_ns\":0,\"time_running_ns\":0,\"percent_running\":null,"
@@ -193,19 +204,19 @@ Test(stat_json, unsupported_row_has_nulls_and_reason)
 Test(stat_json, numbers)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct pms_json j;
 
-	pms_json__add_num(&sb, 12);
-	strbuf_addch(&sb, ' ');
-	pms_json__add_num(&sb, 0.5);
-	strbuf_addch(&sb, ' ');
-	pms_json__add_num(&sb, NAN);
-	strbuf_addch(&sb, ' ');
-	pms_json__add_num(&sb, INFINITY);
-	strbuf_addch(&sb, ' ');
-	pms_json__add_num(&sb, 1e300);
-	strbuf_addch(&sb, ' ');
-	pms_json__add_str(&sb, "a\n\x01");
-	cr_assert_str_eq(strbuf_str(&sb), "12 0.5 null null 1e+300 \"a\\n\\u0001\"");
+	pms_json__init(&j, &sb, false);
+	pms_json__arr(&j, NULL);
+	pms_json__double(&j, NULL, 12);
+	pms_json__double(&j, NULL, 0.5);
+	pms_json__double(&j, NULL, NAN);
+	pms_json__double(&j, NULL, INFINITY);
+	pms_json__double(&j, NULL, 1e300);
+	pms_json__double(&j, NULL, 1.0 / 3);
+	pms_json__str(&j, NULL, "a\n\x01");
+	pms_json__end(&j);
+	cr_assert_str_eq(strbuf_str(&sb), "[12,0.5,null,null,1e+300,0.333333333,\"a\\n\\u0001\"]");
 	strbuf_release(&sb);
 }
 
