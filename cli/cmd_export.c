@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `pmuscope export`: a perf.data file's call stacks as pprof, folded stacks, speedscope, Chrome trace or pmuscope JSON.
+// `pmuscope export`: a perf.data file's call stacks in any registered export format (lib/export/exporters.c).
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,25 +19,6 @@
 #include "export/export.h"
 #include "util/strbuf.h"
 
-enum format { FMT_FOLDED, FMT_PPROF, FMT_SPEEDSCOPE, FMT_CHROME, FMT_JSON };
-
-static const struct {
-	const char *name;
-	enum format fmt;
-	enum pms_stacks_root root; /* the default --root */
-	bool binary;
-} formats[] = {
-	/* folded: comm first, as stackcollapse-perf.pl and `perf script report stackcollapse` */
-	{ "folded", FMT_FOLDED, PMS_STACKS_ROOT_COMM, false },
-	/* pprof: pid/tid/comm become sample labels, never frames, so -top lists functions only */
-	{ "pprof", FMT_PPROF, PMS_STACKS_ROOT_TID, true },
-	/* speedscope: one profile per process */
-	{ "speedscope", FMT_SPEEDSCOPE, PMS_STACKS_ROOT_PID, false },
-	/* chrome: one track per thread */
-	{ "chrome", FMT_CHROME, PMS_STACKS_ROOT_TID, false },
-	{ "json", FMT_JSON, PMS_STACKS_ROOT_PID, false },
-};
-
 static const char *opt_input, *opt_output, *opt_format, *opt_weight, *opt_event, *opt_root, *opt_time;
 static bool opt_inline, opt_srcline, opt_recover;
 static int opt_max_stack;
@@ -45,7 +26,7 @@ static int opt_max_stack;
 static const struct opt opts[] = {
 	OPT_STRING('i', "input", &opt_input, "<file>", "input file (default perf.data, - for stdin)"),
 	OPT_STRING('o', "output", &opt_output, "<file>", "output file (default stdout; - forces stdout for pprof)"),
-	OPT_STRING('f', "format", &opt_format, "<fmt>", "folded (default), pprof, speedscope, chrome or json"),
+	OPT_STRING_HELP_FN('f', "format", &opt_format, "<fmt>", output__format_help),
 	OPT_STRING(0, "weight", &opt_weight, "<w>", "samples (default: each sample counts 1) or period (summed sample periods, ns for cpu-clock)"),
 	OPT_STRING(0, "event", &opt_event, "<name>", "only samples of this event (default: all)"),
 	OPT_STRING(0, "root", &opt_root, "<r>", "pseudo frames at the root: none, comm, pid or tid (default per format)"),
@@ -72,54 +53,39 @@ static int run(int argc, char **argv)
 {
 	struct pms_session_opts so = { .sz = sizeof(so), .callchain = true };
 	struct pms_stacks_opts sto = { .sz = sizeof(sto) };
-	enum pms_export_weight weight = PMS_WEIGHT_SAMPLES;
+	struct pms_export_opts eo = { .sz = sizeof(eo), .weight = PMS_WEIGHT_SAMPLES };
+	const struct pms_exporter *fmt;
 	struct pms_data_error derr = { 0 };
 	struct pms_session *s = NULL;
 	struct pms_stacks *st = NULL;
 	struct strbuf out = STRBUF_INIT;
 	const struct pms_data_error *damage;
 	const char *path;
-	size_t fi = 0;
 	int pos, err, ret = 0;
 
 	pos = opt_parse(self(), &argc, argv, 0);
 	if (pos < argc)
 		usage_error(self(), "unexpected argument '%s' (the input file goes after -i)", argv[pos]);
-	if (opt_format) {
-		for (fi = 0; fi < sizeof(formats) / sizeof(formats[0]); fi++)
-			if (!strcmp(opt_format, formats[fi].name))
-				break;
-		if (fi == sizeof(formats) / sizeof(formats[0]))
-			usage_error(self(), "--format: unknown format '%s' (folded, pprof, speedscope, chrome or json)",
-				    opt_format);
-	}
+	fmt = output__format(self(), opt_format);
 	if (opt_weight) {
 		if (!strcmp(opt_weight, "samples"))
-			weight = PMS_WEIGHT_SAMPLES;
+			eo.weight = PMS_WEIGHT_SAMPLES;
 		else if (!strcmp(opt_weight, "period"))
-			weight = PMS_WEIGHT_PERIOD;
+			eo.weight = PMS_WEIGHT_PERIOD;
 		else
 			usage_error(self(), "--weight: want samples or period, not '%s'", opt_weight);
 	}
-	sto.root = formats[fi].root;
-	if (opt_root) {
-		static const char *const roots[] = { "none", "comm", "pid", "tid" };
-		size_t r;
-
-		for (r = 0; r < 4 && strcmp(opt_root, roots[r]); r++)
-			;
-		if (r == 4)
-			usage_error(self(), "--root: want none, comm, pid or tid, not '%s'", opt_root);
-		sto.root = (enum pms_stacks_root)r;
-	}
+	sto.root = fmt->root;
+	if (opt_root && pms_stacks_root__parse(opt_root, &sto.root))
+		usage_error(self(), "--root: want none, comm, pid or tid, not '%s'", opt_root);
 	if (opt_time && parse_time_range(opt_time, &sto.time_start_ns, &sto.time_end_ns))
 		usage_error(self(), "--time: want <start>,<end> in seconds (e.g. 1234.5,1236), either may be empty");
 	if (opt_max_stack < 0)
 		usage_error(self(), "--max-stack must be >= 1, not %d", opt_max_stack);
 	/* a terminal mangles binary output and the user gets nothing back */
-	if (formats[fi].binary && !opt_output && isatty(STDOUT_FILENO))
+	if (fmt->binary && !opt_output && isatty(STDOUT_FILENO))
 		usage_error(self(), "--format=%s is binary (gzip): name a file with -o, or force stdout with -o -",
-			    formats[fi].name);
+			    fmt->name);
 	sto.event = opt_event;
 	sto.inline_frames = opt_inline;
 	sto.srcline = opt_srcline;
@@ -163,7 +129,7 @@ static int run(int argc, char **argv)
 		warning("no samples of event '%s' in '%s' (its events: %s)", opt_event, path, strbuf_str(&names));
 		strbuf_release(&names);
 	}
-	if (formats[fi].fmt == FMT_PPROF && strcmp(path, "-")) {
+	if (!strcmp(fmt->name, "pprof") && strcmp(path, "-")) {
 		const struct pms_stacks_meta *m = pms_stacks__meta(st);
 		struct stat sb;
 
@@ -178,30 +144,11 @@ static int run(int argc, char **argv)
 				die("out of memory");
 		}
 	}
-	switch (formats[fi].fmt) {
-	case FMT_FOLDED:
-		pms_stacks__sort(st, PMS_STACKS_BY_NAME);
-		err = pms_export__folded(st, weight, &out);
-		break;
-	case FMT_PPROF:
-		err = pms_export__pprof(st, &out);
-		break;
-	case FMT_SPEEDSCOPE:
-		pms_stacks__sort(st, PMS_STACKS_BY_NAME);
-		err = pms_export__speedscope(st, weight, &out);
-		break;
-	case FMT_CHROME:
-		pms_stacks__sort(st, PMS_STACKS_BY_NAME);
-		err = pms_export__chrome(st, weight, &out);
-		break;
-	case FMT_JSON:
-		err = pms_export__json(st, &out);
-		break;
-	}
+	err = fmt->write(st, &eo, &out);
 	if (err == -ENOMEM)
 		die("out of memory");
 	if (err) {
-		error("%s export failed: %s", formats[fi].name, strerror(-err));
+		error("%s export failed: %s", fmt->name, strerror(-err));
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
@@ -217,8 +164,8 @@ out:
 
 const struct pms_cmd cmd_export = {
 	.name = "export",
-	.summary = "write a perf.data file's stacks as pprof, folded, speedscope, Chrome trace or JSON",
-	.usage = "pmuscope export [-i <file>] [-o <file>] [--format folded|pprof|speedscope|chrome|json] [--weight samples|period]",
+	.summary = "write a perf.data file's call stacks for other tools: pprof, folded, speedscope, Chrome trace, ...",
+	.usage = "pmuscope export [-i <file>] [-o <file>] [--format <fmt>] [--weight samples|period]",
 	.opts = opts,
 	.run = run,
 };

@@ -101,18 +101,8 @@ static int run(int argc, char **argv)
 		usage_error(self(), "unexpected argument '%s' (the input file goes after -i)", argv[pos]);
 	if (opt_weight && strcmp(opt_weight, "samples") && strcmp(opt_weight, "period"))
 		usage_error(self(), "--weight: want samples or period, not '%s'", opt_weight);
-	if (opt_root) {
-		if (!strcmp(opt_root, "none"))
-			sto.root = PMS_STACKS_ROOT_NONE;
-		else if (!strcmp(opt_root, "comm"))
-			sto.root = PMS_STACKS_ROOT_COMM;
-		else if (!strcmp(opt_root, "pid"))
-			sto.root = PMS_STACKS_ROOT_PID;
-		else if (!strcmp(opt_root, "tid"))
-			sto.root = PMS_STACKS_ROOT_TID;
-		else
-			usage_error(self(), "--root: want none, comm, pid or tid, not '%s'", opt_root);
-	}
+	if (opt_root && pms_stacks_root__parse(opt_root, &sto.root))
+		usage_error(self(), "--root: want none, comm, pid or tid, not '%s'", opt_root);
 	if (opt_min_width != -1 && !(opt_min_width >= 0 && opt_min_width < 100))
 		usage_error(self(), "--min-width: want a percentage in [0, 100)");
 	sto.inline_frames = opt_inline;

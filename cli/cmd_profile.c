@@ -50,7 +50,7 @@ static const struct opt opts[] = {
 	OPT_BOOL(0, "include-idle", &opt_idle, "keep samples of the idle task"),
 	OPT_BOOL(0, "folded", &opt_folded, "print folded stacks (comm;outer;...;leaf count) instead of the table"),
 	OPT_STRING('o', "output", &opt_output, "<file>", "write the profile to a file (format from --format)"),
-	OPT_STRING('f', "format", &opt_format, "<fmt>", "for -o: folded (default), pprof or flamegraph (HTML)"),
+	OPT_STRING_HELP_FN('f', "format", &opt_format, "<fmt>", output__format_help),
 	OPT_INT(0, "top", &opt_top, "<n>", "rows of the table (default 30)"),
 	OPT_U64(0, "map-entries", &opt_map_entries, "<n>", "counts map size (default: from -F x CPUs x duration)"),
 	OPT_BOOL(0, "stream", &opt_stream, "send every sample through the BPF ring buffer (done by itself when the maps fill)"),
@@ -696,20 +696,14 @@ static int emit(struct pms_stacks *st, const char *event, double secs, size_t nr
 	pms_stacks__sort(st, PMS_STACKS_BY_NAME);
 	nodes = pms_stacks__nodes(st, &nr_nodes);
 	if (opt_output) {
-		const char *fmt = opt_format ? opt_format : "folded";
+		const struct pms_exporter *ex = output__format(self(), opt_format);
+		struct pms_export_opts eo = {
+			.sz = sizeof(eo), .weight = weight,
+			.title = opt_off_cpu ? "pmuscope profile --off-cpu" : "pmuscope profile",
+		};
+		const char *fmt = ex->name;
 
-		if (!strcmp(fmt, "pprof")) {
-			err = pms_export__pprof(st, &sb);
-		} else if (!strcmp(fmt, "flamegraph") || !strcmp(fmt, "html")) {
-			struct pms_flamegraph_opts fo = {
-				.sz = sizeof(fo), .weight = weight,
-				.title = opt_off_cpu ? "pmuscope profile --off-cpu" : "pmuscope profile",
-			};
-
-			err = pms_flamegraph__html(st, &fo, &sb);
-		} else {
-			err = pms_export__folded(st, weight, &sb);
-		}
+		err = ex->write(st, &eo, &sb);
 		if (err == -ENOMEM)
 			die("out of memory");
 		if (!err && output__write(opt_output, &sb))
@@ -884,9 +878,7 @@ static int run(int argc, char **argv)
 		usage_error(self(), "-U and -K cannot be combined (leave both out for both stacks)");
 	if (opt_format && !opt_output)
 		usage_error(self(), "--format goes with -o <file>");
-	if (opt_format && strcmp(opt_format, "folded") && strcmp(opt_format, "pprof") &&
-	    strcmp(opt_format, "flamegraph") && strcmp(opt_format, "html"))
-		usage_error(self(), "--format: want folded, pprof or flamegraph, not '%s'", opt_format);
+	output__format(self(), opt_format);
 	if (opt_interval && opt_output)
 		usage_error(self(), "--interval prints each interval: -o is for one whole profile");
 	if (opt_map_entries && opt_map_entries > (1u << 24))
@@ -1087,7 +1079,7 @@ out:
 const struct pms_cmd cmd_profile = {
 	.name = "profile",
 	.summary = "sample call stacks with BPF, aggregated in the kernel (system-wide or -p), or time blocked threads (--off-cpu)",
-	.usage = "pmuscope profile [-F <hz> [--stream] [--call-graph fp|dwarf[,size]] | --off-cpu [--min-block <t>] [--max-block <t>]] [-a | -p <pids> | -t <tids>] [-C <cpus>] [--duration <s>] [-U | -K] [--folded | -o <file> [--format folded|pprof|flamegraph]]",
+	.usage = "pmuscope profile [-F <hz> [--stream] [--call-graph fp|dwarf[,size]] | --off-cpu [--min-block <t>] [--max-block <t>]] [-a | -p <pids> | -t <tids>] [-C <cpus>] [--duration <s>] [-U | -K] [--folded | -o <file> [--format <fmt>]]",
 	.opts = opts,
 	.run = run,
 };

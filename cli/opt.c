@@ -213,6 +213,7 @@ void opt_print_usage(const struct pms_cmd *cmd, FILE *f)
 	if (cmd->summary)
 		fprintf(f, "    %s\n\n", cmd->summary);
 	for (o = cmd->opts; o && o->type != OPT_T_END; o++) {
+		const char *help;
 		char left[64];
 		int n;
 
@@ -228,10 +229,11 @@ void opt_print_usage(const struct pms_cmd *cmd, FILE *f)
 			n = snprintf(left, sizeof(left), "    --%s", o->long_name);
 		if (takes_value(o) && n > 0 && (size_t)n < sizeof(left))
 			snprintf(left + n, sizeof(left) - (size_t)n, " %s", o->argh ? o->argh : "<value>");
+		help = o->help_fn ? o->help_fn() : o->help;
 		if (strlen(left) > 26)
-			fprintf(f, "    %s\n%32s%s\n", left, "", o->help ? o->help : "");
+			fprintf(f, "    %s\n%32s%s\n", left, "", help ? help : "");
 		else
-			fprintf(f, "    %-26s  %s\n", left, o->help ? o->help : "");
+			fprintf(f, "    %-26s  %s\n", left, help ? help : "");
 	}
 	fprintf(f, "    -h, --help                  show this help\n");
 }

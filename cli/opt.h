@@ -37,6 +37,7 @@ struct opt {
 	const char *help;
 	opt_cb cb;
 	int flags;
+	const char *(*help_fn)(void);  /* help built at run time (from a library table); else help */
 };
 
 #define OPT_NOARG 1  /* callback takes no value */
@@ -49,6 +50,8 @@ struct opt {
 #define OPT_U64(s, l, v, a, h) { .type = OPT_T_U64, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
 #define OPT_DOUBLE(s, l, v, a, h) { .type = OPT_T_DOUBLE, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
 #define OPT_STRING(s, l, v, a, h) { .type = OPT_T_STRING, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
+/* A string option whose help text help_fn builds (e.g. the list of export formats). */
+#define OPT_STRING_HELP_FN(s, l, v, a, fn) { .type = OPT_T_STRING, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help_fn = (fn) }
 #define OPT_CALLBACK(s, l, a, h, f) { .type = OPT_T_CALLBACK, .short_name = (s), .long_name = (l), .argh = (a), .help = (h), .cb = (f) }
 #define OPT_CALLBACK_NOARG(s, l, h, f) { .type = OPT_T_CALLBACK, .short_name = (s), .long_name = (l), .help = (h), .cb = (f), .flags = OPT_NOARG }
 

@@ -6,6 +6,7 @@
 
 #include "cmd.h"
 #include "output.h"
+#include "export/export.h"
 #include "util/fileio.h"
 
 int output__write(const char *path, const struct strbuf *sb)
@@ -31,4 +32,29 @@ void output__put(FILE *f, struct strbuf *sb)
 	if (sb->len)
 		fwrite(sb->buf, 1, sb->len, f);
 	strbuf_release(sb);
+}
+
+const char *output__format_help(void)
+{
+	static char help[256];
+
+	if (!help[0]) {
+		struct strbuf sb = STRBUF_INIT;
+
+		pms_exporter__names(&sb);
+		snprintf(help, sizeof(help), "%s (default %s)", strbuf_str(&sb), pms_exporter__at(0)->name);
+		strbuf_release(&sb);
+	}
+	return help;
+}
+
+const struct pms_exporter *output__format(const struct pms_cmd *cmd, const char *name)
+{
+	const struct pms_exporter *e = pms_exporter__find(name ? name : pms_exporter__at(0)->name);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (e)
+		return e;
+	pms_exporter__names(&sb);
+	usage_error(cmd, "--format: want %s, not '%s'", strbuf_str(&sb), name);
 }

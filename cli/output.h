@@ -16,4 +16,11 @@ int output__write(const char *path, const struct strbuf *sb);
 /* A document built in sb (JSON) onto a stdio stream, then sb released; out of memory ends the command. */
 void output__put(FILE *f, struct strbuf *sb);
 
+struct pms_cmd;
+struct pms_exporter;
+/* --format's help: every registered export format, the first as the default. */
+const char *output__format_help(void);
+/* The exporter --format names (NULL: the default); an unknown name is a usage error listing them. */
+const struct pms_exporter *output__format(const struct pms_cmd *cmd, const char *name);
+
 #endif

@@ -909,3 +909,18 @@ int pms_stacks__set_build_id(struct pms_stacks *st, const char *dso, const char 
 	st->nr_bids++;
 	return 0;
 }
+
+int pms_stacks_root__parse(const char *name, enum pms_stacks_root *out)
+{
+	static const char *const names[] = {
+		[PMS_STACKS_ROOT_NONE] = "none", [PMS_STACKS_ROOT_COMM] = "comm",
+		[PMS_STACKS_ROOT_PID] = "pid", [PMS_STACKS_ROOT_TID] = "tid",
+	};
+
+	for (size_t i = 0; name && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i])) {
+			*out = (enum pms_stacks_root)i;
+			return 0;
+		}
+	return -EINVAL;
+}

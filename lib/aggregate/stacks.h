@@ -69,6 +69,9 @@ enum pms_stacks_root {
 	PMS_STACKS_ROOT_TID,   /* PROCESS per pid, then THREAD per tid */
 };
 
+/* "none", "comm", "pid" or "tid" (--root): 0, or -EINVAL for another name. */
+int pms_stacks_root__parse(const char *name, enum pms_stacks_root *out);
+
 struct pms_stacks_opts {
 	size_t sz;                  /* sizeof(struct pms_stacks_opts) */
 	enum pms_stacks_root root;

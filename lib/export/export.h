@@ -67,4 +67,31 @@ int pms_flamegraph__html(const struct pms_stacks *st, const struct pms_flamegrap
 int pms_flamegraph__svg(const struct pms_stacks *st, const struct pms_flamegraph_opts *opts,
 			struct strbuf *out);
 
+/*
+ * Every format `export` and `profile -o` write, registered once: a new
+ * format is one more entry in lib/export/exporters.c.
+ */
+struct pms_export_opts {
+	size_t sz;                       /* sizeof(struct pms_export_opts) */
+	enum pms_export_weight weight;   /* formats with a choice of weight */
+	const char *title;               /* flame graphs; NULL: their default */
+};
+
+struct pms_exporter {
+	const char *name;                /* as --format takes it */
+	const char *alias;               /* another spelling, or NULL */
+	const char *description;
+	enum pms_stacks_root root;       /* the pseudo frames it reads best with (export's --root default) */
+	bool binary;                     /* not text (gzip): no terminal */
+	/* Sorts the tree first where the format's order depends on it. */
+	int (*write)(struct pms_stacks *st, const struct pms_export_opts *opts, struct strbuf *out);
+};
+
+/* The exporter called name (or its alias); NULL and errno ENOENT if none. */
+const struct pms_exporter *pms_exporter__find(const char *name);
+/* The i-th registered exporter, NULL past the last (the first is the default, folded). */
+const struct pms_exporter *pms_exporter__at(size_t i);
+/* "folded, pprof, ... or svg" for messages and help, into out. */
+void pms_exporter__names(struct strbuf *out);
+
 #endif

@@ -482,3 +482,69 @@ Test(export, stacks_json_rows)
 	strbuf_release(&sb);
 	pms_stacks__free(st);
 }
+
+Test(exporters, every_registered_format_writes_and_is_found_by_name)
+{
+	const struct pms_exporter *e;
+	struct strbuf names = STRBUF_INIT;
+	size_t n = 0;
+
+	for (size_t i = 0; (e = pms_exporter__at(i)); i++, n++) {
+		struct pms_stacks *st = tree();
+		struct pms_export_opts o = { .sz = sizeof(o), .weight = PMS_WEIGHT_PERIOD, .title = "t" };
+		struct strbuf sb = STRBUF_INIT;
+
+		cr_assert_eq(pms_exporter__find(e->name), e, "%s", e->name);
+		if (e->alias)
+			cr_assert_eq(pms_exporter__find(e->alias), e, "%s", e->alias);
+		cr_assert_eq(e->write(st, &o, &sb), 0, "%s", e->name);
+		cr_assert_gt(sb.len, 0, "%s wrote nothing", e->name);
+		strbuf_release(&sb);
+		pms_stacks__free(st);
+	}
+	cr_assert_geq(n, 7);
+	cr_assert_str_eq(pms_exporter__at(0)->name, "folded");
+	cr_assert(pms_exporter__find("pprof")->binary);
+	cr_assert_eq(pms_exporter__find("html"), pms_exporter__find("flamegraph"));
+	errno = 0;
+	cr_assert_null(pms_exporter__find("gif"));
+	cr_assert_eq(errno, ENOENT);
+	cr_assert_null(pms_exporter__find(NULL));
+	pms_exporter__names(&names);
+	cr_assert_str_eq(strbuf_str(&names), "folded, pprof, speedscope, chrome, json, flamegraph or svg");
+	strbuf_release(&names);
+}
+
+Test(exporters, folded_through_the_table_is_the_folded_export)
+{
+	struct pms_stacks *a = tree(), *b = tree();
+	struct pms_export_opts o = { .sz = sizeof(o), .weight = PMS_WEIGHT_SAMPLES };
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+
+	cr_assert_eq(pms_exporter__find("folded")->write(a, &o, &x), 0);
+	pms_stacks__sort(b, PMS_STACKS_BY_NAME);
+	cr_assert_eq(pms_export__folded(b, PMS_WEIGHT_SAMPLES, &y), 0);
+	cr_assert_str_eq(strbuf_str(&x), strbuf_str(&y));
+	/* an older caller's smaller opts: the weight it did not know is samples */
+	o.sz = offsetof(struct pms_export_opts, weight);
+	strbuf_reset(&x);
+	cr_assert_eq(pms_exporter__find("folded")->write(a, &o, &x), 0);
+	cr_assert_str_eq(strbuf_str(&x), strbuf_str(&y));
+	strbuf_release(&x);
+	strbuf_release(&y);
+	pms_stacks__free(a);
+	pms_stacks__free(b);
+}
+
+Test(stacks_root, names)
+{
+	enum pms_stacks_root r = PMS_STACKS_ROOT_NONE;
+
+	cr_assert_eq(pms_stacks_root__parse("tid", &r), 0);
+	cr_assert_eq(r, PMS_STACKS_ROOT_TID);
+	cr_assert_eq(pms_stacks_root__parse("none", &r), 0);
+	cr_assert_eq(r, PMS_STACKS_ROOT_NONE);
+	cr_assert_eq(pms_stacks_root__parse("cpu", &r), -EINVAL);
+	cr_assert_eq(pms_stacks_root__parse(NULL, &r), -EINVAL);
+	cr_assert_eq(r, PMS_STACKS_ROOT_NONE);
+}

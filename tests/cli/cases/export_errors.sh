@@ -2,7 +2,7 @@
 "$PMUSCOPE" export; echo "exit=$?"
 "$PMUSCOPE" export -i /nonexistent/x.data; echo "exit=$?"
 "$PMUSCOPE" export extra; echo "exit=$?"
-"$PMUSCOPE" export --format=svg -i "$TOP/tests/cli/cases/script_flat.data"; echo "exit=$?"
+"$PMUSCOPE" export --format=gif -i "$TOP/tests/cli/cases/script_flat.data"; echo "exit=$?"
 "$PMUSCOPE" export --weight=bytes -i "$TOP/tests/cli/cases/script_flat.data"; echo "exit=$?"
 "$PMUSCOPE" export --root=cpu -i "$TOP/tests/cli/cases/script_flat.data"; echo "exit=$?"
 "$PMUSCOPE" export --time 5 -i "$TOP/tests/cli/cases/script_flat.data"; echo "exit=$?"

@@ -5,7 +5,7 @@
 "$PMUSCOPE" profile -a -p 1; echo "exit=$?"
 "$PMUSCOPE" profile -U -K; echo "exit=$?"
 "$PMUSCOPE" profile --format pprof; echo "exit=$?"
-"$PMUSCOPE" profile -o x --format svg; echo "exit=$?"
+"$PMUSCOPE" profile -o x --format gif; echo "exit=$?"
 "$PMUSCOPE" profile -p 1,x; echo "exit=$?"
 "$PMUSCOPE" profile --interval 1 -o x; echo "exit=$?"
 "$PMUSCOPE" profile -C 1-; echo "exit=$?"
