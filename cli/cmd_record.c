@@ -36,8 +36,7 @@
 #include "util/cpulist.h"
 #include "util/sysfs.h"
 
-static const char **ev_strs;
-static size_t nr_ev_strs;
+static struct opt_strings ev_strs;
 static int opt_freq;
 static uint64_t opt_period;
 static bool opt_callchain, opt_all, opt_compress, opt_no_inherit, opt_no_buildid, opt_buildid_all, opt_no_cache;
@@ -46,16 +45,8 @@ static double opt_duration;
 
 static volatile sig_atomic_t stop_requests;
 
-static int add_event(const struct opt *o, const char *arg)
-{
-	(void)o;
-	ev_strs = xrealloc(ev_strs, (nr_ev_strs + 1) * sizeof(*ev_strs));
-	ev_strs[nr_ev_strs++] = arg;
-	return 0;
-}
-
 static const struct opt opts[] = {
-	OPT_CALLBACK('e', "event", "<events>", "event selector (default: cycles, else cpu-clock)", add_event),
+	OPT_STRINGS('e', "event", &ev_strs, "<events>", "event selector (default: cycles, else cpu-clock)"),
 	OPT_INT('F', "freq", &opt_freq, "<n>", "sample at n Hz (default 4000)"),
 	OPT_U64('c', "count", &opt_period, "<n>", "sample every n events"),
 	OPT_BOOL('g', NULL, &opt_callchain, "record call chains (frame pointers; = --call-graph fp)"),
@@ -319,13 +310,13 @@ static void parse_events(struct rec *r)
 
 	if (!ctx)
 		die("cannot create the event context: %s", strerror(errno));
-	for (size_t i = 0; i < nr_ev_strs; i++) {
-		if (cli_parse_events(&r->list, ctx, ev_strs[i])) {
+	for (size_t i = 0; i < ev_strs.nr; i++) {
+		if (cli_parse_events(&r->list, ctx, ev_strs.v[i])) {
 			pms_event_ctx__free(ctx);
 			exit(EXIT_BAD_EVENT);
 		}
 	}
-	if (!nr_ev_strs) {
+	if (!ev_strs.nr) {
 		struct pms_evlist probe = { 0 };
 		struct pms_parse_error pe;
 
@@ -971,9 +962,7 @@ out:
 	pms_data_outfile__release(&of);
 	pms_evlist__release(&r.list);
 	pms_cpulist__release(&cpus);
-	free(ev_strs);
-	ev_strs = NULL;
-	nr_ev_strs = 0;
+	opt_strings__release(&ev_strs);
 	return ret;
 }
 

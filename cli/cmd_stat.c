@@ -31,8 +31,7 @@
 #define DEFAULT_EVENTS \
 	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses"
 
-static const char **ev_strs;
-static size_t nr_ev_strs;
+static struct opt_strings ev_strs;
 static const char *opt_pids, *opt_tids, *opt_cpus, *opt_output, *opt_sep;
 static bool opt_all, opt_no_aggr, opt_per_thread, opt_no_inherit, opt_no_scale, opt_json, opt_append;
 static int opt_repeat = 1, opt_interval, opt_interval_count, opt_timeout, opt_verbose;
@@ -40,17 +39,9 @@ static int opt_repeat = 1, opt_interval, opt_interval_count, opt_timeout, opt_ve
 static volatile sig_atomic_t stop_requests;
 static volatile sig_atomic_t last_signal;
 
-static int add_event(const struct opt *o, const char *arg)
-{
-	(void)o;
-	ev_strs = xrealloc(ev_strs, (nr_ev_strs + 1) * sizeof(*ev_strs));
-	ev_strs[nr_ev_strs++] = arg;
-	return 0;
-}
-
 static const struct opt opts[] = {
 	OPT_GROUP("events"),
-	OPT_CALLBACK('e', "event", "<events>", "events to count (repeatable; default: perf's set)", add_event),
+	OPT_STRINGS('e', "event", &ev_strs, "<events>", "events to count (repeatable; default: perf's set)"),
 	OPT_BOOL(0, "no-inherit", &opt_no_inherit, "do not count threads/children created later"),
 	OPT_BOOL(0, "no-scale", &opt_no_scale, "show raw counts, not scaled for multiplexing"),
 	OPT_GROUP("target (default: the command)"),
@@ -577,8 +568,8 @@ static void parse_events(struct stat_ctx *x)
 {
 	struct pms_event_ctx *ctx = pms_event_ctx__new();
 	static const char *const def[] = { DEFAULT_EVENTS };
-	const char *const *strs = nr_ev_strs ? ev_strs : def;
-	size_t n = nr_ev_strs ? nr_ev_strs : 1;
+	const char *const *strs = ev_strs.nr ? ev_strs.v : def;
+	size_t n = ev_strs.nr ? ev_strs.nr : 1;
 
 	if (!ctx)
 		die("cannot create the event context: %s", strerror(errno));
@@ -714,9 +705,7 @@ static void check_options(struct stat_ctx *x)
 
 static void reset_globals(void)
 {
-	free(ev_strs);
-	ev_strs = NULL;
-	nr_ev_strs = 0;
+	opt_strings__release(&ev_strs);
 }
 
 static int run(int argc, char **argv)

@@ -50,6 +50,13 @@ static int parse_value(const struct pms_cmd *cmd, const struct opt *o, const cha
 	case OPT_T_STRING:
 		*(const char **)o->value = arg;
 		return 0;
+	case OPT_T_STRINGS: {
+		struct opt_strings *l = o->value;
+
+		l->v = xrealloc(l->v, (l->nr + 1) * sizeof(*l->v));
+		l->v[l->nr++] = arg;
+		return 0;
+	}
 	case OPT_T_CALLBACK:
 		if (o->cb(o, arg))
 			exit(EXIT_USAGE);
@@ -66,6 +73,7 @@ static int takes_value(const struct opt *o)
 	case OPT_T_U64:
 	case OPT_T_DOUBLE:
 	case OPT_T_STRING:
+	case OPT_T_STRINGS:
 		return 1;
 	case OPT_T_CALLBACK:
 		return !(o->flags & OPT_NOARG);
@@ -203,6 +211,13 @@ int opt_parse(const struct pms_cmd *cmd, int *argcp, char **argv, int flags)
 		}
 	}
 	return finish(argv, argc, pos, npos, argc);
+}
+
+void opt_strings__release(struct opt_strings *l)
+{
+	free(l->v);
+	l->v = NULL;
+	l->nr = 0;
 }
 
 void opt_print_usage(const struct pms_cmd *cmd, FILE *f)

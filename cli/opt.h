@@ -21,9 +21,17 @@ enum opt_type {
 	OPT_T_U64,      /* uint64_t * */
 	OPT_T_DOUBLE,   /* double * */
 	OPT_T_STRING,   /* const char ** (points into argv) */
+	OPT_T_STRINGS,  /* struct opt_strings *: each occurrence appends (-e a -e b) */
 	OPT_T_CALLBACK, /* cb(opt, arg) with arg NULL for flags without value */
 	OPT_T_GROUP,    /* a heading in -h output */
 };
+
+/* The values of a repeatable option, in order (pointers into argv). */
+struct opt_strings {
+	const char **v;
+	size_t nr;
+};
+void opt_strings__release(struct opt_strings *l);
 
 struct opt;
 typedef int (*opt_cb)(const struct opt *opt, const char *arg);
@@ -50,6 +58,7 @@ struct opt {
 #define OPT_U64(s, l, v, a, h) { .type = OPT_T_U64, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
 #define OPT_DOUBLE(s, l, v, a, h) { .type = OPT_T_DOUBLE, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
 #define OPT_STRING(s, l, v, a, h) { .type = OPT_T_STRING, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
+#define OPT_STRINGS(s, l, v, a, h) { .type = OPT_T_STRINGS, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
 /* A string option whose help text help_fn builds (e.g. the list of export formats). */
 #define OPT_STRING_HELP_FN(s, l, v, a, fn) { .type = OPT_T_STRING, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help_fn = (fn) }
 #define OPT_CALLBACK(s, l, a, h, f) { .type = OPT_T_CALLBACK, .short_name = (s), .long_name = (l), .argh = (a), .help = (h), .cb = (f) }
