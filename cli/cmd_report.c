@@ -20,6 +20,7 @@
 #include "aggregate/hist.h"
 #include "aggregate/session.h"
 #include "aggregate/stacks.h"
+#include "data/header_text.h"
 #include "data/reader.h"
 #include "event/attr_print.h"
 #include "export/export.h"
@@ -229,125 +230,6 @@ static const char *user_type_name(uint32_t type)
 	if (type >= 64 && type - 64 < sizeof(names) / sizeof(names[0]))
 		return names[type - 64];
 	return pms_record__type_name(type);
-}
-
-/* perf's "# event : name = x, id = { .. }, type = 1, ..." from our -vv attr rendering. */
-static void print_event_line(FILE *f, struct pms_data_reader *rd, size_t idx)
-{
-	const struct perf_event_attr *a = pms_data_reader__attr(rd, idx);
-	const char *name = pms_data_reader__attr_name(rd, idx);
-	size_t nr_ids = 0;
-	const uint64_t *ids = pms_data_reader__attr_ids(rd, idx, &nr_ids);
-	struct strbuf sb = STRBUF_INIT;
-	char *line, *save = NULL;
-	bool first = true;
-
-	fprintf(f, "# event : name = %s, , id = {", name ? name : "?");
-	for (size_t i = 0; ids && i < nr_ids; i++)
-		fprintf(f, "%s %" PRIu64, i ? "," : "", ids[i]);
-	fputs(" }", f);
-	pms_attr__format(a, &sb);
-	for (line = strtok_r(sb.buf ? sb.buf : (char *)"", "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *v;
-
-		if (first) { /* "perf_event_attr:" */
-			first = false;
-			continue;
-		}
-		/* "  %-32s %s": the key may hold spaces ("{ sample_period, sample_freq }") */
-		while (*line == ' ')
-			line++;
-		v = strlen(line) > 32 ? line + 32 : line + strlen(line);
-		while (*v == ' ')
-			v++;
-		for (char *e = v; e > line && e[-1] == ' '; e--)
-			e[-1] = 0;
-		fprintf(f, ", %s = %s", line, v);
-	}
-	fputc('\n', f);
-	strbuf_release(&sb);
-}
-
-static void print_header(FILE *f, const char *path, struct pms_data_reader *rd)
-{
-	const struct pms_data_features *ft = pms_data_reader__features(rd);
-	uint64_t doff, dsize;
-	struct stat st;
-
-	pms_data_reader__data_section(rd, &doff, &dsize);
-	fputs("# ========\n", f);
-	if (strcmp(path, "-") && !stat(path, &st)) {
-		char tb[64];
-		struct tm tm;
-
-		localtime_r(&st.st_mtime, &tm);
-		strftime(tb, sizeof(tb), "%a %b %e %H:%M:%S %Y", &tm);
-		fprintf(f, "# captured on    : %s\n", tb);
-	}
-	fprintf(f, "# header version : 1\n# data offset    : %" PRIu64 "\n# data size      : %" PRIu64 "\n",
-		doff, dsize);
-	if (pms_data_features__has(ft, PMS_FEAT_HOSTNAME))
-		fprintf(f, "# hostname : %s\n", ft->hostname);
-	if (pms_data_features__has(ft, PMS_FEAT_OSRELEASE))
-		fprintf(f, "# os release : %s\n", ft->osrelease);
-	if (pms_data_features__has(ft, PMS_FEAT_VERSION))
-		fprintf(f, "# perf version : %s\n", ft->version);
-	if (pms_data_features__has(ft, PMS_FEAT_ARCH))
-		fprintf(f, "# arch : %s\n", ft->arch);
-	if (pms_data_features__has(ft, PMS_FEAT_NRCPUS))
-		fprintf(f, "# nrcpus online : %u\n# nrcpus avail : %u\n", ft->nr_cpus_online, ft->nr_cpus_avail);
-	if (pms_data_features__has(ft, PMS_FEAT_CPUDESC))
-		fprintf(f, "# cpudesc : %s\n", ft->cpudesc);
-	if (pms_data_features__has(ft, PMS_FEAT_CPUID))
-		fprintf(f, "# cpuid : %s\n", ft->cpuid);
-	if (pms_data_features__has(ft, PMS_FEAT_TOTAL_MEM))
-		fprintf(f, "# total memory : %" PRIu64 " kB\n", ft->total_mem_kb);
-	if (pms_data_features__has(ft, PMS_FEAT_CMDLINE)) {
-		fputs("# cmdline : ", f);
-		for (uint32_t i = 0; i < ft->nr_cmdline; i++)
-			fprintf(f, "%s ", ft->cmdline[i]);
-		fputc('\n', f);
-	}
-	for (size_t i = 0; i < pms_data_reader__nr_attrs(rd); i++)
-		print_event_line(f, rd, i);
-	if (pms_data_features__has(ft, PMS_FEAT_BRANCH_STACK))
-		fputs("# contains samples with branch stack\n", f);
-	if (pms_data_features__has(ft, PMS_FEAT_PMU_MAPPINGS) && ft->nr_pmu_mappings) {
-		fputs("# pmu mappings:", f);
-		for (uint32_t i = 0; i < ft->nr_pmu_mappings; i++)
-			fprintf(f, "%s %s = %u", i ? "," : "", ft->pmu_mappings[i].name, ft->pmu_mappings[i].type);
-		fputc('\n', f);
-	}
-	/* perf's "# group: {a,b}" per recorded group of two events or more (those that fit the attrs) */
-	for (uint32_t i = 0; pms_data_features__has(ft, PMS_FEAT_GROUP_DESC) && i < ft->nr_group_descs; i++) {
-		const struct pms_data_group_desc *d = &ft->group_descs[i];
-
-		if (d->nr_members < 2 || d->leader_idx >= pms_data_reader__nr_attrs(rd) ||
-		    d->nr_members > pms_data_reader__nr_attrs(rd) - d->leader_idx)
-			continue;
-		fprintf(f, "# group: %s{", strcmp(d->name, "{anon_group}") ? d->name : "");
-		for (uint32_t m = 0; m < d->nr_members; m++) {
-			const char *name = pms_data_reader__attr_name(rd, d->leader_idx + m);
-
-			fprintf(f, "%s%s", m ? "," : "", name ? name : "?");
-		}
-		fputs("}\n", f);
-	}
-	if (pms_data_features__has(ft, PMS_FEAT_SAMPLE_TIME)) {
-		uint64_t a = ft->sample_time_first_ns, b = ft->sample_time_last_ns;
-
-		fprintf(f, "# time of first sample : %" PRIu64 ".%06" PRIu64 "\n", (uint64_t)(a / 1000000000ULL),
-			(uint64_t)((a % 1000000000ULL) / 1000));
-		fprintf(f, "# time of last sample : %" PRIu64 ".%06" PRIu64 "\n", (uint64_t)(b / 1000000000ULL),
-			(uint64_t)((b % 1000000000ULL) / 1000));
-		fprintf(f, "# sample duration : %10.3f ms\n", b >= a ? (double)(b - a) / 1e6 : 0.0);
-	}
-	if (pms_data_features__has(ft, PMS_FEAT_COMPRESSED))
-		fprintf(f, "# compressed : %s, level = %u, ratio = %u\n", ft->comp_type == 1 ? "Zstd" : "Unknown",
-			ft->comp_level, ft->comp_ratio);
-	if (pms_data_features__has(ft, PMS_FEAT_BUILD_ID))
-		fprintf(f, "# build-ids : %zu\n", ft->nr_build_ids);
-	fputs("# ========\n#\n", f);
 }
 
 static void print_stats(FILE *f, const struct pms_session_stats *st, const struct pms_hist *h)
@@ -1014,8 +896,12 @@ static int run(int argc, char **argv)
 		goto out;
 	}
 	rd = pms_session__reader(s);
-	if (opt_header || opt_header_only)
-		print_header(out, path, rd);
+	if (opt_header || opt_header_only) {
+		struct strbuf hb = STRBUF_INIT;
+
+		pms_data_header__text(rd, path, &hb);
+		output__put(out, &hb);
+	}
 	if (opt_header_only)
 		goto out;
 

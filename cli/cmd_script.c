@@ -11,10 +11,12 @@
 
 #include "cmd.h"
 #include "data_input.h"
+#include "output.h"
 #include "symbol_opts.h"
 #include "time_range.h"
 #include "aggregate/session.h"
 #include "event/attr_print.h"
+#include "data/header_text.h"
 #include "data/reader.h"
 #include "data/tracing_data.h"
 #include "ring/data_src.h"
@@ -430,109 +432,6 @@ static void print_srcline(FILE *out, struct pms_resolver *r, const struct pms_fr
 	}
 }
 
-/* perf's "# event : name = X, , id = { ... }, type = 1, ..." from its -vv attr rendering. */
-static void print_event_line(FILE *out, struct pms_data_reader *r, size_t idx)
-{
-	const struct perf_event_attr *a = pms_data_reader__attr(r, idx);
-	const char *name = pms_data_reader__attr_name(r, idx);
-	struct strbuf sb = STRBUF_INIT;
-	const uint64_t *ids;
-	size_t nr = 0;
-	const char *p;
-
-	fprintf(out, "# event : name = %s, ", name ? name : "");
-	ids = pms_data_reader__attr_ids(r, idx, &nr);
-	if (nr) {
-		fputs(", id = {", out);
-		for (size_t i = 0; i < nr; i++)
-			fprintf(out, "%s %" PRIu64, i ? "," : "", ids[i]);
-		fputs(" }", out);
-	}
-	pms_attr__format(a, &sb);
-	/* lines "  <field padded to 32> <value>" after a "perf_event_attr:" line */
-	p = strchr(strbuf_str(&sb), '\n');
-	while (p && p[1]) {
-		const char *line = p + 1, *eol = strchr(line, '\n'), *v;
-		size_t len = eol ? (size_t)(eol - line) : strlen(line), klen;
-
-		while (len && *line == ' ')
-			line++, len--;
-		v = memmem(line, len, "  ", 2);
-		if (v) {
-			klen = (size_t)(v - line);
-			while ((size_t)(v - line) < len && *v == ' ')
-				v++;
-			fprintf(out, ", %.*s = %.*s", (int)klen, line, (int)(len - (size_t)(v - line)), v);
-		}
-		p = eol;
-	}
-	fputc('\n', out);
-	strbuf_release(&sb);
-}
-
-static void print_header(FILE *out, struct pms_data_reader *r, const char *path)
-{
-	const struct pms_data_features *f = pms_data_reader__features(r);
-	uint64_t off, size;
-	struct stat st;
-
-	pms_data_reader__data_section(r, &off, &size);
-	fprintf(out, "# ========\n");
-	if (strcmp(path, "-") && !stat(path, &st)) {
-		char when[64];
-		struct tm tm;
-
-		strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", localtime_r(&st.st_mtime, &tm));
-		fprintf(out, "# captured on    : %s\n", when);
-	}
-	fprintf(out, "# header version : 1\n");
-	fprintf(out, "# data offset    : %" PRIu64 "\n", off);
-	fprintf(out, "# data size      : %" PRIu64 "\n", size);
-	fprintf(out, "# feat offset    : %" PRIu64 "\n", off + size);
-	if (f->hostname)
-		fprintf(out, "# hostname : %s\n", f->hostname);
-	if (f->osrelease)
-		fprintf(out, "# os release : %s\n", f->osrelease);
-	if (f->version)
-		fprintf(out, "# perf version : %s\n", f->version);
-	if (f->arch)
-		fprintf(out, "# arch : %s\n", f->arch);
-	if (f->nr_cpus_online) {
-		fprintf(out, "# nrcpus online : %u\n", f->nr_cpus_online);
-		fprintf(out, "# nrcpus avail : %u\n", f->nr_cpus_avail);
-	}
-	if (f->cpudesc)
-		fprintf(out, "# cpudesc : %s\n", f->cpudesc);
-	if (f->cpuid)
-		fprintf(out, "# cpuid : %s\n", f->cpuid);
-	if (f->total_mem_kb)
-		fprintf(out, "# total memory : %" PRIu64 " kB\n", f->total_mem_kb);
-	if (f->nr_cmdline) {
-		fputs("# cmdline : ", out);
-		for (uint32_t i = 0; i < f->nr_cmdline; i++)
-			fprintf(out, "%s ", f->cmdline[i]);
-		fputc('\n', out);
-	}
-	for (size_t i = 0; i < pms_data_reader__nr_attrs(r); i++)
-		print_event_line(out, r, i);
-	if (f->present[PMS_FEAT_CPU_TOPOLOGY / 64] & (1ULL << (PMS_FEAT_CPU_TOPOLOGY % 64)))
-		fputs("# CPU_TOPOLOGY info available, use -I to display\n", out);
-	if (f->nr_pmu_mappings) {
-		fputs("# pmu mappings:", out);
-		for (uint32_t i = 0; i < f->nr_pmu_mappings; i++)
-			fprintf(out, "%s %s = %u", i ? "," : "", f->pmu_mappings[i].name, f->pmu_mappings[i].type);
-		fputc('\n', out);
-	}
-	if (f->sample_time_last_ns) {
-		uint64_t a = f->sample_time_first_ns, b = f->sample_time_last_ns;
-
-		fprintf(out, "# time of first sample : %" PRIu64 ".%06" PRIu64 "\n", a / 1000000000, a % 1000000000 / 1000);
-		fprintf(out, "# time of last sample : %" PRIu64 ".%06" PRIu64 "\n", b / 1000000000, b % 1000000000 / 1000);
-		fprintf(out, "# sample duration : %10.3f ms\n", (double)(b - a) / 1e6);
-	}
-	fprintf(out, "# ========\n#\n");
-}
-
 /*
  * perf's get_page_size_name(): "N/A" for 0, else unit_number__scnprintf(),
  * which divides by 1024 while the quotient is above 1 (so 1024 is "1024B"
@@ -819,8 +718,12 @@ static int run(int argc, char **argv)
 			name_width = len;
 	}
 	setvbuf(out, outbuf, _IOFBF, sizeof(outbuf));
-	if (opt_header)
-		print_header(out, r, path);
+	if (opt_header) {
+		struct strbuf hb = STRBUF_INIT;
+
+		pms_data_header__text(r, path, &hb);
+		output__put(out, &hb);
+	}
 	while ((rc = pms_session__next(s, &ss)) > 0) {
 		unsigned f = evf[ss->attr_idx].fields;
 		bool chain = use_callchain && ss->has_callchain && (f & F_IP);

@@ -59,6 +59,7 @@ struct pms_data_reader {
 	uint64_t *scratch;    /* aligned copy of a misaligned record */
 	/* raw feature payloads (file sections or pipe HEADER_FEATURE bodies), by bit */
 	struct { uint64_t off, size; } raw_feat[PMS_FEAT_LAST];
+	uint64_t has_feat[PMS_FEAT_LAST / 64]; /* the header's adds_features, or HEADER_FEATURE records seen */
 	/* pipe mode: the HEADER_TRACING_DATA payload (file mode has the TRACING_DATA feature) */
 	uint64_t tracing_off, tracing_size;
 	/* recovery clamped the data section at EOF: said as damage once the records run out */
@@ -176,6 +177,8 @@ static void parse_features(struct pms_data_reader *r, const struct pms_file_head
 	uint64_t table = h->data.offset + h->data.size;
 	size_t slot = 0;
 
+	/* there by the header's word, even where its section cannot be read */
+	memcpy(r->has_feat, h->adds_features, sizeof(r->has_feat));
 	for (unsigned bit = 0; bit < 256; bit++) {
 		struct pms_file_section s;
 		char msg[256] = "";
@@ -318,6 +321,7 @@ static int absorb_pipe_record(struct pms_data_reader *r, const uint8_t *p, size_
 			return 0;
 		r->raw_feat[feat].off = off + 16;
 		r->raw_feat[feat].size = size - 16;
+		r->has_feat[feat / 64] |= 1ULL << (feat % 64);
 		err = pms_data_feature__decode(&r->feat, (unsigned)feat, p + 16, size - 16, msg,
 					       sizeof(msg));
 		if (err == -EBADMSG || err == -ENOENT) {
@@ -718,6 +722,11 @@ int pms_data_reader__feature_raw(const struct pms_data_reader *r, unsigned bit, 
 	*p = r->buf + off;
 	*size = (size_t)n;
 	return 0;
+}
+
+bool pms_data_reader__has_feature(const struct pms_data_reader *r, unsigned bit)
+{
+	return bit < PMS_FEAT_LAST && (r->has_feat[bit / 64] >> (bit % 64)) & 1;
 }
 
 const struct pms_data_features *pms_data_reader__features(const struct pms_data_reader *r)

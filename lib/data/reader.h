@@ -117,6 +117,13 @@ int pms_data_reader__record_attr(const struct pms_data_reader *r,
 int pms_data_reader__feature_raw(const struct pms_data_reader *r, unsigned bit, const void **p,
 				 size_t *size);
 
+/*
+ * Whether the file says it has feature bit (its header's feature bitmap,
+ * or a pipe-mode HEADER_FEATURE record), decoded or not: perf's notion of
+ * a feature being there, as its header text and "missing features" show.
+ */
+bool pms_data_reader__has_feature(const struct pms_data_reader *r, unsigned bit);
+
 /* Borrowed; valid until __free(). */
 const struct pms_data_features *pms_data_reader__features(const struct pms_data_reader *r);
 

@@ -6,7 +6,11 @@
 #  - report --no-children --sort comm,dso,sym -g none -n: the same events, the same sample counts
 #    per event, every row within 0.5 points (tests/kernel/corpus_compare.py); files with call
 #    chains also in children mode, perf's default for them (Children and Self of every row);
-#  - script: every line equal to perf script's.
+#  - script: every line equal to perf script's;
+#  - report --header-only: every line equal to perf's, but for the BPF programs and BTF perf
+#    lists from BPF_PROG_INFO/BPF_BTF (not decoded here) and the TOTAL_MEM, CMDLINE and
+#    PMU_MAPPINGS perf 6.1 reads as empty from the perf 3.8 file (pmuscope decodes them:
+#    2049120 kB, the command, four PMUs).
 # perf runs with an empty HOME (no build-id cache of this machine), --no-itrace (we do not decode
 # Intel PT) and an empty --kallsyms: without it perf names the kernel addresses of files that
 # record no kernel build-id (pipe mode) with this machine's /proc/kallsyms, names that do not
@@ -22,7 +26,7 @@ cp_tmp=$(mktemp -d)
 cp_home=$cp_tmp/home
 mkdir -p "$cp_home"
 : >"$cp_tmp/empty-kallsyms"
-cp_agree=0 cp_differ=0 cp_noref=0 cp_refused=0
+cp_agree=0 cp_differ=0 cp_noref=0 cp_refused=0 cp_hdr_same=0
 
 # cp_no_vdso_id FILE: the file records no build-id for [vdso]
 cp_no_vdso_id() {
@@ -49,6 +53,24 @@ cp_children() {
 	agree*) pass "corpus $cp_b: report in children mode (perf's default with call chains) $cp_v" ;;
 	*) fail "corpus $cp_b: report in children mode" "$cp_v" ;;
 	esac
+}
+
+cp_header() {
+	HOME=$cp_home timeout 120 perf report -f -i "$1" --header-only 2>/dev/null |
+		grep -v -e '^# bpf_prog_info' -e '^# 	sub_prog' -e '^# btf info of id' >"$cp_tmp/perf.hdr"
+	timeout 120 "$PMUSCOPE" report -i "$1" --header-only >"$cp_tmp/pms.hdr" 2>/dev/null
+	cp_hd=$(diff "$cp_tmp/perf.hdr" "$cp_tmp/pms.hdr" | grep '^<' | grep -v -c -x -e '< # total memory : 0 kB' -e '< # cmdline : ' \
+		-e '< # pmu mappings: not available')
+	if [ "$cp_hd" -eq 0 ]; then
+		if cmp -s "$cp_tmp/perf.hdr" "$cp_tmp/pms.hdr"; then
+			pass "corpus $cp_b: header: $(wc -l <"$cp_tmp/pms.hdr") lines equal to perf's"
+		else
+			pass "corpus $cp_b: header equal to perf's but where perf 6.1 reads TOTAL_MEM, CMDLINE and PMU_MAPPINGS as empty: $(diff "$cp_tmp/perf.hdr" "$cp_tmp/pms.hdr" | grep '^>' | tr '\n' ' ' | cut -c1-160)"
+		fi
+		cp_hdr_same=$((cp_hdr_same + 1))
+	else
+		fail "corpus $cp_b: header" "$(diff "$cp_tmp/perf.hdr" "$cp_tmp/pms.hdr" | grep -m 3 '^[<>]' | cut -c1-200 | tr '\n' '|')"
+	fi
 }
 
 cp_one() {
@@ -100,6 +122,7 @@ cp_one() {
 		;;
 	esac
 	cp_children "$cp_f"
+	cp_header "$cp_f"
 	HOME=$cp_home timeout 120 perf script -f -i "$cp_f" --no-itrace --kallsyms="$cp_tmp/empty-kallsyms" \
 		2>/dev/null | { if [ -n "$cp_extra" ]; then cp_script_norm; else cat; fi; } >"$cp_tmp/perf.script"
 	timeout 120 "$PMUSCOPE" script -i "$cp_f" 2>/dev/null |
@@ -119,6 +142,6 @@ else
 	for cp_f in "$cp_dir"/*; do
 		cp_one "$cp_f"
 	done
-	echo "corpus tally: $cp_agree agree with perf 6.1, $cp_differ differ, $cp_noref read without a reference (perf cannot read them), $cp_refused read up to the damage perf stops at"
+	echo "corpus tally: $cp_agree agree with perf 6.1, $cp_differ differ, $cp_noref read without a reference (perf cannot read them), $cp_refused read up to the damage perf stops at; headers equal to perf's: $cp_hdr_same"
 fi
 rm -rf "$cp_tmp"

@@ -255,17 +255,17 @@ assert cc and all(p["frames"] and p["percent"] <= e["children"] + 0.01 for p in 
 	fi
 }
 
-# --header-only and --stats: the same lines as perf's for the features both print.
+# --header-only (report) and --header (script): perf's text byte for byte; --stats' SAMPLE line.
 rp_header() {
 	rp_f=$rp_tmp/fp.data
 	[ -s "$rp_f" ] || { skip "report --header-only" "no recording"; return; }
-	rp_re='^# (hostname|os release|perf version|arch|nrcpus|cpudesc|cpuid|total memory|cmdline|event|pmu mappings|time of|sample duration)'
-	perf report -i "$rp_f" --header-only 2>/dev/null | grep -E "$rp_re" >"$rp_tmp/h.perf"
-	"$PMUSCOPE" report -i "$rp_f" --header-only 2>&1 | grep -E "$rp_re" >"$rp_tmp/h.pms"
-	if [ -s "$rp_tmp/h.perf" ] && cmp -s "$rp_tmp/h.perf" "$rp_tmp/h.pms"; then
-		pass "report --header-only: $(wc -l <"$rp_tmp/h.pms") lines as perf's"
+	perf report -i "$rp_f" --header-only >"$rp_tmp/h.perf" 2>/dev/null
+	"$PMUSCOPE" report -i "$rp_f" --header-only >"$rp_tmp/h.pms" 2>&1
+	"$PMUSCOPE" script -i "$rp_f" --header 2>&1 | sed -n '1,/^#$/p' >"$rp_tmp/hs.pms"
+	if [ -s "$rp_tmp/h.perf" ] && cmp -s "$rp_tmp/h.perf" "$rp_tmp/h.pms" && cmp -s "$rp_tmp/h.perf" "$rp_tmp/hs.pms"; then
+		pass "report --header-only, script --header: $(wc -l <"$rp_tmp/h.pms") lines, perf's byte for byte"
 	else
-		fail "report --header-only" "$(diff "$rp_tmp/h.perf" "$rp_tmp/h.pms" | head -n 4 | tr '\n' ' ')"
+		fail "report --header-only / script --header" "$(diff "$rp_tmp/h.perf" "$rp_tmp/h.pms" | head -n 4 | tr '\n' ' ') $(diff "$rp_tmp/h.perf" "$rp_tmp/hs.pms" | head -n 4 | tr '\n' ' ')"
 	fi
 	rp_a=$(perf report -i "$rp_f" --stats 2>/dev/null | grep -m 1 'SAMPLE events')
 	rp_b=$("$PMUSCOPE" report -i "$rp_f" --stats 2>&1 | grep -m 1 'SAMPLE events')
