@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer target: arbitrary bytes through the perf.data reader (strict and recovery), every record and accessor.
+// libFuzzer target: arbitrary bytes through the perf.data reader (strict and recovery), every record and accessor, and perf's header text.
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "data/features.h"
+#include "data/header_text.h"
 #include "data/reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -32,6 +33,13 @@ static void walk(const uint8_t *data, size_t size, bool recover)
 			sink += (size_t)pms_data_reader__attr_of_id(r, ids[nr - 1]);
 		if (pms_data_reader__attr_name(r, i))
 			sink += strlen(pms_data_reader__attr_name(r, i));
+	}
+	if (!recover) { /* the header text decodes PMU capabilities from the raw features */
+		struct strbuf sb = STRBUF_INIT;
+
+		pms_data_header__text(r, NULL, &sb);
+		sink += sb.len;
+		strbuf_release(&sb);
 	}
 	f = pms_data_reader__features(r);
 	for (size_t i = 0; i < f->nr_build_ids; i++)
