@@ -16,11 +16,11 @@
 
 #include "cmd.h"
 #include "events.h"
-#include "record_hits.h"
-#include "record_synth.h"
 #include "stop_signals.h"
 #include "data/outfile.h"
 #include "aggregate/chaincheck.h"
+#include "aggregate/record_hits.h"
+#include "aggregate/record_synth.h"
 #include "aggregate/session.h"
 #include "data/tracing_data.h"
 #include "data/writer.h"
@@ -134,7 +134,7 @@ struct rec {
 	struct rec_id { uint64_t id; size_t idx; } *ids;
 	size_t nr_ids;
 	struct pms_ring_stats st;
-	struct rec_hits *hits;
+	struct pms_record_hits *hits;
 	int write_err;
 	uint64_t pass_records;  /* records copied in the current pass over the rings */
 };
@@ -144,7 +144,7 @@ static void track(struct rec *r, const struct pms_record *d)
 {
 	switch (d->type) {
 	case PERF_RECORD_SAMPLE:
-		rec_hits__sample(r->hits, d->sample.pid, d->misc & PERF_RECORD_MISC_CPUMODE_MASK,
+		pms_record_hits__sample(r->hits, d->sample.pid, d->misc & PERF_RECORD_MISC_CPUMODE_MASK,
 				 d->sample.ip, d->sample.callchain, d->sample.callchain_nr);
 		break;
 	case PERF_RECORD_MMAP2:
@@ -153,14 +153,14 @@ static void track(struct rec *r, const struct pms_record *d)
 		/* fall through */
 	case PERF_RECORD_MMAP:
 		if ((d->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER && !d->mmap.data)
-			rec_hits__mmap(r->hits, d->mmap.pid, d->mmap.addr, d->mmap.len, d->mmap.filename);
+			pms_record_hits__mmap(r->hits, d->mmap.pid, d->mmap.addr, d->mmap.len, d->mmap.filename);
 		break;
 	case PERF_RECORD_FORK:
-		rec_hits__fork(r->hits, d->task.pid, d->task.ppid);
+		pms_record_hits__fork(r->hits, d->task.pid, d->task.ppid);
 		break;
 	case PERF_RECORD_COMM:
 		if (d->comm.exec)
-			rec_hits__exec(r->hits, d->comm.pid);
+			pms_record_hits__exec(r->hits, d->comm.pid);
 		break;
 	default:
 		break;
@@ -185,21 +185,25 @@ static const struct pms_decode_cfg *record_cfg(const struct rec *r, const struct
 	return found ? &r->cfgs[found->idx] : &r->cfg;
 }
 
+/* The first write error is the one reported when the file is closed; later ones follow from it. */
+static void keep_write_err(struct rec *r, int err)
+{
+	if (err && !r->write_err)
+		r->write_err = err;
+}
+
 static int on_record(const struct perf_event_header *h, void *arg)
 {
 	struct rec *r = arg;
 	struct pms_record dec;
 	size_t off;
-	int err;
 
 	if (pms_record__decode(record_cfg(r, h), h, h->size, &dec, &off) == 0) {
 		pms_ring_stats__account(&r->st, &dec);
 		if (r->hits)
 			track(r, &dec);
 	}
-	err = pms_data_writer__write(r->w, h, h->size);
-	if (err && !r->write_err)
-		r->write_err = err;
+	keep_write_err(r, pms_data_writer__write(r->w, h, h->size));
 	r->pass_records++;
 	return 0;
 }
@@ -211,18 +215,13 @@ static int on_record(const struct perf_event_header *h, void *arg)
  */
 static void drain_all(struct rec *r)
 {
-	int err;
-
 	r->pass_records = 0;
 	for (size_t i = 0; i < r->nr_rings; i++)
 		pms_ring__drain(&r->rings[i].ring, on_record, r);
-	if (r->pass_records) {
-		err = pms_data_writer__finished_round(r->w);
-		if (err && !r->write_err)
-			r->write_err = err;
-	}
+	if (r->pass_records)
+		keep_write_err(r, pms_data_writer__finished_round(r->w));
 	if (r->hits)
-		rec_hits__pass_done(r->hits);
+		pms_record_hits__pass_done(r->hits);
 	pms_data_writer__flush(r->w);
 }
 
@@ -295,7 +294,7 @@ static int parse_tids(const char *s, pid_t **tids, pid_t **tgids, size_t *nr)
 	opt_parse_id_list(&cmd_record, "-t/--tid", s, 1, tids, nr);
 	*tgids = xcalloc(*nr, sizeof(**tgids));
 	for (size_t i = 0; i < *nr; i++) {
-		long tg = rec_synth__status_field((*tids)[i], "Tgid");
+		long tg = pms_record_synth__status_field((*tids)[i], "Tgid");
 
 		if (tg <= 0)
 			return error("no such thread: %d", (int)(*tids)[i]);
@@ -503,9 +502,9 @@ static void print_summary(struct rec *r, const char *path)
  * ~/.debug, new entries only. A cache that cannot be written costs a
  * warning, never the recording.
  */
-static void save_in_cache(const struct rec_out *out)
+static void save_in_cache(const struct pms_record_synth *out)
 {
-	struct rec_cache_stats st;
+	struct pms_record_cache_stats st;
 	char dir[PATH_MAX];
 	int err = pms_buildid_cache__dir(dir, sizeof(dir));
 
@@ -513,7 +512,7 @@ static void save_in_cache(const struct rec_out *out)
 		warning("no build-id cache (set HOME or PMS_BUILDID_DIR); objects not saved");
 		return;
 	}
-	err = rec_synth__cache(out, dir, opt_buildid_all, &st);
+	err = pms_record_synth__cache(out, dir, opt_buildid_all, &st);
 	if (err)
 		warning("cannot save objects in the build-id cache %s: %s (-N skips it)", dir, strerror(-err));
 	if (verbose)
@@ -559,7 +558,7 @@ static bool targets_alive(const pid_t *tgids, const pid_t *tids, size_t nr)
 static int run(int argc, char **argv)
 {
 	struct rec r;
-	struct rec_out out;
+	struct pms_record_synth out;
 	struct rec_setup rs = { .cg = PMS_CALL_GRAPH_NONE };
 	struct pms_workload wl = { .pid = -1, .pidfd = -1, .go_fd = -1, .err_fd = -1 };
 	struct pms_cpulist cpus = { 0 };
@@ -664,8 +663,8 @@ static int run(int argc, char **argv)
 	/* -t samples only the threads named, as perf's -t does */
 	rs.inherit = !rs.system_wide && !opt_no_inherit && !opt_tid;
 	memset(&r, 0, sizeof(r));
-	/* -B: no bookkeeping at all (rec_synth__* accept a NULL table) */
-	r.hits = opt_no_buildid ? NULL : rec_hits__new();
+	/* -B: no bookkeeping at all (pms_record_synth__* accept a NULL table) */
+	r.hits = opt_no_buildid ? NULL : pms_record_hits__new();
 	if (!opt_no_buildid && !r.hits)
 		die("out of memory");
 	parse_events(&r);
@@ -690,7 +689,7 @@ static int run(int argc, char **argv)
 		} else {
 			err = pms_data_outfile__create(&of, path);
 			if (err) {
-				rec_hits__free(r.hits);
+				pms_record_hits__free(r.hits);
 				if (err == -ENOTEMPTY)
 					return error("cannot keep %s as %s.old: that is a directory; move it away",
 						     path, path), EXIT_RUNTIME;
@@ -699,7 +698,7 @@ static int run(int argc, char **argv)
 			err = pms_data_writer__open_fd(&r.w, of.fd, &wo);
 		}
 		if (err) {
-			rec_hits__free(r.hits);
+			pms_record_hits__free(r.hits);
 			pms_data_outfile__release(&of);
 			if (err == -EOPNOTSUPP)
 				return error("-z: this build has no zstd support"), EXIT_RUNTIME;
@@ -710,7 +709,7 @@ static int run(int argc, char **argv)
 		error("cannot start '%s': %s", cmd_argv[0], strerror(-err));
 		pms_data_writer__free(r.w);
 		pms_data_outfile__release(&of);
-		rec_hits__free(r.hits);
+		pms_record_hits__free(r.hits);
 		return EXIT_RUNTIME;
 	}
 	/* after the fork (the command keeps its SIGPIPE), before the first write:
@@ -819,11 +818,11 @@ out_open:
 	add_tracing_data(&r);
 	out.w = r.w;
 	out.hits = r.hits;
-	rec_synth__kernel(&out);
-	rec_synth__modules(&out);
+	keep_write_err(&r, pms_record_synth__kernel(&out));
+	keep_write_err(&r, pms_record_synth__modules(&out));
 	if (opt_pid) {
 		for (size_t k = 0; k < nr_pids; k++)
-			rec_synth__process(&out, pids[k], NULL, 0);
+			keep_write_err(&r, pms_record_synth__process(&out, pids[k], NULL, 0));
 	} else if (opt_tid) {
 		for (size_t i = 0; i < nr_tids; i++) {
 			bool seen = false;
@@ -839,13 +838,13 @@ out_open:
 			for (size_t k = i; k < nr_tids; k++)
 				if (tgids[k] == tgids[i])
 					mine[n++] = tids[k];
-			rec_synth__process(&out, tgids[i], mine, n);
+			keep_write_err(&r, pms_record_synth__process(&out, tgids[i], mine, n));
 			free(mine);
 		}
 	} else if (rs.system_wide) {
-		rec_synth__all(&out);
+		keep_write_err(&r, pms_record_synth__all(&out));
 	}
-	pms_data_writer__flush(r.w);
+	keep_write_err(&r, pms_data_writer__flush(r.w));
 
 	stop_signals__install(on_signal);
 	install_sigchld(&poll_mask);
@@ -923,7 +922,7 @@ out_open:
 	}
 	drain_all(&r);
 	if (r.hits)
-		rec_synth__build_ids(&out, opt_buildid_all);
+		keep_write_err(&r, pms_record_synth__build_ids(&out, opt_buildid_all));
 	err = pms_data_writer__close(r.w);
 	if (err || r.write_err) {
 		error("cannot write %s: %s", path, strerror(-(err ? err : r.write_err)));
@@ -936,7 +935,7 @@ out_open:
 		if (rs.cg == PMS_CALL_GRAPH_FP && !pipe_out && r.st.nr_samples)
 			check_chains(path);
 	}
-	if (r.hits && rec_hits__incomplete(r.hits))
+	if (r.hits && pms_record_hits__incomplete(r.hits))
 		warning("out of memory while tracking sampled objects: some build-ids are missing");
 out:
 	if (cmd_argv && !wl.exited && wl.pid > 0 && ret)
@@ -952,7 +951,7 @@ out:
 	free(r.rings);
 	free(r.cfgs);
 	free(r.ids);
-	rec_hits__free(r.hits);
+	pms_record_hits__free(r.hits);
 	free(tids);
 	free(tgids);
 	free(pids);

@@ -10,42 +10,46 @@
  *    table, so build-ids cover objects mapped before recording.
  *  - All /proc and /sys access goes through the pms_procfs/sysfs helpers
  *    (fixtures can stand in); a task that vanishes meanwhile is skipped.
+ *  - Functions return 0 or the writer's first error (-errno); what they
+ *    cannot find on this machine (a task gone, hidden kallsyms, no
+ *    modules) is not an error.
  */
-#ifndef PMS_CLI_RECORD_SYNTH_H
-#define PMS_CLI_RECORD_SYNTH_H
+#ifndef PMS_AGGREGATE_RECORD_SYNTH_H
+#define PMS_AGGREGATE_RECORD_SYNTH_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 struct pms_data_writer;
-struct rec_hits;
+struct pms_record_hits;
 
-struct rec_out {
+/* Where synthesized records go; hits may be NULL (record -B: no build-ids). */
+struct pms_record_synth {
 	struct pms_data_writer *w;
-	struct rec_hits *hits;
+	struct pms_record_hits *hits;
 };
 
 /* A field ("PPid", "Tgid") of /proc/<tid>/status, or -1. */
-long rec_synth__status_field(pid_t tid, const char *field);
+long pms_record_synth__status_field(pid_t tid, const char *field);
 /* FORK + COMM of every thread of pid (or only of only[0..nr_only)), then MMAP2 of its executable maps. */
-void rec_synth__process(const struct rec_out *r, pid_t pid, const pid_t *only, size_t nr_only);
-/* rec_synth__process() for every process but ourselves. */
-void rec_synth__all(const struct rec_out *r);
+int pms_record_synth__process(const struct pms_record_synth *r, pid_t pid, const pid_t *only, size_t nr_only);
+/* pms_record_synth__process() for every process but ourselves. */
+int pms_record_synth__all(const struct pms_record_synth *r);
 /* MMAP [kernel.kallsyms]_text, _text to _etext. */
-void rec_synth__kernel(const struct rec_out *r);
+int pms_record_synth__kernel(const struct pms_record_synth *r);
 /* One kernel MMAP per loaded module (perf's form: pid -1, the module's file or "[name]"). */
-void rec_synth__modules(const struct rec_out *r);
+int pms_record_synth__modules(const struct pms_record_synth *r);
 /*
  * HEADER_BUILD_ID entries for every object the hits table saw sampled, or
  * every object it saw mapped when all (--buildid-all); the build-ids are
- * also kept in the table (the vDSO's even unhit) for rec_synth__cache().
+ * also kept in the table (the vDSO's even unhit) for pms_record_synth__cache().
  * Finishes the table. r->hits may be NULL everywhere else (-B: no
  * build-ids).
  */
-void rec_synth__build_ids(const struct rec_out *r, bool all);
+int pms_record_synth__build_ids(const struct pms_record_synth *r, bool all);
 
-struct rec_cache_stats {
+struct pms_record_cache_stats {
 	size_t nr_present; /* objects now in the cache */
 	size_t nr_added;   /* of those, saved by this call */
 	size_t nr_missing; /* not saved: gone, rebuilt, restricted kallsyms, no file ("[module]") */
@@ -54,9 +58,9 @@ struct rec_cache_stats {
 /*
  * Save what the file names in the build-id cache dir, as perf record does
  * (symbol/buildid_cache.h: kallsyms, the vDSO image, the binaries and their
- * debug files), after rec_synth__build_ids(); only what is new is read and
+ * debug files), after pms_record_synth__build_ids(); only what is new is read and
  * copied. 0, or the first error writing the cache.
  */
-int rec_synth__cache(const struct rec_out *r, const char *dir, bool all, struct rec_cache_stats *st);
+int pms_record_synth__cache(const struct pms_record_synth *r, const char *dir, bool all, struct pms_record_cache_stats *st);
 
 #endif

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: MIT
-// record's objects table (aggregate/objects.h) with the kernel's semantics and the CLI's out-of-memory policy.
+// record's objects table (aggregate/objects.h) with the kernel's semantics and a recording's out-of-memory policy.
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "record_hits.h"
 #include "aggregate/objects.h"
+#include "aggregate/record_hits.h"
 
-struct rec_hits {
+struct pms_record_hits {
 	struct pms_objects *o;
 	bool incomplete; /* an allocation failed: some object or map is missing */
 };
@@ -23,26 +22,28 @@ struct rec_hits {
 			(h)->incomplete = true; \
 	} while (0)
 
-struct rec_hits *rec_hits__new(void)
+struct pms_record_hits *pms_record_hits__new(void)
 {
 	/* the kernel's own view: chains count, exec replaces maps, per-CPU rings need a second look */
 	struct pms_objects_opts opts = {
 		.sz = sizeof(opts), .callchains = true, .retry_unmapped = true, .exec_clears = true,
 	};
-	struct rec_hits *h = xcalloc(1, sizeof(*h));
+	struct pms_record_hits *h = calloc(1, sizeof(*h));
 	int k;
 
+	if (!h)
+		return NULL;
 	/* every kernel address outside a module is the kernel's (modules, smaller, win) */
 	if (pms_objects__new(&h->o, &opts) ||
 	    (k = pms_objects__findnew(h->o, PMS_MACHINE_HOST, "[kernel.kallsyms]", true)) < 0 ||
 	    pms_objects__kernel_map(h->o, (size_t)k, 0, UINT64_MAX)) {
-		rec_hits__free(h);
+		pms_record_hits__free(h);
 		return NULL;
 	}
 	return h;
 }
 
-void rec_hits__free(struct rec_hits *h)
+void pms_record_hits__free(struct pms_record_hits *h)
 {
 	if (!h)
 		return;
@@ -50,17 +51,17 @@ void rec_hits__free(struct rec_hits *h)
 	free(h);
 }
 
-struct pms_objects *rec_hits__objects(struct rec_hits *h)
+struct pms_objects *pms_record_hits__objects(struct pms_record_hits *h)
 {
 	return h->o;
 }
 
-bool rec_hits__incomplete(const struct rec_hits *h)
+bool pms_record_hits__incomplete(const struct pms_record_hits *h)
 {
 	return h->incomplete;
 }
 
-void rec_hits__add_module(struct rec_hits *h, const char *name, uint64_t start, uint64_t len)
+void pms_record_hits__add_module(struct pms_record_hits *h, const char *name, uint64_t start, uint64_t len)
 {
 	int i = pms_objects__findnew(h->o, PMS_MACHINE_HOST, name, true);
 
@@ -69,7 +70,7 @@ void rec_hits__add_module(struct rec_hits *h, const char *name, uint64_t start, 
 		check(h, pms_objects__kernel_map(h->o, (size_t)i, start, len));
 }
 
-void rec_hits__mmap(struct rec_hits *h, uint32_t pid, uint64_t start, uint64_t len, const char *path)
+void pms_record_hits__mmap(struct pms_record_hits *h, uint32_t pid, uint64_t start, uint64_t len, const char *path)
 {
 	int i;
 
@@ -81,38 +82,38 @@ void rec_hits__mmap(struct rec_hits *h, uint32_t pid, uint64_t start, uint64_t l
 		check(h, pms_objects__mmap(h->o, pid, start, len, (size_t)i));
 }
 
-void rec_hits__fork(struct rec_hits *h, uint32_t pid, uint32_t ppid)
+void pms_record_hits__fork(struct pms_record_hits *h, uint32_t pid, uint32_t ppid)
 {
 	check(h, pms_objects__fork(h->o, pid, ppid, true));
 }
 
-void rec_hits__exec(struct rec_hits *h, uint32_t pid)
+void pms_record_hits__exec(struct pms_record_hits *h, uint32_t pid)
 {
 	pms_objects__exec(h->o, pid);
 }
 
-void rec_hits__sample(struct rec_hits *h, uint32_t pid, uint16_t cpumode, uint64_t ip,
+void pms_record_hits__sample(struct pms_record_hits *h, uint32_t pid, uint16_t cpumode, uint64_t ip,
 		      const uint64_t *chain, uint64_t nr)
 {
 	check(h, pms_objects__sample(h->o, pid, cpumode, ip, chain, nr));
 }
 
-void rec_hits__pass_done(struct rec_hits *h)
+void pms_record_hits__pass_done(struct pms_record_hits *h)
 {
 	pms_objects__pass_done(h->o);
 }
 
-void rec_hits__finish(struct rec_hits *h)
+void pms_record_hits__finish(struct pms_record_hits *h)
 {
 	pms_objects__finish(h->o);
 }
 
-size_t rec_hits__nr(const struct rec_hits *h)
+size_t pms_record_hits__nr(const struct pms_record_hits *h)
 {
 	return pms_objects__nr(h->o);
 }
 
-const char *rec_hits__name(const struct rec_hits *h, size_t i, bool *hit, bool *kernel)
+const char *pms_record_hits__name(const struct pms_record_hits *h, size_t i, bool *hit, bool *kernel)
 {
 	const struct pms_object *ob = pms_objects__at(h->o, i);
 

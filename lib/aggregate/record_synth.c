@@ -8,10 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd.h"
-#include "record_hits.h"
-#include "record_synth.h"
 #include "aggregate/objects.h"
+#include "aggregate/record_hits.h"
+#include "aggregate/record_synth.h"
 #include "data/writer.h"
 #include "symbol/buildid_cache.h"
 #ifndef PMS_NO_HOST_LIBS
@@ -23,7 +22,7 @@
 #include "util/sysfs.h"
 
 /* "PPid:" / "Tgid:" of /proc/<tid>/status, or -1. */
-long rec_synth__status_field(pid_t tid, const char *field)
+long pms_record_synth__status_field(pid_t tid, const char *field)
 {
 	char path[PATH_MAX], line[256];
 	size_t flen = strlen(field);
@@ -46,31 +45,33 @@ long rec_synth__status_field(pid_t tid, const char *field)
  * FORK + COMM of one existing thread, as perf synthesizes them: the leader
  * forks from its parent process, other threads from their leader.
  */
-static void synthesize_thread(const struct rec_out *r, pid_t pid, pid_t tid, pid_t ppid)
+static int synthesize_thread(const struct pms_record_synth *r, pid_t pid, pid_t tid, pid_t ppid)
 {
 	char path[PATH_MAX], comm[64];
 	uint32_t parent = tid == pid ? (uint32_t)(ppid < 0 ? 0 : ppid) : (uint32_t)pid;
 	FILE *f;
+	int err;
 
 	if (pms_procfs__path(path, sizeof(path), "%d/task/%d/comm", (int)pid, (int)tid) < 0 ||
 	    !(f = fopen(path, "r")))
-		return;
+		return 0; /* gone meanwhile */
 	if (!fgets(comm, sizeof(comm), f))
 		comm[0] = 0;
 	fclose(f);
 	comm[strcspn(comm, "\n")] = 0;
-	pms_data_writer__fork(r->w, (uint32_t)pid, parent, (uint32_t)tid, parent, 0, NULL);
-	pms_data_writer__comm(r->w, (uint32_t)pid, (uint32_t)tid, comm, false, NULL);
+	err = pms_data_writer__fork(r->w, (uint32_t)pid, parent, (uint32_t)tid, parent, 0, NULL);
+	return err ? err : pms_data_writer__comm(r->w, (uint32_t)pid, (uint32_t)tid, comm, false, NULL);
 }
 
 /* MMAP2 of every executable mapping of pid (files, [vdso], [vsyscall], //anon). */
-static void synthesize_maps(const struct rec_out *r, pid_t pid)
+static int synthesize_maps(const struct pms_record_synth *r, pid_t pid)
 {
 	struct pms_maps *maps;
+	int err = 0;
 
 	if (pms_maps__read_pid(pid, &maps))
-		return;
-	for (size_t i = 0; i < maps->nr; i++) {
+		return 0; /* gone meanwhile */
+	for (size_t i = 0; i < maps->nr && !err; i++) {
 		const struct pms_map *m = &maps->maps[i];
 		struct pms_data_mmap2 mm;
 
@@ -88,38 +89,40 @@ static void synthesize_maps(const struct rec_out *r, pid_t pid)
 		mm.flags = m->prot[3] == 's' ? 1 : 2; /* MAP_SHARED : MAP_PRIVATE */
 		mm.cpumode = PERF_RECORD_MISC_USER;
 		mm.filename = m->anon ? "//anon" : m->path;
-		pms_data_writer__mmap2(r->w, &mm, NULL);
-		if (r->hits)
-			rec_hits__mmap(r->hits, mm.pid, mm.addr, mm.len, mm.filename);
+		err = pms_data_writer__mmap2(r->w, &mm, NULL);
+		if (!err && r->hits)
+			pms_record_hits__mmap(r->hits, mm.pid, mm.addr, mm.len, mm.filename);
 	}
 	pms_maps__free(maps);
+	return err;
 }
 
 /* FORK/COMM of every thread of pid (or only of tids[0..nr)), then its maps. */
-void rec_synth__process(const struct rec_out *r, pid_t pid, const pid_t *only, size_t nr_only)
+int pms_record_synth__process(const struct pms_record_synth *r, pid_t pid, const pid_t *only, size_t nr_only)
 {
 	char path[PATH_MAX];
-	long ppid = rec_synth__status_field(pid, "PPid");
+	long ppid = pms_record_synth__status_field(pid, "PPid");
 	DIR *d;
 	struct dirent *de;
+	int err = 0;
 
 	if (only) {
-		for (size_t i = 0; i < nr_only; i++)
-			synthesize_thread(r, pid, only[i], (pid_t)ppid);
+		for (size_t i = 0; i < nr_only && !err; i++)
+			err = synthesize_thread(r, pid, only[i], (pid_t)ppid);
 	} else {
 		if (pms_procfs__path(path, sizeof(path), "%d/task", (int)pid) < 0 || !(d = opendir(path)))
-			return;
+			return 0; /* gone meanwhile */
 		/* the leader first: its FORK names the parent process */
-		synthesize_thread(r, pid, pid, (pid_t)ppid);
-		while ((de = readdir(d))) {
+		err = synthesize_thread(r, pid, pid, (pid_t)ppid);
+		while (!err && (de = readdir(d))) {
 			long tid = strtol(de->d_name, NULL, 10);
 
 			if (tid > 0 && tid != pid)
-				synthesize_thread(r, pid, (pid_t)tid, (pid_t)ppid);
+				err = synthesize_thread(r, pid, (pid_t)tid, (pid_t)ppid);
 		}
 		closedir(d);
 	}
-	synthesize_maps(r, pid);
+	return err ? err : synthesize_maps(r, pid);
 }
 
 /*
@@ -153,14 +156,14 @@ static uint64_t kernel_text_len(void)
  * of the address space when _etext is unknown). Skipped when kallsyms hides
  * addresses (kptr_restrict): a zero address helps nobody.
  */
-void rec_synth__kernel(const struct rec_out *r)
+int pms_record_synth__kernel(const struct pms_record_synth *r)
 {
 	char path[PATH_MAX], line[512];
 	uint64_t text = 0, len;
 	FILE *f;
 
 	if (pms_procfs__path(path, sizeof(path), "%s", "kallsyms") < 0 || !(f = fopen(path, "r")))
-		return;
+		return 0;
 	while (fgets(line, sizeof(line), f)) {
 		char *end;
 		uint64_t addr = strtoull(line, &end, 16);
@@ -172,12 +175,12 @@ void rec_synth__kernel(const struct rec_out *r)
 	}
 	fclose(f);
 	if (!text)
-		return;
+		return 0;
 	len = kernel_text_len();
 	if (!len || len > ~0ULL - text)
 		len = ~0ULL - text;
-	pms_data_writer__mmap(r->w, (uint32_t)-1, 0, text, len, text, PERF_RECORD_MISC_KERNEL,
-			      "[kernel.kallsyms]_text", NULL);
+	return pms_data_writer__mmap(r->w, (uint32_t)-1, 0, text, len, text, PERF_RECORD_MISC_KERNEL,
+				     "[kernel.kallsyms]_text", NULL);
 }
 
 /*
@@ -185,37 +188,41 @@ void rec_synth__kernel(const struct rec_out *r)
  * "[name]") exactly as perf synthesizes them: pid -1, tid 0, pgoff 0, the
  * whole module size, cpumode kernel (symbol/sysobj.h finds the files).
  */
-void rec_synth__modules(const struct rec_out *r)
+int pms_record_synth__modules(const struct pms_record_synth *r)
 {
 	struct pms_kmod *mods;
 	size_t nr;
+	int err = 0;
 
 	if (pms_kmods__read(&mods, &nr))
-		return;
-	for (size_t i = 0; i < nr; i++) {
-		pms_data_writer__mmap(r->w, (uint32_t)-1, 0, mods[i].start, mods[i].size, 0,
-				      PERF_RECORD_MISC_KERNEL, mods[i].path, NULL);
-		if (r->hits)
-			rec_hits__add_module(r->hits, mods[i].path, mods[i].start, mods[i].size);
+		return 0; /* no modules, or /proc/modules hidden */
+	for (size_t i = 0; i < nr && !err; i++) {
+		err = pms_data_writer__mmap(r->w, (uint32_t)-1, 0, mods[i].start, mods[i].size, 0,
+					    PERF_RECORD_MISC_KERNEL, mods[i].path, NULL);
+		if (!err && r->hits)
+			pms_record_hits__add_module(r->hits, mods[i].path, mods[i].start, mods[i].size);
 	}
 	pms_kmods__free(mods, nr);
+	return err;
 }
 
-void rec_synth__all(const struct rec_out *r)
+int pms_record_synth__all(const struct pms_record_synth *r)
 {
 	char path[PATH_MAX];
 	DIR *d;
 	struct dirent *de;
+	int err = 0;
 
 	if (pms_procfs__path(path, sizeof(path), "%s", "") < 0 || !(d = opendir(path)))
-		return;
-	while ((de = readdir(d))) {
+		return -errno;
+	while (!err && (de = readdir(d))) {
 		long pid = strtol(de->d_name, NULL, 10);
 
 		if (pid > 0 && pid != getpid())
-			rec_synth__process(r, (pid_t)pid, NULL, 0);
+			err = pms_record_synth__process(r, (pid_t)pid, NULL, 0);
 	}
 	closedir(d);
+	return err;
 }
 
 /*
@@ -241,16 +248,17 @@ static size_t build_id_of(const char *name, size_t i, bool kernel, uint8_t *id)
 	return n > 0 ? (size_t)n : 0;
 }
 
-void rec_synth__build_ids(const struct rec_out *r, bool all)
+int pms_record_synth__build_ids(const struct pms_record_synth *r, bool all)
 {
 	struct pms_data_features *f = pms_data_writer__features(r->w);
-	struct pms_objects *objs = rec_hits__objects(r->hits);
+	struct pms_objects *objs = pms_record_hits__objects(r->hits);
+	int err = 0;
 
-	rec_hits__finish(r->hits);
-	for (size_t i = 0; i < rec_hits__nr(r->hits); i++) {
+	pms_record_hits__finish(r->hits);
+	for (size_t i = 0; i < pms_record_hits__nr(r->hits) && !err; i++) {
 		uint8_t id[PMS_BUILD_ID_MAX];
 		bool hit, kernel;
-		const char *name = rec_hits__name(r->hits, i, &hit, &kernel);
+		const char *name = pms_record_hits__name(r->hits, i, &hit, &kernel);
 		size_t n;
 
 		/* the vDSO's build-id is kept even unhit: the cache saves its image, as perf's does */
@@ -261,14 +269,16 @@ void rec_synth__build_ids(const struct rec_out *r, bool all)
 			continue;
 		pms_objects__set_build_id(objs, i, id, n);
 		if (hit || all)
-			pms_data_features__add_build_id(f, name, id, n, -1,
-							kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER);
+			err = pms_data_features__add_build_id(f, name, id, n, -1,
+							      kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER);
 	}
+	return err;
 }
 
-int rec_synth__cache(const struct rec_out *r, const char *dir, bool all, struct rec_cache_stats *st)
+int pms_record_synth__cache(const struct pms_record_synth *r, const char *dir, bool all,
+			    struct pms_record_cache_stats *st)
 {
-	const struct pms_objects *objs = rec_hits__objects(r->hits);
+	const struct pms_objects *objs = pms_record_hits__objects(r->hits);
 	int first_err = 0;
 
 	memset(st, 0, sizeof(*st));

@@ -14,41 +14,41 @@
  *    for lack of memory is dropped and remembered (__incomplete()), which
  *    costs at most some build-ids.
  */
-#ifndef PMS_CLI_RECORD_HITS_H
-#define PMS_CLI_RECORD_HITS_H
+#ifndef PMS_AGGREGATE_RECORD_HITS_H
+#define PMS_AGGREGATE_RECORD_HITS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-struct rec_hits;
+struct pms_record_hits;
 struct pms_objects;
 
-/* NULL when out of memory. */
-struct rec_hits *rec_hits__new(void);
-void rec_hits__free(struct rec_hits *h);
+/* NULL (errno ENOMEM) when out of memory. */
+struct pms_record_hits *pms_record_hits__new(void);
+void pms_record_hits__free(struct pms_record_hits *h);
 /* The table itself (build-ids are stored there for the cache step). */
-struct pms_objects *rec_hits__objects(struct rec_hits *h);
+struct pms_objects *pms_record_hits__objects(struct pms_record_hits *h);
 /* Some event was dropped for lack of memory. */
-bool rec_hits__incomplete(const struct rec_hits *h);
+bool pms_record_hits__incomplete(const struct pms_record_hits *h);
 
 /* A kernel module's [start, start + len), reported under name. */
-void rec_hits__add_module(struct rec_hits *h, const char *name, uint64_t start, uint64_t len);
+void pms_record_hits__add_module(struct pms_record_hits *h, const char *name, uint64_t start, uint64_t len);
 /* An executable user mapping of pid (path: a file, "[vdso]", "//anon"...). */
-void rec_hits__mmap(struct rec_hits *h, uint32_t pid, uint64_t start, uint64_t len, const char *path);
+void pms_record_hits__mmap(struct pms_record_hits *h, uint32_t pid, uint64_t start, uint64_t len, const char *path);
 /* FORK: child pid gets a copy of ppid's maps when it is a new process. */
-void rec_hits__fork(struct rec_hits *h, uint32_t pid, uint32_t ppid);
+void pms_record_hits__fork(struct pms_record_hits *h, uint32_t pid, uint32_t ppid);
 /* COMM with PERF_RECORD_MISC_COMM_EXEC: the address space was replaced. */
-void rec_hits__exec(struct rec_hits *h, uint32_t pid);
+void pms_record_hits__exec(struct pms_record_hits *h, uint32_t pid);
 /* One sample: its cpumode (PERF_RECORD_MISC_*), ip, and call chain (nr entries, markers included; may be NULL). */
-void rec_hits__sample(struct rec_hits *h, uint32_t pid, uint16_t cpumode, uint64_t ip,
+void pms_record_hits__sample(struct pms_record_hits *h, uint32_t pid, uint16_t cpumode, uint64_t ip,
 		      const uint64_t *chain, uint64_t nr);
 /* After each pass over all rings, and once at the end. */
-void rec_hits__pass_done(struct rec_hits *h);
-void rec_hits__finish(struct rec_hits *h);
+void pms_record_hits__pass_done(struct pms_record_hits *h);
+void pms_record_hits__finish(struct pms_record_hits *h);
 
 /* Objects: name, whether samples hit them, and whether it is kernel-side. */
-size_t rec_hits__nr(const struct rec_hits *h);
-const char *rec_hits__name(const struct rec_hits *h, size_t i, bool *hit, bool *kernel);
+size_t pms_record_hits__nr(const struct pms_record_hits *h);
+const char *pms_record_hits__name(const struct pms_record_hits *h, size_t i, bool *hit, bool *kernel);
 
 #endif
