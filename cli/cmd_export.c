@@ -12,7 +12,7 @@
 #include "output.h"
 #include "data_input.h"
 #include "symbol_opts.h"
-#include "time_range.h"
+#include "util/time_range.h"
 #include "aggregate/session.h"
 #include "aggregate/stacks.h"
 #include "data/reader.h"
@@ -78,7 +78,7 @@ static int run(int argc, char **argv)
 	sto.root = fmt->root;
 	if (opt_root && pms_stacks_root__parse(opt_root, &sto.root))
 		usage_error(self(), "--root: want none, comm, pid or tid, not '%s'", opt_root);
-	if (opt_time && parse_time_range(opt_time, &sto.time_start_ns, &sto.time_end_ns))
+	if (opt_time && pms_time_range__parse(opt_time, &sto.time_start_ns, &sto.time_end_ns))
 		usage_error(self(), "--time: want <start>,<end> in seconds (e.g. 1234.5,1236), either may be empty");
 	if (opt_max_stack < 0)
 		usage_error(self(), "--max-stack must be >= 1, not %d", opt_max_stack);

@@ -15,7 +15,7 @@
 #include "event/callgraph.h"
 #include "report_print.h"
 #include "stop_signals.h"
-#include "time_range.h"
+#include "util/time_range.h"
 #include "aggregate/chaincheck.h"
 #include "aggregate/stacks.h"
 #include "bpf/profile.h"
@@ -908,10 +908,10 @@ static int run(int argc, char **argv)
 		usage_error(self(), "--include-idle does not go with --off-cpu (the idle task never blocks)");
 	if ((opt_min_block || opt_max_block) && !opt_off_cpu)
 		usage_error(self(), "--min-block and --max-block go with --off-cpu");
-	if (opt_min_block && parse_duration_ns(opt_min_block, &po.min_block_ns))
+	if (opt_min_block && pms_duration__parse_ns(opt_min_block, &po.min_block_ns))
 		usage_error(self(), "--min-block: want a time such as 100us, 2ms or 1s (a bare number is us), not '%s'",
 			    opt_min_block);
-	if (opt_max_block && (parse_duration_ns(opt_max_block, &po.max_block_ns) || !po.max_block_ns))
+	if (opt_max_block && (pms_duration__parse_ns(opt_max_block, &po.max_block_ns) || !po.max_block_ns))
 		usage_error(self(), "--max-block: want a time above 0 such as 100us, 2ms or 1s (a bare number is us), not '%s'",
 			    opt_max_block);
 	if (po.max_block_ns && po.min_block_ns > po.max_block_ns)

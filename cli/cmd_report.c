@@ -16,7 +16,7 @@
 #include "symbol_opts.h"
 #include "util/json.h"
 #include "report_print.h"
-#include "time_range.h"
+#include "util/time_range.h"
 #include "aggregate/hist.h"
 #include "aggregate/session.h"
 #include "aggregate/stacks.h"
@@ -864,7 +864,7 @@ static int run(int argc, char **argv)
 		usage_error(self(), "--sort: unknown key at '%s' (keys: comm, pid, tid, dso, sym, srcline, cpu; in branch "
 			    "mode also dso_from, dso_to, symbol_from, symbol_to, cycles, mispredict)", opt_sort + bad);
 	memset(&filter, 0, sizeof(filter));
-	if (opt_time && parse_time_range(opt_time, &filter.time_start_ns, &filter.time_end_ns))
+	if (opt_time && pms_time_range__parse(opt_time, &filter.time_start_ns, &filter.time_end_ns))
 		usage_error(self(), "--time: want <start>,<end> in seconds (e.g. 1234.5,1236), either may be empty");
 	filter.comms = (const char *const *)l_comms;
 	filter.nr_comms = n_comms;

@@ -13,7 +13,7 @@
 #include "data_input.h"
 #include "output.h"
 #include "symbol_opts.h"
-#include "time_range.h"
+#include "util/time_range.h"
 #include "aggregate/session.h"
 #include "event/attr_print.h"
 #include "data/header_text.h"
@@ -146,7 +146,7 @@ static int parse_filters(struct filters *flt)
 		flt->have_cpus = true;
 	}
 	if (opt_time) {
-		if (parse_time_range(opt_time, &flt->t0, &flt->t1)) {
+		if (pms_time_range__parse(opt_time, &flt->t0, &flt->t1)) {
 			error("--time: '%s' is not <start>,<end> in seconds (e.g. 1234.5,1236)", opt_time);
 			return -1;
 		}

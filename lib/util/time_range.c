@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "time_range.h"
+#include "util/time_range.h"
 
 /* "12.5" -> 12500000000 ns; digits only, at most 9 decimals kept. */
 static int parse_seconds(const char *s, size_t len, uint64_t *ns)
@@ -37,7 +37,7 @@ static int parse_seconds(const char *s, size_t len, uint64_t *ns)
 	return 0;
 }
 
-int parse_time_range(const char *arg, uint64_t *start_ns, uint64_t *end_ns)
+int pms_time_range__parse(const char *arg, uint64_t *start_ns, uint64_t *end_ns)
 {
 	const char *comma = strchr(arg, ',');
 	int err;
@@ -54,7 +54,7 @@ int parse_time_range(const char *arg, uint64_t *start_ns, uint64_t *end_ns)
 	return 0;
 }
 
-int parse_duration_ns(const char *arg, uint64_t *ns)
+int pms_duration__parse_ns(const char *arg, uint64_t *ns)
 {
 	static const struct {
 		const char *suffix;
