@@ -13,6 +13,7 @@
 #include "event/pmu.h"
 #include "event/tracepoint.h"
 #include "perf_event/caps.h"
+#include "util/array.h"
 #include "util/errname.h"
 #include "util/json.h"
 #include "output.h"
@@ -65,10 +66,8 @@ struct filter {
 
 static struct lent *lvec_add(struct lvec *l)
 {
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 256;
-		l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
-	}
+	if (pms_array__reserve(&l->v, &l->cap, l->n + 1, sizeof(*l->v)))
+		die("out of memory");
 	memset(&l->v[l->n], 0, sizeof(l->v[0]));
 	return &l->v[l->n++];
 }

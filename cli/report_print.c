@@ -7,6 +7,7 @@
 
 #include "cmd.h"
 #include "report_print.h"
+#include "util/array.h"
 #include "symbol/jitmap.h"
 
 #define MAX_GRAPH_DEPTH 256
@@ -497,10 +498,8 @@ static void json_paths(struct json_ctx *j, uint32_t node)
 	const struct pms_cg_node *x = pms_cg__node(j->cg, node);
 	bool any = false;
 
-	if (j->nr == j->alloc) {
-		j->alloc = j->alloc ? j->alloc * 2 : 64;
-		j->path = xrealloc(j->path, j->alloc * sizeof(*j->path));
-	}
+	if (pms_array__reserve(&j->path, &j->alloc, j->nr + 1, sizeof(*j->path)))
+		die("out of memory");
 	j->path[j->nr++] = node;
 	for (uint32_t c = x->first_child; c; c = pms_cg__node(j->cg, c)->next_sibling) {
 		if (pms_cg__node(j->cg, c)->period < j->min_hit)

@@ -15,6 +15,7 @@
 #include "event/names.h"
 #include "event/pmu.h"
 #include "event/tracepoint.h"
+#include "util/array.h"
 #include "util/strsim.h"
 #include "util/sysfs.h"
 
@@ -429,15 +430,8 @@ struct term_list {
 
 static int term_push(struct term_list *l, const struct term *t)
 {
-	if (l->nr == l->cap) {
-		size_t ncap = l->cap ? l->cap * 2 : 8;
-		struct term *n = realloc(l->t, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		l->t = n;
-		l->cap = ncap;
-	}
+	if (pms_array__reserve(&l->t, &l->cap, l->nr + 1, sizeof(*l->t)))
+		return -ENOMEM;
 	l->t[l->nr++] = *t;
 	return 0;
 }
@@ -801,15 +795,8 @@ static int parse_slash_terms(struct pstate *ps, const struct pms_pmu *pmu, struc
 
 static void add_cand(const char ***c, size_t *n, size_t *cap, const char *s)
 {
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 128;
-		const char **x = realloc(*c, ncap * sizeof(**c));
-
-		if (!x)
-			return;
-		*c = x;
-		*cap = ncap;
-	}
+	if (pms_array__reserve(c, cap, *n + 1, sizeof(**c)))
+		return;
 	(*c)[(*n)++] = s;
 }
 
@@ -1211,15 +1198,8 @@ static int tp_id_cached(struct pms_event_ctx *ctx, const char *full, const char 
 	err = pms_tracepoint__id(sys, name, id);
 	if (err || !ctx)
 		return err;
-	if (ctx->nr_tp_ids == ctx->cap_tp_ids) {
-		size_t ncap = ctx->cap_tp_ids ? ctx->cap_tp_ids * 2 : 16;
-		struct pms_tp_id *n = realloc(ctx->tp_ids, ncap * sizeof(*n));
-
-		if (!n)
-			return 0; /* caching is optional */
-		ctx->tp_ids = n;
-		ctx->cap_tp_ids = ncap;
-	}
+	if (pms_array__reserve(&ctx->tp_ids, &ctx->cap_tp_ids, ctx->nr_tp_ids + 1, sizeof(*ctx->tp_ids)))
+		return 0; /* caching is optional */
 	ctx->tp_ids[ctx->nr_tp_ids].name = strdup(full);
 	if (ctx->tp_ids[ctx->nr_tp_ids].name)
 		ctx->tp_ids[ctx->nr_tp_ids++].id = *id;

@@ -9,6 +9,7 @@
 
 #include "event/event_priv.h"
 #include "event/pmu.h"
+#include "util/array.h"
 #include "util/fileio.h"
 #include "util/sysfs.h"
 
@@ -34,16 +35,9 @@ static int scan_pmus(struct pms_event_ctx *ctx)
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (ctx->nr_pmus == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			struct pms_pmu_ent *n = realloc(ctx->pmus, ncap * sizeof(*n));
-
-			if (!n) {
-				closedir(d);
-				return -ENOMEM;
-			}
-			ctx->pmus = n;
-			cap = ncap;
+		if (pms_array__reserve(&ctx->pmus, &cap, ctx->nr_pmus + 1, sizeof(*ctx->pmus))) {
+			closedir(d);
+			return -ENOMEM;
 		}
 		memset(&ctx->pmus[ctx->nr_pmus], 0, sizeof(ctx->pmus[0]));
 		ctx->pmus[ctx->nr_pmus].pub.name = strdup(de->d_name);
@@ -193,15 +187,8 @@ static int load_formats(struct pms_pmu *p)
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (pms_file__read_str(path, buf, sizeof(buf)) || parse_format(buf, &f))
 			continue; /* a format we cannot express is skipped, as perf warns and skips */
-		if (p->nr_formats == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			struct pms_pmu_format *n = realloc(p->formats, ncap * sizeof(*n));
-
-			if (!n)
-				goto nomem;
-			p->formats = n;
-			cap = ncap;
-		}
+		if (pms_array__reserve(&p->formats, &cap, p->nr_formats + 1, sizeof(*p->formats)))
+			goto nomem;
 		f.name = strdup(de->d_name);
 		if (!f.name)
 			goto nomem;
@@ -262,15 +249,8 @@ static int load_aliases(struct pms_pmu *p)
 
 		if (has_suffix(de->d_name, ".scale") || has_suffix(de->d_name, ".unit")) {
 			/* remembered so that only aliases that have them cost the extra reads */
-			if (nr_extras == cap_extras) {
-				size_t ncap = cap_extras ? cap_extras * 2 : 16;
-				char **n = realloc(extras, ncap * sizeof(*n));
-
-				if (!n)
-					goto nomem;
-				extras = n;
-				cap_extras = ncap;
-			}
+			if (pms_array__reserve(&extras, &cap_extras, nr_extras + 1, sizeof(*extras)))
+				goto nomem;
 			extras[nr_extras] = strdup(de->d_name);
 			if (!extras[nr_extras])
 				goto nomem;
@@ -287,16 +267,9 @@ static int load_aliases(struct pms_pmu *p)
 		for (q = terms; *q; q++)
 			if (*q == '\n' || *q == ' ' || *q == '\t')
 				*q = '\0';
-		if (p->nr_aliases == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			struct pms_pmu_alias *n = realloc(p->aliases, ncap * sizeof(*n));
-
-			if (!n) {
-				free(terms);
-				goto nomem;
-			}
-			p->aliases = n;
-			cap = ncap;
+		if (pms_array__reserve(&p->aliases, &cap, p->nr_aliases + 1, sizeof(*p->aliases))) {
+			free(terms);
+			goto nomem;
 		}
 		a.name = strdup(de->d_name);
 		a.terms = terms;

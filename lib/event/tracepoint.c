@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "event/tracepoint.h"
+#include "util/array.h"
 #include "util/fileio.h"
 #include "util/sysfs.h"
 
@@ -66,15 +67,9 @@ static int list_dirs(const char *dir, char ***out, size_t *nr)
 			if (stat(path, &st) || !S_ISDIR(st.st_mode))
 				continue;
 		}
-		if (n + 1 >= cap) {
-			size_t ncap = cap ? cap * 2 : 64;
-			char **x = realloc(v, ncap * sizeof(*x));
-
-			if (!x)
-				goto nomem;
-			v = x;
-			cap = ncap;
-		}
+		/* one more slot kept for the NULL that ends the list */
+		if (pms_array__reserve(&v, &cap, n + 2, sizeof(*v)))
+			goto nomem;
 		v[n] = strdup(de->d_name);
 		if (!v[n])
 			goto nomem;
