@@ -14,6 +14,7 @@
 
 #include "symbol/debuginfod.h"
 #include "symbol/dso.h"
+#include "util/array.h"
 #include "util/hex.h"
 #include "util/print.h"
 
@@ -211,16 +212,9 @@ static void remember_miss(enum pms_debuginfod_kind kind, const uint8_t *id, size
 {
 	struct miss *m;
 
-	if (g.nr_misses == g.cap_misses) {
-		size_t ncap = g.cap_misses ? g.cap_misses * 2 : 16;
-		struct miss *n = realloc(g.misses, ncap * sizeof(*n));
-
-		/* not remembered: the next lookup of it asks again, which is only slower */
-		if (!n)
-			return;
-		g.misses = n;
-		g.cap_misses = ncap;
-	}
+	/* not remembered when memory is short: the next lookup of it asks again, which is only slower */
+	if (pms_array__reserve(&g.misses, &g.cap_misses, g.nr_misses + 1, sizeof(*g.misses)))
+		return;
 	m = &g.misses[g.nr_misses++];
 	m->kind = kind;
 	memcpy(m->id, id, id_size);

@@ -13,6 +13,7 @@
 #include "symbol/buildid_cache.h"
 #include "symbol/kallsyms.h"
 #include "symbol/sysobj.h"
+#include "util/array.h"
 #include "util/fileio.h"
 #include "util/hash.h"
 #include "util/hex.h"
@@ -175,16 +176,9 @@ int pms_kallsyms__parse_modules(const char *text, size_t len, struct pms_kallsym
 		}
 		if (!start)
 			continue; /* kptr_restrict hides module addresses too */
-		if (ks->nr_modules == cap) {
-			size_t ncap = cap ? cap * 2 : 32;
-			struct pms_kmodule *m = realloc(ks->modules, ncap * sizeof(*m));
-
-			if (!m) {
-				free_modules(ks);
-				return -ENOMEM;
-			}
-			ks->modules = m;
-			cap = ncap;
+		if (pms_array__reserve(&ks->modules, &cap, ks->nr_modules + 1, sizeof(*ks->modules))) {
+			free_modules(ks);
+			return -ENOMEM;
 		}
 		ks->modules[ks->nr_modules] = (struct pms_kmodule){ .name = strdup(name),
 								    .start = start, .size = size };

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "symbol/maps.h"
+#include "util/array.h"
 #include "util/fileio.h"
 #include "util/hex.h"
 #include "util/sysfs.h"
@@ -88,16 +89,9 @@ int pms_maps__parse(const char *text, size_t len, struct pms_maps **out)
 		const char *le = nl ? nl : end;
 
 		if (le > p) {
-			if (maps->nr == cap) {
-				size_t ncap = cap ? cap * 2 : 64;
-				struct pms_map *n = realloc(maps->maps, ncap * sizeof(*n));
-
-				if (!n) {
-					err = -ENOMEM;
-					break;
-				}
-				maps->maps = n;
-				cap = ncap;
+			if (pms_array__reserve(&maps->maps, &cap, maps->nr + 1, sizeof(*maps->maps))) {
+				err = -ENOMEM;
+				break;
 			}
 			memset(&maps->maps[maps->nr], 0, sizeof(maps->maps[0]));
 			err = parse_line(p, le, &maps->maps[maps->nr]);

@@ -18,6 +18,7 @@
 #include "symbol/kallsyms.h"
 #include "symbol/maps.h"
 #include "symbol/resolver.h"
+#include "util/array.h"
 #include "util/hash.h"
 #include "util/hex.h"
 #include "util/sysfs.h"
@@ -588,15 +589,8 @@ static struct dso_entry *get_dso(struct pms_resolver *r, const struct pms_map_re
 				return &r->dsos[r->last];
 			}
 	}
-	if (r->nr_dsos == r->cap_dsos) {
-		size_t ncap = r->cap_dsos ? r->cap_dsos * 2 : 32;
-		struct dso_entry *n = realloc(r->dsos, ncap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		r->dsos = n;
-		r->cap_dsos = ncap;
-	}
+	if (pms_array__reserve(&r->dsos, &r->cap_dsos, r->nr_dsos + 1, sizeof(*r->dsos)))
+		return NULL;
 	e = &r->dsos[r->nr_dsos];
 	memset(e, 0, sizeof(*e));
 	e->path = strdup(m->path);

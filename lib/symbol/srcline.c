@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "symbol/srcline.h"
+#include "util/array.h"
 
 #define MAX_INLINE_DEPTH 64
 
@@ -201,15 +202,8 @@ static int add_fn(struct cu_index *ci, Dwarf_Die *die, int parent, int depth)
 	ptrdiff_t off = 0;
 	int idx, tag = dwarf_tag(die);
 
-	if (ci->nr_fns == ci->cap_fns) {
-		size_t ncap = ci->cap_fns ? ci->cap_fns * 2 : 64;
-		struct fn *n = realloc(ci->fns, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		ci->fns = n;
-		ci->cap_fns = ncap;
-	}
+	if (pms_array__reserve(&ci->fns, &ci->cap_fns, ci->nr_fns + 1, sizeof(*ci->fns)))
+		return -ENOMEM;
 	idx = (int)ci->nr_fns++;
 	ci->fns[idx] = (struct fn){
 		.name = dwarf_diename(die),
@@ -222,15 +216,8 @@ static int add_fn(struct cu_index *ci, Dwarf_Die *die, int parent, int depth)
 	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
 		if (hi <= lo)
 			continue;
-		if (ci->nr_rngs == ci->cap_rngs) {
-			size_t ncap = ci->cap_rngs ? ci->cap_rngs * 2 : 64;
-			struct rng *n = realloc(ci->rngs, ncap * sizeof(*n));
-
-			if (!n)
-				return -ENOMEM;
-			ci->rngs = n;
-			ci->cap_rngs = ncap;
-		}
+		if (pms_array__reserve(&ci->rngs, &ci->cap_rngs, ci->nr_rngs + 1, sizeof(*ci->rngs)))
+			return -ENOMEM;
 		ci->rngs[ci->nr_rngs++] = (struct rng){ .lo = lo, .hi = hi, .fn = idx, .depth = depth };
 	}
 	return idx;
@@ -286,15 +273,8 @@ static struct cu_index *cu_index_get(struct pms_srcline *sl, Dwarf_Die *cu)
 		else
 			hi = mid;
 	}
-	if (sl->nr_cus == sl->cap_cus) {
-		size_t ncap = sl->cap_cus ? sl->cap_cus * 2 : 16;
-		struct cu_index *n = realloc(sl->cus, ncap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		sl->cus = n;
-		sl->cap_cus = ncap;
-	}
+	if (pms_array__reserve(&sl->cus, &sl->cap_cus, sl->nr_cus + 1, sizeof(*sl->cus)))
+		return NULL;
 	memmove(&sl->cus[lo + 1], &sl->cus[lo], (sl->nr_cus - lo) * sizeof(*sl->cus));
 	sl->nr_cus++;
 	ci = &sl->cus[lo];

@@ -6,21 +6,15 @@
 
 #include "symbol/sym_alias.h"
 #include "symbol/symtab.h"
+#include "util/array.h"
 
 int pms_symtab__add(struct pms_symtab *t, uint64_t start, uint64_t size, const char *name,
 		    size_t name_len, const char *module, size_t module_len, char type)
 {
 	struct pms_tsym *s;
 
-	if (t->nr == t->cap) {
-		size_t ncap = t->cap ? t->cap * 2 : 1024;
-		struct pms_tsym *n = realloc(t->syms, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		t->syms = n;
-		t->cap = ncap;
-	}
+	if (t->nr == t->cap && pms_array__reserve(&t->syms, &t->cap, t->nr + 1, sizeof(*t->syms)))
+		return -ENOMEM;
 	s = &t->syms[t->nr];
 	memset(s, 0, sizeof(*s));
 	s->start = start;
