@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "aggregate/callchain.h"
+#include "util/array.h"
 
 void pms_cg__init(struct pms_cg *cg)
 {
@@ -27,15 +28,8 @@ static uint32_t new_node(struct pms_cg *cg, uint32_t frame, uint32_t parent)
 		cg->nr = 1; /* index 0 stays unused: it means "none" */
 	if (cg->nr >= UINT32_MAX - 1)
 		return 0;
-	if (cg->nr >= cg->alloc) {
-		size_t alloc = cg->alloc ? cg->alloc * 2 : 256;
-		struct pms_cg_node *nodes = realloc(cg->nodes, alloc * sizeof(*nodes));
-
-		if (!nodes)
-			return 0;
-		cg->nodes = nodes;
-		cg->alloc = alloc;
-	}
+	if (cg->nr >= cg->alloc && pms_array__reserve(&cg->nodes, &cg->alloc, cg->nr + 1, sizeof(*cg->nodes)))
+		return 0;
 	n = &cg->nodes[cg->nr];
 	memset(n, 0, sizeof(*n));
 	n->frame = frame;
@@ -107,15 +101,8 @@ void pms_cg__sort(struct pms_cg *cg)
 		if (!cg->nodes[i].first_child || !cg->nodes[cg->nodes[i].first_child].next_sibling)
 			continue;
 		for (uint32_t c = cg->nodes[i].first_child; c; c = cg->nodes[c].next_sibling) {
-			if (n == tmp_alloc) {
-				size_t alloc = tmp_alloc ? tmp_alloc * 2 : 64;
-				uint32_t *t = realloc(tmp, alloc * sizeof(*t));
-
-				if (!t)
-					goto out; /* unsorted output is still correct output */
-				tmp = t;
-				tmp_alloc = alloc;
-			}
+			if (pms_array__reserve(&tmp, &tmp_alloc, n + 1, sizeof(*tmp)))
+				goto out; /* unsorted output is still correct output */
 			tmp[n++] = c;
 		}
 		qsort(tmp, n, sizeof(*tmp), cmp_nodes);

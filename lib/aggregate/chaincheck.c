@@ -8,6 +8,7 @@
 
 #include "aggregate/chaincheck.h"
 #include "symbol/dso.h"
+#include "util/array.h"
 #include "util/strbuf.h"
 
 /* symbol names are interned by their producers: a pointer seen once is answered from here */
@@ -92,15 +93,8 @@ int pms_chaincheck__add(struct pms_chaincheck *c, const struct pms_chaincheck_ch
 		if (!strcmp(c->objs[i].dso, dso))
 			o = &c->objs[i];
 	if (!o) {
-		if (c->nr == c->cap) {
-			size_t ncap = c->cap ? c->cap * 2 : 8;
-			struct pms_chaincheck_object *n = realloc(c->objs, ncap * sizeof(*n));
-
-			if (!n)
-				return -ENOMEM;
-			c->objs = n;
-			c->cap = ncap;
-		}
+		if (pms_array__reserve(&c->objs, &c->cap, c->nr + 1, sizeof(*c->objs)))
+			return -ENOMEM;
 		o = &c->objs[c->nr++];
 		o->dso = dso;
 		o->cut = 0;

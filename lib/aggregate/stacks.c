@@ -10,6 +10,7 @@
 #include "data/features.h"
 #include "data/reader.h"
 #include "symbol/resolver.h"
+#include "util/array.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
 
@@ -148,15 +149,9 @@ static const char *intern_str(struct pms_stacks *st, const char *s)
 	for (i = h & (st->str_tab.cap - 1); st->str_tab.id1[i]; i = (i + 1) & (st->str_tab.cap - 1))
 		if (st->str_tab.hash[i] == h && !strcmp(st->strs[st->str_tab.id1[i] - 1], s))
 			return st->strs[st->str_tab.id1[i] - 1];
-	if (st->nr_strs == st->strs_alloc) {
-		size_t na = st->strs_alloc ? st->strs_alloc * 2 : 256;
-		const char **ns = realloc(st->strs, na * sizeof(*ns));
-
-		if (!ns)
-			return NULL;
-		st->strs = ns;
-		st->strs_alloc = na;
-	}
+	if (st->nr_strs == st->strs_alloc &&
+	    pms_array__reserve(&st->strs, &st->strs_alloc, st->nr_strs + 1, sizeof(*st->strs)))
+		return NULL;
 	len = strlen(s) + 1;
 	copy = chunk_alloc(st, len);
 	if (!copy)
@@ -201,15 +196,9 @@ static int64_t intern_interned(struct pms_stacks *st, const struct pms_stack_fra
 			return st->frame_tab.id1[i] - 1;
 	if (st->nr_frames >= UINT32_MAX - 2)
 		return -ENOMEM;
-	if (st->nr_frames == st->frames_alloc) {
-		size_t na = st->frames_alloc ? st->frames_alloc * 2 : 256;
-		struct pms_stack_frame *nf = realloc(st->frames, na * sizeof(*nf));
-
-		if (!nf)
-			return -ENOMEM;
-		st->frames = nf;
-		st->frames_alloc = na;
-	}
+	if (st->nr_frames == st->frames_alloc &&
+	    pms_array__reserve(&st->frames, &st->frames_alloc, st->nr_frames + 1, sizeof(*st->frames)))
+		return -ENOMEM;
 	st->frames[st->nr_frames] = *f;
 	st->frame_tab.hash[i] = h;
 	st->frame_tab.id1[i] = (uint32_t)(st->nr_frames + 1);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "data/ordered.h"
+#include "util/array.h"
 
 /*
  * Record copies live in chunks released when every record in them has been
@@ -135,15 +136,8 @@ int pms_ordered__push(struct pms_ordered *q, const struct perf_event_header *rec
 {
 	struct qent *e;
 
-	if (q->nr == q->cap) {
-		size_t ncap = q->cap ? q->cap * 2 : 256;
-		struct qent *n = realloc(q->q, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		q->q = n;
-		q->cap = ncap;
-	}
+	if (q->nr == q->cap && pms_array__reserve(&q->q, &q->cap, q->nr + 1, sizeof(*q->q)))
+		return -ENOMEM;
 	e = &q->q[q->nr];
 	e->rec = pool_copy(q, rec, rec->size, &e->chunk);
 	if (!e->rec)

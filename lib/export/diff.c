@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "export/diff.h"
+#include "util/array.h"
 #include "util/hash.h"
 
 #define NO_ROW UINT32_MAX
@@ -72,15 +73,8 @@ static uint32_t row_of(struct builder *b, const char *name, const char *dso, enu
 			return b->slots[j] - 1;
 		j = (j + 1) & (b->nr_slots - 1);
 	}
-	if (b->d->nr_rows == b->alloc) {
-		size_t n = b->alloc ? b->alloc * 2 : 64;
-		struct pms_diff_row *rows = realloc(b->d->rows, n * sizeof(*rows));
-
-		if (!rows)
-			return NO_ROW;
-		b->d->rows = rows;
-		b->alloc = n;
-	}
+	if (pms_array__reserve(&b->d->rows, &b->alloc, b->d->nr_rows + 1, sizeof(*b->d->rows)))
+		return NO_ROW;
 	memset(&b->d->rows[b->d->nr_rows], 0, sizeof(b->d->rows[0]));
 	b->d->rows[b->d->nr_rows].name = name;
 	b->d->rows[b->d->nr_rows].dso = dso;

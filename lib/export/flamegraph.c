@@ -8,6 +8,7 @@
 
 #include "export/export.h"
 #include "export/flamegraph_assets.h"
+#include "util/array.h"
 #include "util/json.h"
 
 /*
@@ -78,15 +79,8 @@ static void fg_free(struct fg *g)
 
 static struct fg_node *fg_push(struct fg *g)
 {
-	if (g->nr == g->cap) {
-		size_t cap = g->cap ? g->cap * 2 : 256;
-		struct fg_node *n = realloc(g->nodes, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		g->nodes = n;
-		g->cap = cap;
-	}
+	if (pms_array__reserve(&g->nodes, &g->cap, g->nr + 1, sizeof(*g->nodes)))
+		return NULL;
 	memset(&g->nodes[g->nr], 0, sizeof(g->nodes[0]));
 	return &g->nodes[g->nr++];
 }

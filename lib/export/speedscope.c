@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "export/export.h"
+#include "util/array.h"
 #include "util/json.h"
 
 /* A THREAD pseudo frame becomes a real speedscope frame (threads are not profiles here). */
@@ -101,15 +102,8 @@ static int emit_profile(struct pms_json *j, struct profile_ctx *c, const char *n
 				for (uint32_t k = node; k; k = c->n[k].parent) {
 					if (!shown(&c->f[c->n[k].frame]))
 						continue;
-					if (depth == c->stack_cap) {
-						size_t ncap = c->stack_cap ? c->stack_cap * 2 : 256;
-						uint32_t *ns = realloc(c->stack, ncap * sizeof(*ns));
-
-						if (!ns)
-							return -ENOMEM;
-						c->stack = ns;
-						c->stack_cap = ncap;
-					}
+					if (pms_array__reserve(&c->stack, &c->stack_cap, depth + 1, sizeof(*c->stack)))
+						return -ENOMEM;
 					c->stack[depth++] = c->shared[c->n[k].frame];
 				}
 				pms_json__arr(j, NULL);

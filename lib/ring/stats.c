@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Summing LOST, LOST_SAMPLES and THROTTLE records into per-recording totals. */
 #include "ring/stats.h"
+#include "util/array.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -16,15 +17,8 @@ static int add_lost(struct pms_ring_stats *st, uint64_t id, uint64_t lost)
 			return 0;
 		}
 	}
-	if (st->nr_ids == st->cap_ids) {
-		size_t cap = st->cap_ids ? st->cap_ids * 2 : 8;
-		struct pms_lost_by_id *n = realloc(st->lost_by_id, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		st->lost_by_id = n;
-		st->cap_ids = cap;
-	}
+	if (pms_array__reserve(&st->lost_by_id, &st->cap_ids, st->nr_ids + 1, sizeof(*st->lost_by_id)))
+		return -ENOMEM;
 	st->lost_by_id[st->nr_ids].id = id;
 	st->lost_by_id[st->nr_ids].lost = lost;
 	st->nr_ids++;
