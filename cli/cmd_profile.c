@@ -17,6 +17,9 @@
 #include "stop_signals.h"
 #include "util/time_range.h"
 #include "aggregate/chaincheck.h"
+#ifndef PMS_NO_HOST_LIBS
+#include "aggregate/live_syms.h"
+#endif
 #include "aggregate/stacks.h"
 #include "bpf/profile.h"
 #include "export/export.h"
@@ -99,241 +102,7 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* ------------------------------------------------ address spaces -- */
-
-/* One image of a process: its mappings as read when it was first sampled. */
-struct aspace {
-	uint32_t tgid, exec_id;
-	bool used;
-	struct pms_maps *maps;      /* NULL: could not be read (the process had exited) */
-	struct pms_unwinder *unw;   /* --call-graph dwarf, made at the first sample to unwind */
-	int unw_err;
-	char *root;                 /* "/proc/PID/root" when the process sees other files than we do */
-	uint8_t (*build_ids)[PMS_BUILD_ID_MAX];
-	size_t *build_id_sizes;
-};
-
-struct bid_cache {
-	char *path;
-	uint8_t id[PMS_BUILD_ID_MAX];
-	size_t size;
-};
-
-/* frame cache key: (address space index + 1, or 0 for the kernel, ip) -> frame id */
-struct fslot {
-	uint64_t as, ip;
-	uint32_t frame;
-	bool used;
-};
-
-struct sym {
-	struct aspace *as;
-	size_t as_cap, nr_as;
-	struct bid_cache *bids;
-	size_t nr_bids;
-	struct fslot *fc;
-	size_t fc_cap, nr_fc;
-	struct pms_resolver *res;
-	uint64_t snapshots, missed, late, foreign;
-	char self_mnt_ns[64];       /* our mount namespace ("mnt:[4026531841]"), read once */
-	dev_t self_root_dev;
-	ino_t self_root_ino;
-	bool self_known;
-};
-
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
-}
-
-static struct aspace *as_slot(struct sym *sy, uint32_t tgid, uint32_t exec_id)
-{
-	size_t i = mix64(((uint64_t)tgid << 32) | exec_id) & (sy->as_cap - 1);
-
-	while (sy->as[i].used && (sy->as[i].tgid != tgid || sy->as[i].exec_id != exec_id))
-		i = (i + 1) & (sy->as_cap - 1);
-	return &sy->as[i];
-}
-
-static void as_grow(struct sym *sy)
-{
-	struct aspace *old = sy->as;
-	size_t cap = sy->as_cap;
-
-	sy->as_cap = cap ? cap * 2 : 256;
-	sy->as = xcalloc(sy->as_cap, sizeof(*sy->as));
-	for (size_t i = 0; i < cap; i++)
-		if (old[i].used)
-			*as_slot(sy, old[i].tgid, old[i].exec_id) = old[i];
-	free(old);
-}
-
-/* Where to open a mapping's file from here (malloc'd). */
-static char *object_path(const struct aspace *a, const struct pms_map *m)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (a->root)
-		strbuf_adds(&sb, a->root);
-	strbuf_adds(&sb, m->path);
-	return strbuf_detach(&sb);
-}
-
-static const struct bid_cache *build_id_of(struct sym *sy, const char *path)
-{
-	struct bid_cache *b;
-	int n;
-
-	for (size_t i = 0; i < sy->nr_bids; i++)
-		if (!strcmp(sy->bids[i].path, path))
-			return &sy->bids[i];
-	sy->bids = xrealloc(sy->bids, (sy->nr_bids + 1) * sizeof(*sy->bids));
-	b = &sy->bids[sy->nr_bids++];
-	b->path = xstrdup(path);
-	n = pms_build_id__read(path, b->id, sizeof(b->id));
-	b->size = n > 0 ? (size_t)n : 0;
-	return b;
-}
-
-/*
- * Whether tgid's paths mean other files than ours: another mount namespace
- * (a container) or another root (chroot). Then its files are opened through
- * /proc/PID/root, which only lives as long as the process.
- */
-static bool sees_other_files(struct sym *sy, uint32_t tgid)
-{
-	char path[64], ns[64];
-	struct stat st;
-	ssize_t n;
-
-	if (!sy->self_known) {
-		struct stat root;
-
-		n = readlink("/proc/self/ns/mnt", sy->self_mnt_ns, sizeof(sy->self_mnt_ns) - 1);
-		sy->self_mnt_ns[n > 0 ? n : 0] = 0;
-		if (!stat("/", &root)) {
-			sy->self_root_dev = root.st_dev;
-			sy->self_root_ino = root.st_ino;
-		}
-		sy->self_known = true;
-	}
-	snprintf(path, sizeof(path), "/proc/%u/ns/mnt", tgid);
-	n = readlink(path, ns, sizeof(ns) - 1);
-	if (n > 0) {
-		ns[n] = 0;
-		if (strcmp(ns, sy->self_mnt_ns))
-			return true;
-	}
-	snprintf(path, sizeof(path), "/proc/%u/root/", tgid);
-	return !stat(path, &st) && (st.st_dev != sy->self_root_dev || st.st_ino != sy->self_root_ino);
-}
-
-/* Read /proc/PID/maps and the build-ids of its executable mappings now, before the process can exit. */
-static struct aspace *snapshot(struct sym *sy, uint32_t tgid, uint32_t exec_id)
-{
-	struct aspace *a;
-
-	if ((sy->nr_as + 1) * 2 > sy->as_cap)
-		as_grow(sy);
-	a = as_slot(sy, tgid, exec_id);
-	if (a->used)
-		return a;
-	sy->nr_as++;
-	a->used = true;
-	a->tgid = tgid;
-	a->exec_id = exec_id;
-	if (pms_maps__read_pid((pid_t)tgid, &a->maps)) {
-		a->maps = NULL;
-		return a;
-	}
-	a->build_ids = xcalloc(a->maps->nr ? a->maps->nr : 1, sizeof(*a->build_ids));
-	a->build_id_sizes = xcalloc(a->maps->nr ? a->maps->nr : 1, sizeof(*a->build_id_sizes));
-	if (sees_other_files(sy, tgid)) {
-		char root[64];
-
-		snprintf(root, sizeof(root), "/proc/%u/root", tgid);
-		a->root = xstrdup(root);
-		sy->foreign++;
-	}
-	for (size_t i = 0; i < a->maps->nr; i++) {
-		const struct pms_map *m = &a->maps->maps[i];
-		const struct bid_cache *b;
-		char *file;
-
-		if (!pms_map__is_exec(m) || m->anon || m->special || m->path[0] != '/')
-			continue;
-		file = object_path(a, m);
-		b = build_id_of(sy, file);
-		memcpy(a->build_ids[i], b->id, b->size);
-		a->build_id_sizes[i] = b->size;
-		if (a->root && b->size) {
-			/* open it now, while /proc/PID/root exists: the resolver keeps it open */
-			struct pms_map_ref ref = {
-				.path = file, .start = m->start, .pgoff = m->pgoff, .pid = (pid_t)tgid,
-				.build_id = b->id, .build_id_size = b->size,
-			};
-			struct pms_resolved r;
-
-			if (pms_resolver__user(sy->res, &ref, m->start, &r))
-				die("out of memory");
-		}
-		free(file);
-	}
-	return a;
-}
-
-static void sym_release(struct sym *sy)
-{
-	for (size_t i = 0; i < sy->as_cap; i++) {
-		pms_unwinder__free(sy->as[i].unw);
-		pms_maps__free(sy->as[i].maps);
-		free(sy->as[i].root);
-		free(sy->as[i].build_ids);
-		free(sy->as[i].build_id_sizes);
-	}
-	free(sy->as);
-	for (size_t i = 0; i < sy->nr_bids; i++)
-		free(sy->bids[i].path);
-	free(sy->bids);
-	free(sy->fc);
-	pms_resolver__free(sy->res);
-}
-
-static struct fslot *fc_slot(struct sym *sy, uint64_t as, uint64_t ip)
-{
-	size_t i = mix64(ip ^ (as * 0x9e3779b97f4a7c15ULL)) & (sy->fc_cap - 1);
-
-	while (sy->fc[i].used && (sy->fc[i].as != as || sy->fc[i].ip != ip))
-		i = (i + 1) & (sy->fc_cap - 1);
-	return &sy->fc[i];
-}
-
-static struct fslot *fc_get(struct sym *sy, uint64_t as, uint64_t ip)
-{
-	if ((sy->nr_fc + 1) * 2 > sy->fc_cap) {
-		struct fslot *old = sy->fc;
-		size_t cap = sy->fc_cap;
-
-		sy->fc_cap = cap ? cap * 2 : 4096;
-		sy->fc = xcalloc(sy->fc_cap, sizeof(*sy->fc));
-		for (size_t i = 0; i < cap; i++)
-			if (old[i].used)
-				*fc_slot(sy, old[i].as, old[i].ip) = old[i];
-		free(old);
-	}
-	return fc_slot(sy, as, ip);
-}
-
-/* Frame ids belong to one tree: a new tree (next interval) starts with an empty cache. */
-static void fc_reset(struct sym *sy)
-{
-	if (sy->fc)
-		memset(sy->fc, 0, sy->fc_cap * sizeof(*sy->fc));
-	sy->nr_fc = 0;
-}
+/* ------------------------------------------------ symbols -- */
 
 static uint32_t intern(struct pms_stacks *st, const struct pms_stack_frame *f)
 {
@@ -344,109 +113,29 @@ static uint32_t intern(struct pms_stacks *st, const struct pms_stack_frame *f)
 	return (uint32_t)id;
 }
 
-/*
- * ip of image a (a return address unless leaf: looked up at ip - 1, inside the call) resolved, the file
- * opened through /proc/PID/root when the process sees other files than we do; *mout is its mapping, NULL
- * when none covers it. *file (freed by the caller) is that other way in, or NULL.
- */
-static void resolve_user(struct sym *sy, struct aspace *a, uint64_t ip, bool leaf, struct pms_resolved *r,
-			 const struct pms_map **mout, char **file)
-{
-	const struct pms_map *m = a && a->maps ? pms_maps__find(a->maps, leaf ? ip : ip - 1) : NULL;
-
-	*file = NULL;
-	*mout = m;
-	memset(r, 0, sizeof(*r));
-	if (!m)
-		return;
-	if (a->root && m->path[0] == '/')
-		*file = object_path(a, m);
-	{
-		size_t mi = (size_t)(m - a->maps->maps);
-		struct pms_map_ref ref = {
-			.path = *file ? *file : m->path, .start = m->start, .pgoff = m->pgoff, .pid = (pid_t)a->tgid,
-			.build_id = a->build_id_sizes[mi] ? a->build_ids[mi] : NULL,
-			.build_id_size = a->build_id_sizes[mi],
-		};
-
-		if (pms_resolver__user(sy->res, &ref, leaf ? ip : ip - 1, r))
-			die("out of memory");
-	}
-}
-
-/* The frame of a return address (not the leaf: ip - 1 is inside the call, not after it). */
-static uint32_t user_frame(struct sym *sy, struct pms_stacks *st, struct aspace *a, size_t as_idx,
+static uint32_t user_frame(struct pms_live_syms *ls, struct pms_stacks *st, struct pms_live_image *img,
 			   uint64_t ip, bool leaf)
 {
-	struct fslot *slot = fc_get(sy, as_idx + 1, ip);
-	struct pms_stack_frame f = { .kind = PMS_STACK_UNKNOWN, .name = "[unknown]" };
-	const struct pms_map *m;
-	char hex[32], *file = NULL;
-	struct pms_resolved r;
+	uint32_t frame;
 
-	if (slot->used)
-		return slot->frame;
-	resolve_user(sy, a, ip, leaf, &r, &m, &file);
-	if (m) {
-		size_t mi = (size_t)(m - a->maps->maps);
-
-		/* the name the process knows the file by, not our way in */
-		f.dso = file && r.dso && !strcmp(r.dso, file) ? m->path : r.dso;
-		if (r.status == PMS_RES_OK) {
-			f.name = r.sym;
-			f.kind = r.dso && !strcmp(r.dso, "[jit]") ? PMS_STACK_JIT : PMS_STACK_USER;
-		} else {
-			snprintf(hex, sizeof(hex), "0x%" PRIx64, ip);
-			f.name = hex;
-		}
-		if (a->build_id_sizes[mi] && m->path[0] == '/') {
-			char bh[2 * PMS_BUILD_ID_MAX + 1];
-
-			pms_build_id__to_hex(a->build_ids[mi], a->build_id_sizes[mi], bh, sizeof(bh));
-			if (!pms_stacks__build_id(st, m->path) && pms_stacks__set_build_id(st, m->path, bh))
-				die("out of memory");
-		}
-	}
-	slot->used = true;
-	slot->as = as_idx + 1;
-	slot->ip = ip;
-	slot->frame = intern(st, &f);
-	free(file);
-	sy->nr_fc++;
-	return slot->frame;
+	if (pms_live_syms__user_frame(ls, st, img, ip, leaf, &frame))
+		die("out of memory");
+	return frame;
 }
 
-static uint32_t kernel_frame(struct sym *sy, struct pms_stacks *st, uint64_t ip)
+static uint32_t kernel_frame(struct pms_live_syms *ls, struct pms_stacks *st, uint64_t ip)
 {
-	struct fslot *slot = fc_get(sy, 0, ip);
-	struct pms_stack_frame f = { .kind = PMS_STACK_KERNEL };
-	struct pms_resolved r;
-	char hex[32];
+	uint32_t frame;
 
-	if (slot->used)
-		return slot->frame;
-	if (pms_resolver__kernel(sy->res, ip, &r))
+	if (pms_live_syms__kernel_frame(ls, st, ip, &frame))
 		die("out of memory");
-	f.dso = r.dso ? r.dso : "[kernel.kallsyms]";
-	if (r.status == PMS_RES_OK) {
-		f.name = r.sym;
-	} else {
-		snprintf(hex, sizeof(hex), "0x%" PRIx64, ip);
-		f.name = hex;
-		f.kind = PMS_STACK_UNKNOWN;
-	}
-	slot->used = true;
-	slot->as = 0;
-	slot->ip = ip;
-	slot->frame = intern(st, &f);
-	sy->nr_fc++;
-	return slot->frame;
+	return frame;
 }
 
 /* ------------------------------------------------------- reading -- */
 
 struct reader {
-	struct sym *sy;
+	struct pms_live_syms *ls;
 	struct pms_stacks *st;
 	uint32_t path[2 * PF_MAX_FRAMES + 2];
 	uint64_t samples;
@@ -461,36 +150,25 @@ struct reader {
 };
 
 /* The image a key's user stack belongs to, snapshotted now if its announcement was not read yet. */
-static struct aspace *aspace_of(struct sym *sy, const struct pf_key *k)
+static struct pms_live_image *image_of(struct reader *rd, const struct pf_key *k)
 {
-	struct aspace *a;
+	struct pms_live_image *img = pms_live_syms__image(rd->ls, k->tgid, k->exec_id);
 
-	if ((sy->nr_as + 1) * 2 > sy->as_cap)
-		as_grow(sy);
-	a = as_slot(sy, k->tgid, k->exec_id);
-	if (!a->used) {
-		/* no announcement read (ring full, or the read came first): try now */
-		a = snapshot(sy, k->tgid, k->exec_id);
-		if (a->maps)
-			sy->late++;
-		else
-			sy->missed++;
-	}
-	return a;
+	if (!img)
+		die("out of memory");
+	return img;
 }
 
 /* --call-graph dwarf: unwind the copied stack with the image's CFI; path[n..] gets the frames, outermost first. */
 static size_t dwarf_user_frames(struct reader *rd, const struct pms_profile_sample *s, size_t n)
 {
-	struct sym *sy = rd->sy;
-	struct aspace *a = aspace_of(sy, s->key);
+	struct pms_live_image *img = image_of(rd, s->key);
+	struct pms_unwinder *unw = pms_live_syms__unwinder(rd->ls, img);
 	struct pms_unwind_regs regs = { .arch = PMS_UNWIND_X86_64, .mask = s->user_regs_mask, .values = s->user_regs };
 	uint64_t ips[PF_MAX_FRAMES];
 	size_t nr = 0;
 
-	if (a->maps && !a->unw && !a->unw_err)
-		a->unw_err = pms_unwinder__new(a->maps, &a->unw);
-	if (!a->unw || pms_unwinder__unwind(a->unw, &regs, s->user_stack, s->user_stack_size, ips, PF_MAX_FRAMES, &nr) ||
+	if (!unw || pms_unwinder__unwind(unw, &regs, s->user_stack, s->user_stack_size, ips, PF_MAX_FRAMES, &nr) ||
 	    !nr) {
 		struct pms_stack_frame f = { .kind = PMS_STACK_UNKNOWN, .name = "[user stack lost]" };
 
@@ -500,22 +178,21 @@ static size_t dwarf_user_frames(struct reader *rd, const struct pms_profile_samp
 	}
 	rd->unwound += s->count;
 	for (size_t i = nr; i-- > 0;)
-		rd->path[n++] = user_frame(sy, rd->st, a, (size_t)(a - sy->as), ips[i], i == 0);
+		rd->path[n++] = user_frame(rd->ls, rd->st, img, ips[i], i == 0);
 	return n;
 }
 
 /* Where a frame-pointer user stack ended, for the "stop before an entry" check. */
-static void check_chain(struct reader *rd, struct aspace *a, const struct pms_profile_sample *s)
+static void check_chain(struct reader *rd, struct pms_live_image *img, const struct pms_profile_sample *s)
 {
 	struct pms_chaincheck_chain ch = { .weight = s->count, .at_depth_limit = s->nr_user >= PF_MAX_FRAMES };
 
 	for (uint32_t i = s->nr_user; i-- > 0;) {
 		const struct pms_map *m;
 		struct pms_resolved r;
-		char *file;
 
-		resolve_user(rd->sy, a, s->user[i], i == 0, &r, &m, &file);
-		free(file);
+		if (pms_live_syms__resolve_user(rd->ls, img, s->user[i], i == 0, &r, &m))
+			die("out of memory");
 		if (i == s->nr_user - 1) {
 			ch.outer_sym = r.status == PMS_RES_OK ? r.sym : NULL;
 			ch.outer_vaddr = r.addr;
@@ -562,13 +239,12 @@ static int on_sample(void *ctx, const struct pms_profile_sample *s)
 	if (s->user_stack) {
 		n = dwarf_user_frames(rd, s, n);
 	} else if (s->user) {
-		struct sym *sy = rd->sy;
-		struct aspace *a = aspace_of(sy, k);
+		struct pms_live_image *img = image_of(rd, k);
 
 		for (uint32_t i = s->nr_user; i-- > 0;)
-			rd->path[n++] = user_frame(sy, rd->st, a, (size_t)(a - sy->as), s->user[i], i == 0);
+			rd->path[n++] = user_frame(rd->ls, rd->st, img, s->user[i], i == 0);
 		if (s->nr_user)
-			check_chain(rd, a, s);
+			check_chain(rd, img, s);
 	} else if ((k->flags & PF_F_USER_LOST) && !opt_kernel) {
 		struct pms_stack_frame f = { .kind = PMS_STACK_UNKNOWN, .name = "[user stack lost]" };
 
@@ -578,10 +254,10 @@ static int on_sample(void *ctx, const struct pms_profile_sample *s)
 		uint32_t skip = 0;
 
 		/* off-CPU stacks are taken inside the tracepoint: its BPF frames are not where the thread blocked */
-		while (rd->off_cpu && skip < s->nr_kernel && tracing_frame(rd, kernel_frame(rd->sy, rd->st, s->kernel[skip])))
+		while (rd->off_cpu && skip < s->nr_kernel && tracing_frame(rd, kernel_frame(rd->ls, rd->st, s->kernel[skip])))
 			skip++;
 		for (uint32_t i = s->nr_kernel; i-- > skip;)
-			rd->path[n++] = kernel_frame(rd->sy, rd->st, s->kernel[i]);
+			rd->path[n++] = kernel_frame(rd->ls, rd->st, s->kernel[i]);
 	}
 	if (pms_stacks__add_path(rd->st, rd->path, n, s->count, rd->off_cpu ? s->time_ns : s->count * rd->period_ns))
 		die("out of memory");
@@ -591,12 +267,9 @@ static int on_sample(void *ctx, const struct pms_profile_sample *s)
 static int on_task(void *ctx, const struct pf_task_event *ev)
 {
 	struct reader *rd = ctx;
-	struct aspace *a = snapshot(rd->sy, ev->tgid, ev->exec_id);
 
-	if (a->maps)
-		rd->sy->snapshots++;
-	else
-		rd->sy->missed++;
+	if (!pms_live_syms__announce(rd->ls, ev->tgid, ev->exec_id))
+		die("out of memory");
 	return 0;
 }
 
@@ -741,7 +414,7 @@ static int emit(struct pms_stacks *st, const char *event, double secs, size_t nr
 	return 0;
 }
 
-static void print_stats(struct pms_profile *p, const struct reader *rd, const struct sym *sy,
+static void print_stats(struct pms_profile *p, const struct reader *rd, const struct pms_live_syms_stats *sy,
 			unsigned int drains)
 {
 	struct pms_profile_stats s;
@@ -851,8 +524,8 @@ static int run(int argc, char **argv)
 	struct pms_stacks_opts sto = { .sz = sizeof(sto), .root = PMS_STACKS_ROOT_COMM };
 	struct pms_cpulist cpus = { 0 };
 	struct pms_profile *p = NULL;
-	struct sym sy = { 0 };
-	struct reader rd = { .sy = &sy, .chains = pms_chaincheck__new() };
+	struct pms_resolver *res = NULL;
+	struct reader rd = { .chains = pms_chaincheck__new() };
 	enum pms_profile_fail fail;
 	pid_t *pids = NULL;
 	struct pms_profile_stats ps;
@@ -964,8 +637,9 @@ static int run(int argc, char **argv)
 	}
 	if (!opt_off_cpu && strcmp(pms_profile__event(p), "cycles"))
 		note("no hardware cycles counter here: sampling cpu-clock at %u Hz", po.freq);
-	sy.res = pms_resolver__new();
-	if (!sy.res)
+	res = pms_resolver__new();
+	rd.ls = res ? pms_live_syms__new(res) : NULL;
+	if (!rd.ls)
 		die("out of memory");
 	{
 		bool per_task;
@@ -1018,7 +692,7 @@ static int run(int argc, char **argv)
 			emit(rd.st, pms_profile__event(p), now_s() - t_iv, pms_profile__nr_cpus(p), po.freq);
 			printf("\n");
 			pms_stacks__free(rd.st);
-			fc_reset(&sy);
+			pms_live_syms__new_tree(rd.ls);
 			rd.st = pms_stacks__new(&sto);
 			if (!rd.st)
 				die("out of memory");
@@ -1063,12 +737,13 @@ static int run(int argc, char **argv)
 	} else if (emit(rd.st, pms_profile__event(p), now_s() - t_iv, pms_profile__nr_cpus(p), po.freq)) {
 		ret = EXIT_RUNTIME;
 	}
-	print_stats(p, &rd, &sy, drains);
+	print_stats(p, &rd, pms_live_syms__stats(rd.ls), drains);
 out:
 	pms_chaincheck__free(rd.chains);
 	pms_stacks__free(rd.st);
 	pms_profile__free(p);
-	sym_release(&sy);
+	pms_live_syms__free(rd.ls);
+	pms_resolver__free(res);
 	pms_cpulist__release(&cpus);
 	free(pids);
 	reset_opts();

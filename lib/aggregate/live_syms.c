@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: MIT
+// Live processes' stacks symbolized: image snapshots taken while the process lives, frames resolved once.
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "aggregate/live_syms.h"
+#include "symbol/dso.h"
+#include "symbol/maps.h"
+#include "symbol/unwind.h"
+#include "util/array.h"
+#include "util/hash.h"
+#include "util/strbuf.h"
+
+struct image {
+	struct pms_live_image pub;
+	uint32_t serial;            /* the frame cache's key: 1, 2, ... (0 is the kernel) */
+	struct pms_maps *maps;
+	struct pms_unwinder *unw;
+	int unw_err;
+	char *root;
+	uint8_t (*build_ids)[PMS_BUILD_ID_MAX];
+	size_t *build_id_sizes;
+};
+
+struct bid_entry {
+	char *path;
+	uint8_t id[PMS_BUILD_ID_MAX];
+	size_t size;
+};
+
+/* (image serial, ip) -> frame id */
+struct fslot {
+	uint64_t key_image, ip;
+	uint32_t frame;
+	bool used;
+};
+
+struct pms_live_syms {
+	struct pms_resolver *res;
+	struct image **images;      /* open addressing by (tgid, exec_id), at most half full */
+	size_t images_cap, nr_images;
+	struct bid_entry *bids;
+	size_t nr_bids, bids_alloc;
+	struct fslot *fc;
+	size_t fc_cap, nr_fc;
+	struct pms_live_syms_stats stats;
+	char self_mnt_ns[64];       /* our mount namespace ("mnt:[4026531841]"), read once */
+	dev_t self_root_dev;
+	ino_t self_root_ino;
+	bool self_known;
+};
+
+struct pms_live_syms *pms_live_syms__new(struct pms_resolver *res)
+{
+	struct pms_live_syms *ls = calloc(1, sizeof(*ls));
+
+	if (!ls)
+		return NULL;
+	ls->res = res;
+	return ls;
+}
+
+static void image_free(struct image *im)
+{
+	pms_unwinder__free(im->unw);
+	pms_maps__free(im->maps);
+	free(im->root);
+	free(im->build_ids);
+	free(im->build_id_sizes);
+	free(im);
+}
+
+void pms_live_syms__free(struct pms_live_syms *ls)
+{
+	if (!ls)
+		return;
+	for (size_t i = 0; i < ls->images_cap; i++)
+		if (ls->images[i])
+			image_free(ls->images[i]);
+	free(ls->images);
+	for (size_t i = 0; i < ls->nr_bids; i++)
+		free(ls->bids[i].path);
+	free(ls->bids);
+	free(ls->fc);
+	free(ls);
+}
+
+static struct image **image_slot(struct image **tab, size_t cap, uint32_t tgid, uint32_t exec_id)
+{
+	size_t i = pms_hash__mix64(((uint64_t)tgid << 32) | exec_id) & (cap - 1);
+
+	while (tab[i] && (tab[i]->pub.tgid != tgid || tab[i]->pub.exec_id != exec_id))
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
+}
+
+static int images_reserve(struct pms_live_syms *ls)
+{
+	struct image **tab;
+	size_t cap;
+
+	if ((ls->nr_images + 1) * 2 <= ls->images_cap)
+		return 0;
+	cap = ls->images_cap ? ls->images_cap * 2 : 256;
+	tab = calloc(cap, sizeof(*tab));
+	if (!tab)
+		return -ENOMEM;
+	for (size_t i = 0; i < ls->images_cap; i++)
+		if (ls->images[i])
+			*image_slot(tab, cap, ls->images[i]->pub.tgid, ls->images[i]->pub.exec_id) = ls->images[i];
+	free(ls->images);
+	ls->images = tab;
+	ls->images_cap = cap;
+	return 0;
+}
+
+/* Where to open a mapping's file from here (malloc'd; NULL without memory). */
+static char *object_path(const struct image *im, const struct pms_map *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (im->root)
+		strbuf_adds(&sb, im->root);
+	strbuf_adds(&sb, m->path);
+	if (sb.oom) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb);
+}
+
+/* The build-id of the file at path, read once per path. NULL without memory. */
+static const struct bid_entry *build_id_of(struct pms_live_syms *ls, const char *path)
+{
+	struct bid_entry *b;
+	int n;
+
+	for (size_t i = 0; i < ls->nr_bids; i++)
+		if (!strcmp(ls->bids[i].path, path))
+			return &ls->bids[i];
+	if (pms_array__reserve(&ls->bids, &ls->bids_alloc, ls->nr_bids + 1, sizeof(*ls->bids)))
+		return NULL;
+	b = &ls->bids[ls->nr_bids];
+	b->path = strdup(path);
+	if (!b->path)
+		return NULL;
+	ls->nr_bids++;
+	n = pms_build_id__read(path, b->id, sizeof(b->id));
+	b->size = n > 0 ? (size_t)n : 0;
+	return b;
+}
+
+/*
+ * Whether tgid's paths mean other files than ours: another mount namespace
+ * (a container) or another root (chroot). Then its files are opened through
+ * /proc/PID/root, which only lives as long as the process.
+ */
+static bool sees_other_files(struct pms_live_syms *ls, uint32_t tgid)
+{
+	char path[64], ns[64];
+	struct stat st;
+	ssize_t n;
+
+	if (!ls->self_known) {
+		struct stat root;
+
+		n = readlink("/proc/self/ns/mnt", ls->self_mnt_ns, sizeof(ls->self_mnt_ns) - 1);
+		ls->self_mnt_ns[n > 0 ? n : 0] = 0;
+		if (!stat("/", &root)) {
+			ls->self_root_dev = root.st_dev;
+			ls->self_root_ino = root.st_ino;
+		}
+		ls->self_known = true;
+	}
+	snprintf(path, sizeof(path), "/proc/%u/ns/mnt", tgid);
+	n = readlink(path, ns, sizeof(ns) - 1);
+	if (n > 0) {
+		ns[n] = 0;
+		if (strcmp(ns, ls->self_mnt_ns))
+			return true;
+	}
+	snprintf(path, sizeof(path), "/proc/%u/root/", tgid);
+	return !stat(path, &st) && (st.st_dev != ls->self_root_dev || st.st_ino != ls->self_root_ino);
+}
+
+/* The maps' build-ids, and the files of a process that sees other files opened while it exists. */
+static int read_image(struct pms_live_syms *ls, struct image *im)
+{
+	size_t nr = im->maps->nr ? im->maps->nr : 1;
+
+	im->build_ids = calloc(nr, sizeof(*im->build_ids));
+	im->build_id_sizes = calloc(nr, sizeof(*im->build_id_sizes));
+	if (!im->build_ids || !im->build_id_sizes)
+		return -ENOMEM;
+	if (sees_other_files(ls, im->pub.tgid)) {
+		char root[64];
+
+		snprintf(root, sizeof(root), "/proc/%u/root", im->pub.tgid);
+		im->root = strdup(root);
+		if (!im->root)
+			return -ENOMEM;
+		im->pub.root = im->root;
+		ls->stats.foreign++;
+	}
+	for (size_t i = 0; i < im->maps->nr; i++) {
+		const struct pms_map *m = &im->maps->maps[i];
+		const struct bid_entry *b;
+		char *file;
+
+		if (!pms_map__is_exec(m) || m->anon || m->special || m->path[0] != '/')
+			continue;
+		file = object_path(im, m);
+		b = file ? build_id_of(ls, file) : NULL;
+		if (!b) {
+			free(file);
+			return -ENOMEM;
+		}
+		memcpy(im->build_ids[i], b->id, b->size);
+		im->build_id_sizes[i] = b->size;
+		if (im->root && b->size) {
+			/* open it now, while /proc/PID/root exists: the resolver keeps it open */
+			struct pms_map_ref ref = {
+				.path = file, .start = m->start, .pgoff = m->pgoff, .pid = (pid_t)im->pub.tgid,
+				.build_id = b->id, .build_id_size = b->size,
+			};
+			struct pms_resolved r;
+
+			if (pms_resolver__user(ls->res, &ref, m->start, &r)) {
+				free(file);
+				return -ENOMEM;
+			}
+		}
+		free(file);
+	}
+	return 0;
+}
+
+/* The known image, or a new one read now (*fresh then says whether its maps could be read). */
+static struct image *lookup(struct pms_live_syms *ls, uint32_t tgid, uint32_t exec_id, int *fresh)
+{
+	struct image **slot, *im;
+
+	*fresh = -1;
+	if (images_reserve(ls))
+		return NULL;
+	slot = image_slot(ls->images, ls->images_cap, tgid, exec_id);
+	if (*slot)
+		return *slot;
+	im = calloc(1, sizeof(*im));
+	if (!im)
+		return NULL;
+	im->pub.tgid = tgid;
+	im->pub.exec_id = exec_id;
+	im->serial = (uint32_t)ls->nr_images + 1;
+	if (pms_maps__read_pid((pid_t)tgid, &im->maps)) {
+		im->maps = NULL;
+	} else if (read_image(ls, im)) {
+		image_free(im);
+		errno = ENOMEM;
+		return NULL;
+	}
+	im->pub.maps = im->maps;
+	*slot = im;
+	ls->nr_images++;
+	*fresh = im->maps != NULL;
+	return im;
+}
+
+struct pms_live_image *pms_live_syms__announce(struct pms_live_syms *ls, uint32_t tgid, uint32_t exec_id)
+{
+	int fresh;
+	struct image *im = lookup(ls, tgid, exec_id, &fresh);
+
+	if (fresh == 1)
+		ls->stats.snapshots++;
+	else if (fresh == 0)
+		ls->stats.missed++;
+	return im ? &im->pub : NULL;
+}
+
+struct pms_live_image *pms_live_syms__image(struct pms_live_syms *ls, uint32_t tgid, uint32_t exec_id)
+{
+	int fresh;
+	struct image *im = lookup(ls, tgid, exec_id, &fresh);
+
+	/* no announcement read (its ring was full, or the sample came first): read now */
+	if (fresh == 1)
+		ls->stats.late++;
+	else if (fresh == 0)
+		ls->stats.missed++;
+	return im ? &im->pub : NULL;
+}
+
+static struct image *image_of(struct pms_live_image *img)
+{
+	return (struct image *)((char *)img - offsetof(struct image, pub));
+}
+
+static struct fslot *fc_slot(struct fslot *tab, size_t cap, uint64_t key_image, uint64_t ip)
+{
+	size_t i = pms_hash__mix64(ip ^ (key_image * 0x9e3779b97f4a7c15ULL)) & (cap - 1);
+
+	while (tab[i].used && (tab[i].key_image != key_image || tab[i].ip != ip))
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
+}
+
+/* The cache slot of (image, ip), the table grown to stay at most half full. NULL without memory. */
+static struct fslot *fc_get(struct pms_live_syms *ls, uint64_t key_image, uint64_t ip)
+{
+	if ((ls->nr_fc + 1) * 2 > ls->fc_cap) {
+		size_t cap = ls->fc_cap ? ls->fc_cap * 2 : 4096;
+		struct fslot *tab = calloc(cap, sizeof(*tab));
+
+		if (!tab)
+			return NULL;
+		for (size_t i = 0; i < ls->fc_cap; i++)
+			if (ls->fc[i].used)
+				*fc_slot(tab, cap, ls->fc[i].key_image, ls->fc[i].ip) = ls->fc[i];
+		free(ls->fc);
+		ls->fc = tab;
+		ls->fc_cap = cap;
+	}
+	return fc_slot(ls->fc, ls->fc_cap, key_image, ip);
+}
+
+void pms_live_syms__new_tree(struct pms_live_syms *ls)
+{
+	if (ls->fc)
+		memset(ls->fc, 0, ls->fc_cap * sizeof(*ls->fc));
+	ls->nr_fc = 0;
+}
+
+static int resolve(struct pms_live_syms *ls, struct image *im, uint64_t ip, bool leaf, struct pms_resolved *r,
+		   const struct pms_map **mout, char **file)
+{
+	const struct pms_map *m = im && im->maps ? pms_maps__find(im->maps, leaf ? ip : ip - 1) : NULL;
+	size_t mi;
+
+	*file = NULL;
+	*mout = m;
+	memset(r, 0, sizeof(*r));
+	if (!m)
+		return 0;
+	if (im->root && m->path[0] == '/' && !(*file = object_path(im, m)))
+		return -ENOMEM;
+	mi = (size_t)(m - im->maps->maps);
+	{
+		struct pms_map_ref ref = {
+			.path = *file ? *file : m->path, .start = m->start, .pgoff = m->pgoff, .pid = (pid_t)im->pub.tgid,
+			.build_id = im->build_id_sizes[mi] ? im->build_ids[mi] : NULL,
+			.build_id_size = im->build_id_sizes[mi],
+		};
+
+		return pms_resolver__user(ls->res, &ref, leaf ? ip : ip - 1, r);
+	}
+}
+
+int pms_live_syms__resolve_user(struct pms_live_syms *ls, struct pms_live_image *img, uint64_t ip, bool leaf,
+				struct pms_resolved *r, const struct pms_map **map)
+{
+	char *file;
+	int err = resolve(ls, img ? image_of(img) : NULL, ip, leaf, r, map, &file);
+
+	free(file);
+	return err;
+}
+
+static int intern(struct pms_stacks *st, const struct pms_stack_frame *f, uint32_t *frame)
+{
+	int64_t id = pms_stacks__intern(st, f);
+
+	if (id < 0)
+		return (int)id;
+	*frame = (uint32_t)id;
+	return 0;
+}
+
+int pms_live_syms__user_frame(struct pms_live_syms *ls, struct pms_stacks *st, struct pms_live_image *img,
+			      uint64_t ip, bool leaf, uint32_t *frame)
+{
+	struct image *im = img ? image_of(img) : NULL;
+	struct fslot *slot = fc_get(ls, im ? im->serial : UINT32_MAX, ip);
+	struct pms_stack_frame f = { .kind = PMS_STACK_UNKNOWN, .name = "[unknown]" };
+	const struct pms_map *m;
+	char hex[32], *file = NULL;
+	struct pms_resolved r;
+	int err;
+
+	if (!slot)
+		return -ENOMEM;
+	if (slot->used) {
+		*frame = slot->frame;
+		return 0;
+	}
+	err = resolve(ls, im, ip, leaf, &r, &m, &file);
+	if (!err && m) {
+		size_t mi = (size_t)(m - im->maps->maps);
+
+		/* the name the process knows the file by, not our way in */
+		f.dso = file && r.dso && !strcmp(r.dso, file) ? m->path : r.dso;
+		if (r.status == PMS_RES_OK) {
+			f.name = r.sym;
+			f.kind = r.dso && !strcmp(r.dso, "[jit]") ? PMS_STACK_JIT : PMS_STACK_USER;
+		} else {
+			snprintf(hex, sizeof(hex), "0x%" PRIx64, ip);
+			f.name = hex;
+		}
+		if (im->build_id_sizes[mi] && m->path[0] == '/' && !pms_stacks__build_id(st, m->path)) {
+			char bh[PMS_BUILD_ID_HEX_MAX];
+
+			pms_build_id__to_hex(im->build_ids[mi], im->build_id_sizes[mi], bh, sizeof(bh));
+			err = pms_stacks__set_build_id(st, m->path, bh);
+		}
+	}
+	if (!err)
+		err = intern(st, &f, &slot->frame);
+	free(file);
+	if (err)
+		return err;
+	slot->used = true;
+	slot->key_image = im ? im->serial : UINT32_MAX;
+	slot->ip = ip;
+	ls->nr_fc++;
+	*frame = slot->frame;
+	return 0;
+}
+
+int pms_live_syms__kernel_frame(struct pms_live_syms *ls, struct pms_stacks *st, uint64_t ip, uint32_t *frame)
+{
+	struct fslot *slot = fc_get(ls, 0, ip);
+	struct pms_stack_frame f = { .kind = PMS_STACK_KERNEL };
+	struct pms_resolved r;
+	char hex[32];
+	int err;
+
+	if (!slot)
+		return -ENOMEM;
+	if (slot->used) {
+		*frame = slot->frame;
+		return 0;
+	}
+	err = pms_resolver__kernel(ls->res, ip, &r);
+	if (err)
+		return err;
+	f.dso = r.dso ? r.dso : "[kernel.kallsyms]";
+	if (r.status == PMS_RES_OK) {
+		f.name = r.sym;
+	} else {
+		snprintf(hex, sizeof(hex), "0x%" PRIx64, ip);
+		f.name = hex;
+		f.kind = PMS_STACK_UNKNOWN;
+	}
+	err = intern(st, &f, &slot->frame);
+	if (err)
+		return err;
+	slot->used = true;
+	slot->key_image = 0;
+	slot->ip = ip;
+	ls->nr_fc++;
+	*frame = slot->frame;
+	return 0;
+}
+
+struct pms_unwinder *pms_live_syms__unwinder(struct pms_live_syms *ls, struct pms_live_image *img)
+{
+	struct image *im = image_of(img);
+
+	(void)ls;
+	if (im->maps && !im->unw && !im->unw_err)
+		im->unw_err = pms_unwinder__new(im->maps, &im->unw);
+	return im->unw;
+}
+
+const struct pms_live_syms_stats *pms_live_syms__stats(const struct pms_live_syms *ls)
+{
+	return &ls->stats;
+}
