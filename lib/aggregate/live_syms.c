@@ -14,6 +14,7 @@
 #include "symbol/unwind.h"
 #include "util/array.h"
 #include "util/hash.h"
+#include "util/idtab.h"
 #include "util/strbuf.h"
 
 struct image {
@@ -33,21 +34,22 @@ struct bid_entry {
 	size_t size;
 };
 
-/* (image serial, ip) -> frame id */
-struct fslot {
+/* A cached frame: (image serial, ip) -> frame id in the current tree. */
+struct cached_frame {
 	uint64_t key_image, ip;
 	uint32_t frame;
-	bool used;
 };
 
 struct pms_live_syms {
 	struct pms_resolver *res;
-	struct image **images;      /* open addressing by (tgid, exec_id), at most half full */
-	size_t images_cap, nr_images;
+	struct image **images;      /* by serial - 1 */
+	size_t nr_images, images_alloc;
+	struct pms_idtab images_by_key; /* (tgid, exec_id) -> serial - 1 */
 	struct bid_entry *bids;
 	size_t nr_bids, bids_alloc;
-	struct fslot *fc;
-	size_t fc_cap, nr_fc;
+	struct cached_frame *fc;
+	size_t nr_fc, fc_alloc;
+	struct pms_idtab fc_by_key; /* (image serial, ip) -> index in fc */
 	struct pms_live_syms_stats stats;
 	char self_mnt_ns[64];       /* our mount namespace ("mnt:[4026531841]"), read once */
 	dev_t self_root_dev;
@@ -79,44 +81,16 @@ void pms_live_syms__free(struct pms_live_syms *ls)
 {
 	if (!ls)
 		return;
-	for (size_t i = 0; i < ls->images_cap; i++)
-		if (ls->images[i])
-			image_free(ls->images[i]);
+	for (size_t i = 0; i < ls->nr_images; i++)
+		image_free(ls->images[i]);
 	free(ls->images);
+	pms_idtab__release(&ls->images_by_key);
+	pms_idtab__release(&ls->fc_by_key);
 	for (size_t i = 0; i < ls->nr_bids; i++)
 		free(ls->bids[i].path);
 	free(ls->bids);
 	free(ls->fc);
 	free(ls);
-}
-
-static struct image **image_slot(struct image **tab, size_t cap, uint32_t tgid, uint32_t exec_id)
-{
-	size_t i = pms_hash__mix64(((uint64_t)tgid << 32) | exec_id) & (cap - 1);
-
-	while (tab[i] && (tab[i]->pub.tgid != tgid || tab[i]->pub.exec_id != exec_id))
-		i = (i + 1) & (cap - 1);
-	return &tab[i];
-}
-
-static int images_reserve(struct pms_live_syms *ls)
-{
-	struct image **tab;
-	size_t cap;
-
-	if ((ls->nr_images + 1) * 2 <= ls->images_cap)
-		return 0;
-	cap = ls->images_cap ? ls->images_cap * 2 : 256;
-	tab = calloc(cap, sizeof(*tab));
-	if (!tab)
-		return -ENOMEM;
-	for (size_t i = 0; i < ls->images_cap; i++)
-		if (ls->images[i])
-			*image_slot(tab, cap, ls->images[i]->pub.tgid, ls->images[i]->pub.exec_id) = ls->images[i];
-	free(ls->images);
-	ls->images = tab;
-	ls->images_cap = cap;
-	return 0;
 }
 
 /* Where to open a mapping's file from here (malloc'd; NULL without memory). */
@@ -240,17 +214,28 @@ static int read_image(struct pms_live_syms *ls, struct image *im)
 	return 0;
 }
 
+static uint32_t image_hash(uint32_t tgid, uint32_t exec_id)
+{
+	return (uint32_t)pms_hash__mix64(((uint64_t)tgid << 32) | exec_id);
+}
+
 /* The known image, or a new one read now (*fresh then says whether its maps could be read). */
 static struct image *lookup(struct pms_live_syms *ls, uint32_t tgid, uint32_t exec_id, int *fresh)
 {
-	struct image **slot, *im;
+	struct pms_idtab *t = &ls->images_by_key;
+	uint32_t h = image_hash(tgid, exec_id);
+	struct image *im;
+	size_t i;
 
 	*fresh = -1;
-	if (images_reserve(ls))
+	if (pms_idtab__reserve(t) ||
+	    pms_array__reserve(&ls->images, &ls->images_alloc, ls->nr_images + 1, sizeof(*ls->images)))
 		return NULL;
-	slot = image_slot(ls->images, ls->images_cap, tgid, exec_id);
-	if (*slot)
-		return *slot;
+	for (i = pms_idtab__start(t, h); t->id1[i]; i = pms_idtab__next(t, i)) {
+		im = ls->images[t->id1[i] - 1];
+		if (t->hash[i] == h && im->pub.tgid == tgid && im->pub.exec_id == exec_id)
+			return im;
+	}
 	im = calloc(1, sizeof(*im));
 	if (!im)
 		return NULL;
@@ -265,8 +250,8 @@ static struct image *lookup(struct pms_live_syms *ls, uint32_t tgid, uint32_t ex
 		return NULL;
 	}
 	im->pub.maps = im->maps;
-	*slot = im;
-	ls->nr_images++;
+	pms_idtab__set(t, i, h, (uint32_t)ls->nr_images);
+	ls->images[ls->nr_images++] = im;
 	*fresh = im->maps != NULL;
 	return im;
 }
@@ -301,38 +286,42 @@ static struct image *image_of(struct pms_live_image *img)
 	return (struct image *)((char *)img - offsetof(struct image, pub));
 }
 
-static struct fslot *fc_slot(struct fslot *tab, size_t cap, uint64_t key_image, uint64_t ip)
-{
-	size_t i = pms_hash__mix64(ip ^ (key_image * 0x9e3779b97f4a7c15ULL)) & (cap - 1);
+/* A frame-cache probe: where (image, ip) is, or the empty slot it would go to. */
+struct fc_probe {
+	uint64_t key_image, ip;
+	uint32_t hash;
+	size_t slot;
+};
 
-	while (tab[i].used && (tab[i].key_image != key_image || tab[i].ip != ip))
-		i = (i + 1) & (cap - 1);
-	return &tab[i];
+/* The cached frame id of (image, ip), or -1 with *p ready for fc_add(); -ENOMEM. */
+static int64_t fc_find(struct pms_live_syms *ls, uint64_t key_image, uint64_t ip, struct fc_probe *p)
+{
+	struct pms_idtab *t = &ls->fc_by_key;
+
+	p->key_image = key_image;
+	p->ip = ip;
+	p->hash = (uint32_t)pms_hash__mix64(ip ^ (key_image * 0x9e3779b97f4a7c15ULL));
+	if (pms_idtab__reserve(t) || pms_array__reserve(&ls->fc, &ls->fc_alloc, ls->nr_fc + 1, sizeof(*ls->fc)))
+		return -ENOMEM;
+	for (p->slot = pms_idtab__start(t, p->hash); t->id1[p->slot]; p->slot = pms_idtab__next(t, p->slot)) {
+		const struct cached_frame *c = &ls->fc[t->id1[p->slot] - 1];
+
+		if (t->hash[p->slot] == p->hash && c->key_image == key_image && c->ip == ip)
+			return c->frame;
+	}
+	return -1;
 }
 
-/* The cache slot of (image, ip), the table grown to stay at most half full. NULL without memory. */
-static struct fslot *fc_get(struct pms_live_syms *ls, uint64_t key_image, uint64_t ip)
+/* After fc_find() missed, with nothing added to the cache since. */
+static void fc_add(struct pms_live_syms *ls, const struct fc_probe *p, uint32_t frame)
 {
-	if ((ls->nr_fc + 1) * 2 > ls->fc_cap) {
-		size_t cap = ls->fc_cap ? ls->fc_cap * 2 : 4096;
-		struct fslot *tab = calloc(cap, sizeof(*tab));
-
-		if (!tab)
-			return NULL;
-		for (size_t i = 0; i < ls->fc_cap; i++)
-			if (ls->fc[i].used)
-				*fc_slot(tab, cap, ls->fc[i].key_image, ls->fc[i].ip) = ls->fc[i];
-		free(ls->fc);
-		ls->fc = tab;
-		ls->fc_cap = cap;
-	}
-	return fc_slot(ls->fc, ls->fc_cap, key_image, ip);
+	pms_idtab__set(&ls->fc_by_key, p->slot, p->hash, (uint32_t)ls->nr_fc);
+	ls->fc[ls->nr_fc++] = (struct cached_frame){ .key_image = p->key_image, .ip = p->ip, .frame = frame };
 }
 
 void pms_live_syms__new_tree(struct pms_live_syms *ls)
 {
-	if (ls->fc)
-		memset(ls->fc, 0, ls->fc_cap * sizeof(*ls->fc));
+	pms_idtab__release(&ls->fc_by_key);
 	ls->nr_fc = 0;
 }
 
@@ -385,17 +374,18 @@ int pms_live_syms__user_frame(struct pms_live_syms *ls, struct pms_stacks *st, s
 			      uint64_t ip, bool leaf, uint32_t *frame)
 {
 	struct image *im = img ? image_of(img) : NULL;
-	struct fslot *slot = fc_get(ls, im ? im->serial : UINT32_MAX, ip);
 	struct pms_stack_frame f = { .kind = PMS_STACK_UNKNOWN, .name = "[unknown]" };
 	const struct pms_map *m;
 	char hex[32], *file = NULL;
 	struct pms_resolved r;
+	struct fc_probe probe;
+	int64_t cached = fc_find(ls, im ? im->serial : UINT32_MAX, ip, &probe);
 	int err;
 
-	if (!slot)
-		return -ENOMEM;
-	if (slot->used) {
-		*frame = slot->frame;
+	if (cached < -1)
+		return (int)cached;
+	if (cached >= 0) {
+		*frame = (uint32_t)cached;
 		return 0;
 	}
 	err = resolve(ls, im, ip, leaf, &r, &m, &file);
@@ -419,30 +409,27 @@ int pms_live_syms__user_frame(struct pms_live_syms *ls, struct pms_stacks *st, s
 		}
 	}
 	if (!err)
-		err = intern(st, &f, &slot->frame);
+		err = intern(st, &f, frame);
 	free(file);
 	if (err)
 		return err;
-	slot->used = true;
-	slot->key_image = im ? im->serial : UINT32_MAX;
-	slot->ip = ip;
-	ls->nr_fc++;
-	*frame = slot->frame;
+	fc_add(ls, &probe, *frame);
 	return 0;
 }
 
 int pms_live_syms__kernel_frame(struct pms_live_syms *ls, struct pms_stacks *st, uint64_t ip, uint32_t *frame)
 {
-	struct fslot *slot = fc_get(ls, 0, ip);
 	struct pms_stack_frame f = { .kind = PMS_STACK_KERNEL };
 	struct pms_resolved r;
+	struct fc_probe probe;
+	int64_t cached = fc_find(ls, 0, ip, &probe);
 	char hex[32];
 	int err;
 
-	if (!slot)
-		return -ENOMEM;
-	if (slot->used) {
-		*frame = slot->frame;
+	if (cached < -1)
+		return (int)cached;
+	if (cached >= 0) {
+		*frame = (uint32_t)cached;
 		return 0;
 	}
 	err = pms_resolver__kernel(ls->res, ip, &r);
@@ -456,14 +443,10 @@ int pms_live_syms__kernel_frame(struct pms_live_syms *ls, struct pms_stacks *st,
 		f.name = hex;
 		f.kind = PMS_STACK_UNKNOWN;
 	}
-	err = intern(st, &f, &slot->frame);
+	err = intern(st, &f, frame);
 	if (err)
 		return err;
-	slot->used = true;
-	slot->key_image = 0;
-	slot->ip = ip;
-	ls->nr_fc++;
-	*frame = slot->frame;
+	fc_add(ls, &probe, *frame);
 	return 0;
 }
 

@@ -11,63 +11,9 @@
 #include "data/reader.h"
 #include "symbol/resolver.h"
 #include "util/array.h"
+#include "util/idtab.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
-
-/*
- * Open-addressing table of ids (stored +1, 0 = empty slot) with their
- * hashes, so growing never rehashes keys and a probe compares the full
- * key only when the hashes agree.
- */
-struct idtab {
-	uint32_t *hash;
-	uint32_t *id1;
-	size_t cap; /* power of two, or 0 */
-	size_t nr;
-};
-
-static int idtab_grow(struct idtab *t)
-{
-	size_t ncap = t->cap ? t->cap * 2 : 1024;
-	uint32_t *nh = calloc(ncap, sizeof(*nh)), *ni = calloc(ncap, sizeof(*ni));
-
-	if (!nh || !ni) {
-		free(nh);
-		free(ni);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < t->cap; i++) {
-		size_t j;
-
-		if (!t->id1[i])
-			continue;
-		for (j = t->hash[i] & (ncap - 1); ni[j]; j = (j + 1) & (ncap - 1))
-			;
-		nh[j] = t->hash[i];
-		ni[j] = t->id1[i];
-	}
-	free(t->hash);
-	free(t->id1);
-	t->hash = nh;
-	t->id1 = ni;
-	t->cap = ncap;
-	return 0;
-}
-
-/* Room for one more key at a load factor of at most 1/2. */
-static int idtab_reserve(struct idtab *t)
-{
-	if ((t->nr + 1) * 2 > t->cap)
-		return idtab_grow(t);
-	return 0;
-}
-
-static void idtab_release(struct idtab *t)
-{
-	free(t->hash);
-	free(t->id1);
-	memset(t, 0, sizeof(*t));
-}
 
 /* Strings live in chunks that never move, so interned pointers stay valid. */
 struct chunk {
@@ -94,7 +40,7 @@ struct pms_stacks {
 	size_t nr_nodes, nodes_alloc;
 	const char **strs;
 	size_t nr_strs, strs_alloc;
-	struct idtab str_tab, frame_tab, child_tab;
+	struct pms_idtab str_tab, frame_tab, child_tab;
 	struct chunk *chunks;
 	struct pms_stacks_meta meta;
 	/* per-session state (reset when the session changes) */
@@ -144,9 +90,9 @@ static const char *intern_str(struct pms_stacks *st, const char *s)
 	if (!s)
 		return NULL;
 	h = (uint32_t)pms_hash__str(PMS_HASH_SEED, s);
-	if (idtab_reserve(&st->str_tab))
+	if (pms_idtab__reserve(&st->str_tab))
 		return NULL;
-	for (i = h & (st->str_tab.cap - 1); st->str_tab.id1[i]; i = (i + 1) & (st->str_tab.cap - 1))
+	for (i = pms_idtab__start(&st->str_tab, h); st->str_tab.id1[i]; i = pms_idtab__next(&st->str_tab, i))
 		if (st->str_tab.hash[i] == h && !strcmp(st->strs[st->str_tab.id1[i] - 1], s))
 			return st->strs[st->str_tab.id1[i] - 1];
 	if (st->nr_strs == st->strs_alloc &&
@@ -157,10 +103,8 @@ static const char *intern_str(struct pms_stacks *st, const char *s)
 	if (!copy)
 		return NULL;
 	memcpy(copy, s, len);
+	pms_idtab__set(&st->str_tab, i, h, (uint32_t)st->nr_strs);
 	st->strs[st->nr_strs++] = copy;
-	st->str_tab.hash[i] = h;
-	st->str_tab.id1[i] = (uint32_t)st->nr_strs;
-	st->str_tab.nr++;
 	return copy;
 }
 
@@ -189,9 +133,9 @@ static int64_t intern_interned(struct pms_stacks *st, const struct pms_stack_fra
 	uint32_t h = frame_hash(f);
 	size_t i;
 
-	if (idtab_reserve(&st->frame_tab))
+	if (pms_idtab__reserve(&st->frame_tab))
 		return -ENOMEM;
-	for (i = h & (st->frame_tab.cap - 1); st->frame_tab.id1[i]; i = (i + 1) & (st->frame_tab.cap - 1))
+	for (i = pms_idtab__start(&st->frame_tab, h); st->frame_tab.id1[i]; i = pms_idtab__next(&st->frame_tab, i))
 		if (st->frame_tab.hash[i] == h && frame_eq(&st->frames[st->frame_tab.id1[i] - 1], f))
 			return st->frame_tab.id1[i] - 1;
 	if (st->nr_frames >= UINT32_MAX - 2)
@@ -200,9 +144,7 @@ static int64_t intern_interned(struct pms_stacks *st, const struct pms_stack_fra
 	    pms_array__reserve(&st->frames, &st->frames_alloc, st->nr_frames + 1, sizeof(*st->frames)))
 		return -ENOMEM;
 	st->frames[st->nr_frames] = *f;
-	st->frame_tab.hash[i] = h;
-	st->frame_tab.id1[i] = (uint32_t)(st->nr_frames + 1);
-	st->frame_tab.nr++;
+	pms_idtab__set(&st->frame_tab, i, h, (uint32_t)st->nr_frames);
 	return (int64_t)st->nr_frames++;
 }
 
@@ -268,13 +210,13 @@ static uint32_t child_hash(uint32_t parent, uint32_t frame)
 static int64_t child(struct pms_stacks *st, uint32_t parent, uint32_t frame)
 {
 	uint32_t h = child_hash(parent, frame);
-	struct idtab *t = &st->child_tab;
+	struct pms_idtab *t = &st->child_tab;
 	int64_t id;
 	size_t i;
 
-	if (idtab_reserve(t))
+	if (pms_idtab__reserve(t))
 		return -ENOMEM;
-	for (i = h & (t->cap - 1); t->id1[i]; i = (i + 1) & (t->cap - 1)) {
+	for (i = pms_idtab__start(t, h); t->id1[i]; i = pms_idtab__next(t, i)) {
 		const struct pms_stack_node *n = &st->nodes[t->id1[i] - 1];
 
 		if (t->hash[i] == h && n->parent == parent && n->frame == frame)
@@ -283,9 +225,7 @@ static int64_t child(struct pms_stacks *st, uint32_t parent, uint32_t frame)
 	id = new_node(st, parent, frame);
 	if (id < 0)
 		return id;
-	t->hash[i] = h;
-	t->id1[i] = (uint32_t)id + 1;
-	t->nr++;
+	pms_idtab__set(t, i, h, (uint32_t)id);
 	return id;
 }
 
@@ -358,9 +298,9 @@ void pms_stacks__free(struct pms_stacks *st)
 		st->chunks = c->next;
 		free(c);
 	}
-	idtab_release(&st->str_tab);
-	idtab_release(&st->frame_tab);
-	idtab_release(&st->child_tab);
+	pms_idtab__release(&st->str_tab);
+	pms_idtab__release(&st->frame_tab);
+	pms_idtab__release(&st->child_tab);
 	free(st->strs);
 	free(st->frames);
 	free(st->nodes);

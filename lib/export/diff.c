@@ -8,14 +8,14 @@
 #include "export/diff.h"
 #include "util/array.h"
 #include "util/hash.h"
+#include "util/idtab.h"
 
 #define NO_ROW UINT32_MAX
 
 struct builder {
 	struct pms_diff *d;
 	size_t alloc;
-	uint32_t *slots;   /* open addressing: row index + 1, 0 = empty */
-	size_t nr_slots;   /* power of two */
+	struct pms_idtab rows_by_key; /* (name, dso) -> row */
 };
 
 static const char *base_name(const char *dso)
@@ -28,50 +28,29 @@ static const char *base_name(const char *dso)
 	return b && b[1] ? b + 1 : dso;
 }
 
-static uint64_t hash_key(const char *name, const char *dso)
+static uint32_t hash_key(const char *name, const char *dso)
 {
 	/* a separator byte: ("ab","c") != ("a","bc") */
 	uint64_t h = pms_hash__bytes(pms_hash__str(PMS_HASH_SEED, name), "\xff", 1);
 
 	h = pms_hash__str(h, dso);
-	return h ^ (h >> 29);
-}
-
-static int grow_slots(struct builder *b)
-{
-	size_t n = b->nr_slots ? b->nr_slots * 2 : 256;
-	uint32_t *s = calloc(n, sizeof(*s));
-
-	if (!s)
-		return -ENOMEM;
-	for (size_t i = 0; i < b->d->nr_rows; i++) {
-		const struct pms_diff_row *r = &b->d->rows[i];
-		size_t j = hash_key(r->name, r->dso) & (n - 1);
-
-		while (s[j])
-			j = (j + 1) & (n - 1);
-		s[j] = (uint32_t)i + 1;
-	}
-	free(b->slots);
-	b->slots = s;
-	b->nr_slots = n;
-	return 0;
+	return (uint32_t)(h ^ (h >> 29));
 }
 
 /* The row of (name, dso base name), created on first sight; NO_ROW on ENOMEM. */
 static uint32_t row_of(struct builder *b, const char *name, const char *dso, enum pms_stack_kind kind)
 {
+	struct pms_idtab *t = &b->rows_by_key;
+	uint32_t h = hash_key(name, dso);
 	size_t j;
 
-	if ((b->d->nr_rows + 1) * 2 > b->nr_slots && grow_slots(b))
+	if (pms_idtab__reserve(t))
 		return NO_ROW;
-	j = hash_key(name, dso) & (b->nr_slots - 1);
-	while (b->slots[j]) {
-		const struct pms_diff_row *r = &b->d->rows[b->slots[j] - 1];
+	for (j = pms_idtab__start(t, h); t->id1[j]; j = pms_idtab__next(t, j)) {
+		const struct pms_diff_row *r = &b->d->rows[t->id1[j] - 1];
 
-		if (!strcmp(r->name, name) && !strcmp(r->dso, dso))
-			return b->slots[j] - 1;
-		j = (j + 1) & (b->nr_slots - 1);
+		if (t->hash[j] == h && !strcmp(r->name, name) && !strcmp(r->dso, dso))
+			return t->id1[j] - 1;
 	}
 	if (pms_array__reserve(&b->d->rows, &b->alloc, b->d->nr_rows + 1, sizeof(*b->d->rows)))
 		return NO_ROW;
@@ -79,7 +58,7 @@ static uint32_t row_of(struct builder *b, const char *name, const char *dso, enu
 	b->d->rows[b->d->nr_rows].name = name;
 	b->d->rows[b->d->nr_rows].dso = dso;
 	b->d->rows[b->d->nr_rows].kind = kind;
-	b->slots[j] = (uint32_t)b->d->nr_rows + 1;
+	pms_idtab__set(t, j, h, (uint32_t)b->d->nr_rows);
 	return (uint32_t)b->d->nr_rows++;
 }
 
@@ -240,7 +219,7 @@ int pms_diff__new(struct pms_diff **out, const struct pms_stacks *base, const st
 	err = add_tree(&b, base, false, &b.d->base_total);
 	if (!err)
 		err = add_tree(&b, new_, true, &b.d->new_total);
-	free(b.slots);
+	pms_idtab__release(&b.rows_by_key);
 	if (err) {
 		pms_diff__free(b.d);
 		return err;

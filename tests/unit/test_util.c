@@ -11,6 +11,7 @@
 #include "util/cpulist.h"
 #include "util/fileio.h"
 #include "util/idlist.h"
+#include "util/idtab.h"
 #include "util/strbuf.h"
 #include "util/strsim.h"
 #include "util/sysfs.h"
@@ -133,6 +134,41 @@ Test(util_fileio, write_all_creates_truncates_and_says_why_not)
 	snprintf(path, sizeof(path), "%s/out", dir);
 	unlink(path);
 	rmdir(dir);
+}
+
+/* Find key k (the caller's keys: keys[id]) under hash h, or insert it as id nr. */
+static uint32_t idtab_find_or_add(struct pms_idtab *t, const uint32_t *keys, uint32_t *nr, uint32_t k, uint32_t h)
+{
+	size_t i;
+
+	cr_assert_eq(pms_idtab__reserve(t), 0);
+	cr_assert_leq((t->nr + 1) * 2, t->cap);
+	for (i = pms_idtab__start(t, h); t->id1[i]; i = pms_idtab__next(t, i))
+		if (t->hash[i] == h && keys[t->id1[i] - 1] == k)
+			return t->id1[i] - 1;
+	pms_idtab__set(t, i, h, *nr);
+	return (*nr)++;
+}
+
+Test(util_idtab, colliding_hashes_growth_and_release)
+{
+	static uint32_t keys[20000];
+	struct pms_idtab t = { 0 };
+	uint32_t nr = 0;
+
+	/* seven hashes for 20000 keys: long probe runs, and growth many times over */
+	for (uint32_t k = 0; k < 20000; k++) {
+		keys[nr] = k * 3;
+		cr_assert_eq(idtab_find_or_add(&t, keys, &nr, k * 3, k % 7), k);
+	}
+	cr_assert_eq(t.nr, 20000);
+	for (uint32_t k = 0; k < 20000; k += 997)
+		cr_assert_eq(idtab_find_or_add(&t, keys, &nr, k * 3, k % 7), k, "key %u found again", k);
+	cr_assert_eq(nr, 20000, "nothing added twice");
+	pms_idtab__release(&t);
+	cr_assert_null(t.id1);
+	cr_assert_eq(t.cap, 0);
+	cr_assert_eq(t.nr, 0);
 }
 
 Test(util_idlist, lists_in_order_with_duplicates)
