@@ -30,8 +30,6 @@ static bool opt_json, opt_samples;
 static int opt_limit;
 static double opt_percent_limit = DEFAULT_PERCENT_LIMIT;
 
-static const struct pms_cmd *self(void);
-
 static const struct opt opts[] = {
 	OPT_STRING('s', "sort", &opt_sort, "<col>", "total (default: the function anywhere on the stack) or self"),
 	OPT_INT(0, "limit", &opt_limit, "<n>", "print at most n rows"),
@@ -315,19 +313,19 @@ static int run(int argc, char **argv)
 	struct pms_diff *df = NULL;
 	int pos, ret = 0, err;
 
-	pos = opt_parse(self(), &argc, argv, 0);
+	pos = opt_parse(&cmd_diff, &argc, argv, 0);
 	if (argc - pos == 1)
-		usage_error(self(), "want two files: the base and the new recording");
+		usage_error(&cmd_diff, "want two files: the base and the new recording");
 	if (argc - pos > 2)
-		usage_error(self(), "unexpected argument '%s' (want two files)", argv[pos + 2]);
+		usage_error(&cmd_diff, "unexpected argument '%s' (want two files)", argv[pos + 2]);
 	if (opt_sort && strcmp(opt_sort, "total") && strcmp(opt_sort, "children") && strcmp(opt_sort, "self"))
-		usage_error(self(), "--sort: want total or self, not '%s'", opt_sort);
+		usage_error(&cmd_diff, "--sort: want total or self, not '%s'", opt_sort);
 	if (opt_limit < 0)
-		usage_error(self(), "--limit: want a positive number of rows");
+		usage_error(&cmd_diff, "--limit: want a positive number of rows");
 	if (opt_percent_limit < 0 || opt_percent_limit > 100)
-		usage_error(self(), "--percent-limit: want a percentage in [0, 100]");
+		usage_error(&cmd_diff, "--percent-limit: want a percentage in [0, 100]");
 	if (opt_flame && opt_json && !strcmp(opt_flame, "-"))
-		usage_error(self(), "--flamegraph - and --json both want stdout");
+		usage_error(&cmd_diff, "--flamegraph - and --json both want stdout");
 	/* as perf diff: no files compare perf.data.old (where perf record moves the previous perf.data) with perf.data */
 	b.path = argc - pos ? argv[pos] : "perf.data.old";
 	n.path = argc - pos ? argv[pos + 1] : "perf.data";
@@ -381,8 +379,3 @@ const struct pms_cmd cmd_diff = {
 	.opts = opts,
 	.run = run,
 };
-
-static const struct pms_cmd *self(void)
-{
-	return &cmd_diff;
-}

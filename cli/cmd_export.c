@@ -39,8 +39,6 @@ static const struct opt opts[] = {
 	OPT_END(),
 };
 
-static const struct pms_cmd *self(void);
-
 static void reset_opts(void)
 {
 	symbol_opts__reset();
@@ -63,28 +61,28 @@ static int run(int argc, char **argv)
 	const char *path;
 	int pos, err, ret = 0;
 
-	pos = opt_parse(self(), &argc, argv, 0);
+	pos = opt_parse(&cmd_export, &argc, argv, 0);
 	if (pos < argc)
-		usage_error(self(), "unexpected argument '%s' (the input file goes after -i)", argv[pos]);
-	fmt = output__format(self(), opt_format);
+		usage_error(&cmd_export, "unexpected argument '%s' (the input file goes after -i)", argv[pos]);
+	fmt = output__format(&cmd_export, opt_format);
 	if (opt_weight) {
 		if (!strcmp(opt_weight, "samples"))
 			eo.weight = PMS_WEIGHT_SAMPLES;
 		else if (!strcmp(opt_weight, "period"))
 			eo.weight = PMS_WEIGHT_PERIOD;
 		else
-			usage_error(self(), "--weight: want samples or period, not '%s'", opt_weight);
+			usage_error(&cmd_export, "--weight: want samples or period, not '%s'", opt_weight);
 	}
 	sto.root = fmt->root;
 	if (opt_root && pms_stacks_root__parse(opt_root, &sto.root))
-		usage_error(self(), "--root: want none, comm, pid or tid, not '%s'", opt_root);
+		usage_error(&cmd_export, "--root: want none, comm, pid or tid, not '%s'", opt_root);
 	if (opt_time && pms_time_range__parse(opt_time, &sto.time_start_ns, &sto.time_end_ns))
-		usage_error(self(), "--time: want <start>,<end> in seconds (e.g. 1234.5,1236), either may be empty");
+		usage_error(&cmd_export, "--time: want <start>,<end> in seconds (e.g. 1234.5,1236), either may be empty");
 	if (opt_max_stack < 0)
-		usage_error(self(), "--max-stack must be >= 1, not %d", opt_max_stack);
+		usage_error(&cmd_export, "--max-stack must be >= 1, not %d", opt_max_stack);
 	/* a terminal mangles binary output and the user gets nothing back */
 	if (fmt->binary && !opt_output && isatty(STDOUT_FILENO))
-		usage_error(self(), "--format=%s is binary (gzip): name a file with -o, or force stdout with -o -",
+		usage_error(&cmd_export, "--format=%s is binary (gzip): name a file with -o, or force stdout with -o -",
 			    fmt->name);
 	sto.event = opt_event;
 	sto.inline_frames = opt_inline;
@@ -169,8 +167,3 @@ const struct pms_cmd cmd_export = {
 	.opts = opts,
 	.run = run,
 };
-
-static const struct pms_cmd *self(void)
-{
-	return &cmd_export;
-}

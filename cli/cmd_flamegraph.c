@@ -20,8 +20,6 @@ static const char *opt_input, *opt_output, *opt_title, *opt_event, *opt_weight, 
 static bool opt_svg, opt_icicle, opt_inline;
 static double opt_min_width = -1;
 
-static const struct pms_cmd *self(void);
-
 static const struct opt opts[] = {
 	OPT_STRING('i', "input", &opt_input, "<file>", "input file (default perf.data, - for stdin)"),
 	OPT_STRING('o', "output", &opt_output, "<file>", "output file (default flame.html, flame.svg with --svg; - for stdout)"),
@@ -96,15 +94,15 @@ static int run(int argc, char **argv)
 	size_t nr_nodes = 0;
 	int pos, err, ret;
 
-	pos = opt_parse(self(), &argc, argv, 0);
+	pos = opt_parse(&cmd_flamegraph, &argc, argv, 0);
 	if (pos < argc)
-		usage_error(self(), "unexpected argument '%s' (the input file goes after -i)", argv[pos]);
+		usage_error(&cmd_flamegraph, "unexpected argument '%s' (the input file goes after -i)", argv[pos]);
 	if (opt_weight && strcmp(opt_weight, "samples") && strcmp(opt_weight, "period"))
-		usage_error(self(), "--weight: want samples or period, not '%s'", opt_weight);
+		usage_error(&cmd_flamegraph, "--weight: want samples or period, not '%s'", opt_weight);
 	if (opt_root && pms_stacks_root__parse(opt_root, &sto.root))
-		usage_error(self(), "--root: want none, comm, pid or tid, not '%s'", opt_root);
+		usage_error(&cmd_flamegraph, "--root: want none, comm, pid or tid, not '%s'", opt_root);
 	if (opt_min_width != -1 && !(opt_min_width >= 0 && opt_min_width < 100))
-		usage_error(self(), "--min-width: want a percentage in [0, 100)");
+		usage_error(&cmd_flamegraph, "--min-width: want a percentage in [0, 100)");
 	sto.inline_frames = opt_inline;
 	sto.event = opt_event;
 	fo.title = opt_title;
@@ -173,8 +171,3 @@ const struct pms_cmd cmd_flamegraph = {
 	.opts = opts,
 	.run = run,
 };
-
-static const struct pms_cmd *self(void)
-{
-	return &cmd_flamegraph;
-}

@@ -65,8 +65,6 @@ static const struct opt opts[] = {
 	OPT_END(),
 };
 
-static const struct pms_cmd *self(void);
-
 static void reset_opts(void)
 {
 	opt_freq = 0;
@@ -80,7 +78,7 @@ static void reset_opts(void)
 #ifdef PMS_NO_HOST_LIBS
 static int run(int argc, char **argv)
 {
-	opt_parse(self(), &argc, argv, 0);
+	opt_parse(&cmd_profile, &argc, argv, 0);
 	reset_opts();
 	return error("profile is not available in this build (it needs libbpf; built with HOST_LIBS=0)"), EXIT_RUNTIME;
 }
@@ -369,7 +367,7 @@ static int emit(struct pms_stacks *st, const char *event, double secs, size_t nr
 	pms_stacks__sort(st, PMS_STACKS_BY_NAME);
 	nodes = pms_stacks__nodes(st, &nr_nodes);
 	if (opt_output) {
-		const struct pms_exporter *ex = output__format(self(), opt_format);
+		const struct pms_exporter *ex = output__format(&cmd_profile, opt_format);
 		struct pms_export_opts eo = {
 			.sz = sizeof(eo), .weight = weight,
 			.title = opt_off_cpu ? "pmuscope profile --off-cpu" : "pmuscope profile",
@@ -536,71 +534,71 @@ static int run(int argc, char **argv)
 
 	if (!rd.chains)
 		die("out of memory");
-	pos = opt_parse(self(), &argc, argv, 0);
+	pos = opt_parse(&cmd_profile, &argc, argv, 0);
 	if (pos < argc)
-		usage_error(self(), "unexpected argument '%s' (profile takes no command: use -p PID or -a)", argv[pos]);
+		usage_error(&cmd_profile, "unexpected argument '%s' (profile takes no command: use -p PID or -a)", argv[pos]);
 	if (opt_freq < 0 || opt_freq > 100000)
-		usage_error(self(), "-F: want 1..100000 samples per second, not %d", opt_freq);
+		usage_error(&cmd_profile, "-F: want 1..100000 samples per second, not %d", opt_freq);
 	if (opt_duration < 0 || opt_interval < 0)
-		usage_error(self(), "--duration and --interval want a positive number of seconds");
+		usage_error(&cmd_profile, "--duration and --interval want a positive number of seconds");
 	if (opt_pid && opt_tid)
-		usage_error(self(), "-p and -t cannot be combined");
+		usage_error(&cmd_profile, "-p and -t cannot be combined");
 	if ((opt_pid || opt_tid) && opt_all)
-		usage_error(self(), "-a samples every process: leave it out with -p or -t");
+		usage_error(&cmd_profile, "-a samples every process: leave it out with -p or -t");
 	if (opt_user && opt_kernel)
-		usage_error(self(), "-U and -K cannot be combined (leave both out for both stacks)");
+		usage_error(&cmd_profile, "-U and -K cannot be combined (leave both out for both stacks)");
 	if (opt_format && !opt_output)
-		usage_error(self(), "--format goes with -o <file>");
-	output__format(self(), opt_format);
+		usage_error(&cmd_profile, "--format goes with -o <file>");
+	output__format(&cmd_profile, opt_format);
 	if (opt_interval && opt_output)
-		usage_error(self(), "--interval prints each interval: -o is for one whole profile");
+		usage_error(&cmd_profile, "--interval prints each interval: -o is for one whole profile");
 	if (opt_map_entries && opt_map_entries > (1u << 24))
-		usage_error(self(), "--map-entries: at most %u", 1u << 24);
+		usage_error(&cmd_profile, "--map-entries: at most %u", 1u << 24);
 	if (opt_call_graph) {
 		struct pms_call_graph cg;
 
 		/* below 256 bytes a copy rarely holds one frame of the caller */
-		opt_parse_call_graph(self(), opt_call_graph, 256, PF_DWARF_MAX_STACK, &cg);
+		opt_parse_call_graph(&cmd_profile, opt_call_graph, 256, PF_DWARF_MAX_STACK, &cg);
 		po.dwarf_stack_bytes = cg.stack_bytes;
 #ifndef __x86_64__
 		if (cg.mode == PMS_CALL_GRAPH_DWARF)
-			usage_error(self(), "--call-graph dwarf: profile copies x86-64 registers only");
+			usage_error(&cmd_profile, "--call-graph dwarf: profile copies x86-64 registers only");
 #endif
 		if (po.dwarf_stack_bytes && opt_off_cpu)
-			usage_error(self(), "--call-graph dwarf does not go with --off-cpu (stacks are taken at every switch)");
+			usage_error(&cmd_profile, "--call-graph dwarf does not go with --off-cpu (stacks are taken at every switch)");
 		if (po.dwarf_stack_bytes && opt_kernel)
-			usage_error(self(), "--call-graph dwarf unwinds user stacks: leave out -K");
+			usage_error(&cmd_profile, "--call-graph dwarf unwinds user stacks: leave out -K");
 	}
 	if (opt_off_cpu && opt_stream)
-		usage_error(self(), "--stream is for sampling: --off-cpu adds up blocked time in the kernel");
+		usage_error(&cmd_profile, "--stream is for sampling: --off-cpu adds up blocked time in the kernel");
 	if (opt_off_cpu && opt_cpu)
-		usage_error(self(), "-C does not go with --off-cpu (a blocked thread may wake on any CPU): use -p or -t");
+		usage_error(&cmd_profile, "-C does not go with --off-cpu (a blocked thread may wake on any CPU): use -p or -t");
 	if (opt_off_cpu && opt_freq)
-		usage_error(self(), "-F does not go with --off-cpu (every block is timed, nothing is sampled)");
+		usage_error(&cmd_profile, "-F does not go with --off-cpu (every block is timed, nothing is sampled)");
 	if (opt_off_cpu && opt_idle)
-		usage_error(self(), "--include-idle does not go with --off-cpu (the idle task never blocks)");
+		usage_error(&cmd_profile, "--include-idle does not go with --off-cpu (the idle task never blocks)");
 	if ((opt_min_block || opt_max_block) && !opt_off_cpu)
-		usage_error(self(), "--min-block and --max-block go with --off-cpu");
+		usage_error(&cmd_profile, "--min-block and --max-block go with --off-cpu");
 	if (opt_min_block && pms_duration__parse_ns(opt_min_block, &po.min_block_ns))
-		usage_error(self(), "--min-block: want a time such as 100us, 2ms or 1s (a bare number is us), not '%s'",
+		usage_error(&cmd_profile, "--min-block: want a time such as 100us, 2ms or 1s (a bare number is us), not '%s'",
 			    opt_min_block);
 	if (opt_max_block && (pms_duration__parse_ns(opt_max_block, &po.max_block_ns) || !po.max_block_ns))
-		usage_error(self(), "--max-block: want a time above 0 such as 100us, 2ms or 1s (a bare number is us), not '%s'",
+		usage_error(&cmd_profile, "--max-block: want a time above 0 such as 100us, 2ms or 1s (a bare number is us), not '%s'",
 			    opt_max_block);
 	if (po.max_block_ns && po.min_block_ns > po.max_block_ns)
-		usage_error(self(), "--min-block %s is longer than --max-block %s", opt_min_block, opt_max_block);
+		usage_error(&cmd_profile, "--min-block %s is longer than --max-block %s", opt_min_block, opt_max_block);
 	if (opt_cpu) {
 		size_t bad = 0;
 
 		if (pms_cpulist__parse(opt_cpu, &cpus, &bad) || !cpus.nr)
-			usage_error(self(), "-C: bad CPU list '%s'", opt_cpu);
+			usage_error(&cmd_profile, "-C: bad CPU list '%s'", opt_cpu);
 		po.cpus = cpus.cpus;
 		po.nr_cpus = cpus.nr;
 	}
 	if (opt_pid)
-		opt_parse_id_list(self(), "-p/--pid", opt_pid, 1, &pids, &po.nr_pids);
+		opt_parse_id_list(&cmd_profile, "-p/--pid", opt_pid, 1, &pids, &po.nr_pids);
 	else if (opt_tid)
-		opt_parse_id_list(self(), "-t/--tid", opt_tid, 1, &pids, &po.nr_pids);
+		opt_parse_id_list(&cmd_profile, "-t/--tid", opt_tid, 1, &pids, &po.nr_pids);
 	for (size_t i = 0; i < po.nr_pids; i++)
 		if (kill(pids[i], 0) && errno == ESRCH) {
 			error("no process or thread %d", (int)pids[i]);
@@ -758,8 +756,3 @@ const struct pms_cmd cmd_profile = {
 	.opts = opts,
 	.run = run,
 };
-
-static const struct pms_cmd *self(void)
-{
-	return &cmd_profile;
-}

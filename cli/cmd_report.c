@@ -50,8 +50,6 @@ static size_t n_comms, n_dsos, n_syms;
 static uint32_t *l_pids, *l_tids, *l_cpus;
 static size_t n_pids, n_tids, n_cpus;
 
-static const struct pms_cmd *self(void);
-
 static int set_branch(const struct opt *o, const char *arg)
 {
 	(void)arg;
@@ -138,7 +136,7 @@ static int add_ids(const char *opt_name, const char *arg, uint32_t **list, size_
 	pid_t *ids;
 	size_t n;
 
-	opt_parse_id_list(self(), opt_name, arg, 0, &ids, &n);
+	opt_parse_id_list(&cmd_report, opt_name, arg, 0, &ids, &n);
 	append_u32s(list, nr, ids, n);
 	free(ids);
 	return 0;
@@ -149,7 +147,7 @@ static int add_cpus(const char *arg)
 	struct pms_cpulist cpus;
 
 	if (pms_cpulist__parse(arg, &cpus, NULL))
-		usage_error(self(), "--cpu: '%s' is not a CPU list (e.g. 0-3,8)", arg);
+		usage_error(&cmd_report, "--cpu: '%s' is not a CPU list (e.g. 0-3,8)", arg);
 	append_u32s(&l_cpus, &n_cpus, cpus.cpus, cpus.nr);
 	pms_cpulist__release(&cpus);
 	return 0;
@@ -847,25 +845,25 @@ static int run(int argc, char **argv)
 	int pos, err, ret = 0;
 	FILE *out = stdout;
 
-	pos = opt_parse(self(), &argc, argv, 0);
+	pos = opt_parse(&cmd_report, &argc, argv, 0);
 	if (pos < argc)
-		usage_error(self(), "unexpected argument '%s' (the input file goes after -i)", argv[pos]);
+		usage_error(&cmd_report, "unexpected argument '%s' (the input file goes after -i)", argv[pos]);
 	if (opt_json && opt_stdio)
-		usage_error(self(), "--json and --stdio exclude each other");
+		usage_error(&cmd_report, "--json and --stdio exclude each other");
 	if (opt_html && (opt_json || opt_stdio || opt_stats || opt_header || opt_header_only))
-		usage_error(self(), "--html writes a page: it excludes --json, --stdio, --stats and --header(-only)");
+		usage_error(&cmd_report, "--html writes a page: it excludes --json, --stdio, --stats and --header(-only)");
 	if (opt_html && !*opt_html)
-		usage_error(self(), "--html: want a file name (- for stdout)");
+		usage_error(&cmd_report, "--html: want a file name (- for stdout)");
 	if (opt_html && (opt_branch == 1 || opt_group == 1))
-		usage_error(self(), "--html shows each event's samples: it excludes -b/--branch-stack and --group");
+		usage_error(&cmd_report, "--html shows each event's samples: it excludes -b/--branch-stack and --group");
 	if (opt_percent_limit < 0 || opt_percent_limit > 100)
-		usage_error(self(), "--percent-limit: want a percentage in [0, 100]");
+		usage_error(&cmd_report, "--percent-limit: want a percentage in [0, 100]");
 	if (opt_sort && pms_sort_keys__parse(opt_sort, keys, PMS_HIST_MAX_KEYS, &nr_keys, &bad))
-		usage_error(self(), "--sort: unknown key at '%s' (keys: comm, pid, tid, dso, sym, srcline, cpu; in branch "
+		usage_error(&cmd_report, "--sort: unknown key at '%s' (keys: comm, pid, tid, dso, sym, srcline, cpu; in branch "
 			    "mode also dso_from, dso_to, symbol_from, symbol_to, cycles, mispredict)", opt_sort + bad);
 	memset(&filter, 0, sizeof(filter));
 	if (opt_time && pms_time_range__parse(opt_time, &filter.time_start_ns, &filter.time_end_ns))
-		usage_error(self(), "--time: want <start>,<end> in seconds (e.g. 1234.5,1236), either may be empty");
+		usage_error(&cmd_report, "--time: want <start>,<end> in seconds (e.g. 1234.5,1236), either may be empty");
 	filter.comms = (const char *const *)l_comms;
 	filter.nr_comms = n_comms;
 	filter.dsos = (const char *const *)l_dsos;
@@ -924,10 +922,10 @@ static int run(int argc, char **argv)
 	}
 	for (size_t k = 0; k < nr_keys; k++) {
 		if (!branch && pms_sort_key__is_branch(keys[k]))
-			usage_error(self(), "--sort %s: a branch-mode key, and this report is not in branch mode (it "
+			usage_error(&cmd_report, "--sort %s: a branch-mode key, and this report is not in branch mode (it "
 				    "needs a file recorded with -b, and not --no-branch-stack)", pms_sort_key__name(keys[k]));
 		if (branch && keys[k] == PMS_SORT_SRCLINE)
-			usage_error(self(), "--sort srcline: not supported in branch mode yet (add --no-branch-stack)");
+			usage_error(&cmd_report, "--sort srcline: not supported in branch mode yet (add --no-branch-stack)");
 	}
 	/* perf's group view: on by default (report.group), for the groups the file records */
 	if (!opt_stats && !opt_html && opt_group) {
@@ -1156,8 +1154,3 @@ const struct pms_cmd cmd_report = {
 	.opts = opts,
 	.run = run,
 };
-
-static const struct pms_cmd *self(void)
-{
-	return &cmd_report;
-}

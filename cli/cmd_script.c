@@ -109,8 +109,6 @@ static const struct opt opts[] = {
 	OPT_END(),
 };
 
-static const struct pms_cmd *self(void);
-
 /* Sample filters (perf script's --pid/--tid/--comms/-C/--time). */
 struct filters {
 	pid_t *pids, *tids;
@@ -126,9 +124,9 @@ static int parse_filters(struct filters *flt)
 {
 	memset(flt, 0, sizeof(*flt));
 	if (opt_pids)
-		opt_parse_id_list(self(), "--pid", opt_pids, 0, &flt->pids, &flt->nr_pids);
+		opt_parse_id_list(&cmd_script, "--pid", opt_pids, 0, &flt->pids, &flt->nr_pids);
 	if (opt_tids)
-		opt_parse_id_list(self(), "--tid", opt_tids, 0, &flt->tids, &flt->nr_tids);
+		opt_parse_id_list(&cmd_script, "--tid", opt_tids, 0, &flt->tids, &flt->nr_tids);
 	if (opt_comms) {
 		char *copy = xstrdup(opt_comms), *save = NULL;
 
@@ -641,11 +639,11 @@ static int run(int argc, char **argv)
 	FILE *out = stdout;
 	static char outbuf[1 << 20];
 
-	pos = opt_parse(self(), &argc, argv, 0);
+	pos = opt_parse(&cmd_script, &argc, argv, 0);
 	if (pos < argc)
-		usage_error(self(), "unexpected argument '%s'", argv[pos]);
+		usage_error(&cmd_script, "unexpected argument '%s'", argv[pos]);
 	if (opt_max_stack < 0)
-		usage_error(self(), "--max-stack must be >= 1, not %d", opt_max_stack);
+		usage_error(&cmd_script, "--max-stack must be >= 1, not %d", opt_max_stack);
 	if (opt_fields && parse_fields(opt_fields, &fset, &fadd, &fdel, &replace))
 		return EXIT_USAGE;
 	if (parse_filters(&flt)) {
@@ -856,8 +854,3 @@ const struct pms_cmd cmd_script = {
 	.opts = opts,
 	.run = run,
 };
-
-static const struct pms_cmd *self(void)
-{
-	return &cmd_script;
-}
