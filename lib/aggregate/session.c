@@ -17,6 +17,7 @@
 #include "symbol/resolver.h"
 #include "symbol/sysobj.h"
 #include "symbol/unwind.h"
+#include "util/array.h"
 #include "util/hash.h"
 
 #ifndef PERF_RECORD_FINISHED_ROUND
@@ -490,19 +491,7 @@ static int aspace_remove(struct aspace *as, const struct smap *m)
 
 static int aspace_reserve(struct aspace *as, size_t extra)
 {
-	if (as->nr + extra > as->cap) {
-		size_t ncap = as->cap ? as->cap * 2 : 16;
-		struct smap *n;
-
-		while (ncap < as->nr + extra)
-			ncap *= 2;
-		n = realloc(as->maps, ncap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		as->maps = n;
-		as->cap = ncap;
-	}
-	return 0;
+	return pms_array__reserve(&as->maps, &as->cap, as->nr + extra, sizeof(*as->maps));
 }
 
 /*

@@ -15,6 +15,7 @@
 #include "profile.h"
 #include "profile.skel.h"
 #include "perf_event/sys.h"
+#include "util/array.h"
 #include "util/cpulist.h"
 #include "util/print.h"
 #include "util/sysfs.h"
@@ -186,17 +187,14 @@ struct target {
 	bool inherit;
 };
 
-static struct target *realloc_targets(struct target *t, size_t *cap)
+/* Room for one more target; on failure the list is freed (its caller gives up). */
+static int targets_reserve(struct target **t, size_t *cap, size_t n)
 {
-	size_t c = *cap ? *cap * 2 : 64;
-	struct target *n = realloc(t, c * sizeof(*n));
-
-	if (!n) {
-		free(t);
-		return NULL;
-	}
-	*cap = c;
-	return n;
+	if (!pms_array__reserve(t, cap, n + 1, sizeof(**t)))
+		return 0;
+	free(*t);
+	*t = NULL;
+	return -ENOMEM;
 }
 
 /* Every thread of each process now (new ones come through inherit), or the threads as given. */
@@ -211,7 +209,7 @@ static int task_targets(const struct pms_profile_opts *o, struct target **out, s
 		DIR *d;
 
 		if (o->threads) {
-			if (n == cap && !(t = realloc_targets(t, &cap)))
+			if (targets_reserve(&t, &cap, n))
 				return -ENOMEM;
 			t[n++] = (struct target){ .pid = o->pids[i], .cpu = -1 };
 			continue;
@@ -223,7 +221,7 @@ static int task_targets(const struct pms_profile_opts *o, struct target **out, s
 		while ((de = readdir(d))) {
 			if (de->d_name[0] < '0' || de->d_name[0] > '9')
 				continue;
-			if (n == cap && !(t = realloc_targets(t, &cap))) {
+			if (targets_reserve(&t, &cap, n)) {
 				closedir(d);
 				return -ENOMEM;
 			}

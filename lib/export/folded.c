@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "export/export.h"
+#include "util/array.h"
 
 /*
  * A frame's name as one folded field: ';' would split it and a newline end
@@ -52,16 +53,10 @@ int pms_export__folded(const struct pms_stacks *st, enum pms_export_weight w, st
 		uint64_t self = w == PMS_WEIGHT_SAMPLES ? n[node].self_samples : n[node].self_period;
 		size_t d = n[node].depth;
 
-		if (d >= depth_cap) {
-			size_t *nm = realloc(mark, depth_cap * 2 * sizeof(*mark));
-
-			if (!nm) {
-				free(mark);
-				strbuf_release(&line);
-				return -ENOMEM;
-			}
-			mark = nm;
-			depth_cap *= 2;
+		if (d >= depth_cap && pms_array__reserve(&mark, &depth_cap, d + 1, sizeof(*mark))) {
+			free(mark);
+			strbuf_release(&line);
+			return -ENOMEM;
 		}
 		line.len = d > 1 ? mark[d - 1] : 0;
 		if (line.buf)
