@@ -8,6 +8,7 @@
 #include "aggregate/hist.h"
 #include "util/array.h"
 #include "util/hash.h"
+#include "util/idtab.h"
 
 /* ------------------------------------------------------------- hashing -- */
 
@@ -16,79 +17,6 @@ static inline uint64_t hash_step(uint64_t h, uint64_t v)
 {
 	h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
 	return h ^ (h >> 29);
-}
-
-/*
- * Open addressing over item indices: a slot is (hash32 << 32) | (idx + 1),
- * 0 when empty, so growing never needs the items.
- */
-struct htab {
-	uint64_t *slots;
-	size_t cap; /* power of two */
-	size_t nr;
-};
-
-typedef bool (*htab_eq)(const void *ctx, uint32_t idx);
-
-static int htab_reserve(struct htab *t)
-{
-	uint64_t *slots;
-	size_t cap;
-
-	if ((t->nr + 1) * 2 <= t->cap)
-		return 0;
-	cap = t->cap ? t->cap * 2 : 1024;
-	slots = calloc(cap, sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->cap; i++) {
-		uint64_t s = t->slots[i];
-		size_t j;
-
-		if (!s)
-			continue;
-		j = (s >> 32) & (cap - 1);
-		while (slots[j])
-			j = (j + 1) & (cap - 1);
-		slots[j] = s;
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->cap = cap;
-	return 0;
-}
-
-/* The slot holding a match, or the empty slot where it belongs (after htab_reserve()). */
-static uint64_t *htab_probe(struct htab *t, uint32_t hash, htab_eq eq, const void *ctx)
-{
-	size_t j = hash & (t->cap - 1);
-
-	for (;;) {
-		uint64_t s = t->slots[j];
-
-		if (!s)
-			return &t->slots[j];
-		if ((uint32_t)(s >> 32) == hash && eq(ctx, (uint32_t)(s & 0xffffffffu) - 1))
-			return &t->slots[j];
-		j = (j + 1) & (t->cap - 1);
-	}
-}
-
-static inline uint32_t slot_idx(uint64_t s)
-{
-	return (uint32_t)(s & 0xffffffffu) - 1;
-}
-
-static inline void slot_set(struct htab *t, uint64_t *slot, uint32_t hash, uint32_t idx)
-{
-	*slot = ((uint64_t)hash << 32) | (uint64_t)(idx + 1);
-	t->nr++;
-}
-
-static void htab_release(struct htab *t)
-{
-	free(t->slots);
-	memset(t, 0, sizeof(*t));
 }
 
 /* ------------------------------------------------------------- tables -- */
@@ -156,17 +84,17 @@ struct pms_hist {
 
 	struct frame_rec *frames;
 	size_t nr_frames, frames_alloc;
-	struct htab frame_tab;
+	struct pms_idtab frame_tab;
 
 	uint32_t *seq;
 	size_t nr_seq, seq_alloc;
 	struct chain_rec *chains;
 	size_t nr_chains, chains_alloc;
-	struct htab chain_tab;
+	struct pms_idtab chain_tab;
 
 	struct class_rec *classes;
 	size_t nr_classes, classes_alloc;
-	struct htab class_tab;
+	struct pms_idtab class_tab;
 
 	struct frame_memo *memo;
 	uint32_t *tmp;      /* the current sample's frame ids */
@@ -181,19 +109,19 @@ struct pms_hist {
 
 	struct pms_hist_entry *entries;
 	size_t nr_entries, entries_alloc;
-	struct htab entry_tab;
+	struct pms_idtab entry_tab;
 	struct pms_cg cg;
 
 	const char **canon;  /* first pointer seen for each distinct string content */
 	size_t nr_canon, canon_alloc;
-	struct htab canon_tab;
+	struct pms_idtab canon_tab;
 	const char **canon_b; /* first path seen for each distinct base name */
 	size_t nr_canon_b, canon_b_alloc;
-	struct htab canon_b_tab;
+	struct pms_idtab canon_b_tab;
 
 	char **strs;       /* interned srcline strings */
 	size_t nr_strs, strs_alloc;
-	struct htab str_tab;
+	struct pms_idtab str_tab;
 
 	/* filter memo: interned pointers repeat */
 	const char *memo_comm, *memo_dso, *memo_sym;
@@ -344,12 +272,12 @@ void pms_hist__free(struct pms_hist *h)
 	if (!h)
 		return;
 	free(h->frames);
-	htab_release(&h->frame_tab);
+	pms_idtab__release(&h->frame_tab);
 	free(h->seq);
 	free(h->chains);
-	htab_release(&h->chain_tab);
+	pms_idtab__release(&h->chain_tab);
 	free(h->classes);
-	htab_release(&h->class_tab);
+	pms_idtab__release(&h->class_tab);
 	free(h->tmp);
 	free(h->levels);
 	free(h->memo);
@@ -358,16 +286,16 @@ void pms_hist__free(struct pms_hist *h)
 	free(h->events);
 	free(h->used);
 	free(h->entries);
-	htab_release(&h->entry_tab);
+	pms_idtab__release(&h->entry_tab);
 	pms_cg__release(&h->cg);
 	free(h->canon);
-	htab_release(&h->canon_tab);
+	pms_idtab__release(&h->canon_tab);
 	free(h->canon_b);
-	htab_release(&h->canon_b_tab);
+	pms_idtab__release(&h->canon_b_tab);
 	for (size_t i = 0; i < h->nr_strs; i++)
 		free(h->strs[i]);
 	free(h->strs);
-	htab_release(&h->str_tab);
+	pms_idtab__release(&h->str_tab);
 	free(h);
 }
 
@@ -521,15 +449,15 @@ static int intern_frame_slow(struct pms_hist *h, const struct pms_frame *fr, boo
 	};
 	const void *ctx[2] = { h, &k };
 	uint32_t hash;
-	uint64_t *slot;
+	size_t slot;
 	struct frame_rec *f;
 
 	hash = frame_hash(&k);
-	if (htab_reserve(&h->frame_tab))
+	if (pms_idtab__reserve(&h->frame_tab))
 		return -ENOMEM;
-	slot = htab_probe(&h->frame_tab, hash, frame_eq, ctx);
-	if (*slot) {
-		*id = slot_idx(*slot);
+	slot = pms_idtab__probe(&h->frame_tab, hash, frame_eq, ctx);
+	if (pms_idtab__used(&h->frame_tab, slot)) {
+		*id = pms_idtab__id(&h->frame_tab, slot);
 		return 0;
 	}
 	if (h->nr_frames >= UINT32_MAX - 1 ||
@@ -548,7 +476,7 @@ static int intern_frame_slow(struct pms_hist *h, const struct pms_frame *fr, boo
 	f->key_addr = k.addr;
 	f->by_addr = k.by_addr;
 	*id = (uint32_t)h->nr_frames;
-	slot_set(&h->frame_tab, slot, hash, (uint32_t)h->nr_frames++);
+	pms_idtab__set(&h->frame_tab, slot, hash, (uint32_t)h->nr_frames++);
 	return 0;
 }
 
@@ -608,16 +536,16 @@ static int intern_chain(struct pms_hist *h, size_t nr, bool twin, uint32_t *chai
 {
 	const void *ctx[3] = { h, &nr, &twin };
 	uint64_t hv = 0x51ed + twin;
-	uint64_t *slot;
+	size_t slot;
 
 	for (size_t i = 0; i < nr + twin; i++)
 		hv = hash_step(hv, h->tmp[i]);
 	hv = pms_hash__mix64(hv);
-	if (htab_reserve(&h->chain_tab))
+	if (pms_idtab__reserve(&h->chain_tab))
 		return -ENOMEM;
-	slot = htab_probe(&h->chain_tab, (uint32_t)hv, chain_eq, ctx);
-	if (*slot) {
-		*chain = slot_idx(*slot);
+	slot = pms_idtab__probe(&h->chain_tab, (uint32_t)hv, chain_eq, ctx);
+	if (pms_idtab__used(&h->chain_tab, slot)) {
+		*chain = pms_idtab__id(&h->chain_tab, slot);
 		return 0;
 	}
 	if (pms_array__reserve(&h->seq, &h->seq_alloc, h->nr_seq + nr + twin, sizeof(*h->seq)) ||
@@ -629,7 +557,7 @@ static int intern_chain(struct pms_hist *h, size_t nr, bool twin, uint32_t *chai
 	};
 	h->nr_seq += nr + twin;
 	*chain = (uint32_t)h->nr_chains;
-	slot_set(&h->chain_tab, slot, (uint32_t)hv, (uint32_t)h->nr_chains++);
+	pms_idtab__set(&h->chain_tab, slot, (uint32_t)hv, (uint32_t)h->nr_chains++);
 	return 0;
 }
 
@@ -638,16 +566,16 @@ static int add_class(struct pms_hist *h, struct class_rec *k, uint64_t period)
 {
 	const void *ctx[2] = { h, k };
 	uint64_t hv;
-	uint64_t *slot;
+	size_t slot;
 
 	hv = pms_hash__mix64(hash_step(hash_step(hash_step(hash_step(hash_step(hash_step(k->event, k->chain),
 			     (uintptr_t)k->comm), k->pid), k->tid), k->cpu), (uint64_t)k->cycles << 8 | k->bflags));
 	k->hash = (uint32_t)hv;
-	if (htab_reserve(&h->class_tab))
+	if (pms_idtab__reserve(&h->class_tab))
 		return -ENOMEM;
-	slot = htab_probe(&h->class_tab, k->hash, class_eq, ctx);
-	if (*slot) {
-		struct class_rec *c = &h->classes[slot_idx(*slot)];
+	slot = pms_idtab__probe(&h->class_tab, k->hash, class_eq, ctx);
+	if (pms_idtab__used(&h->class_tab, slot)) {
+		struct class_rec *c = &h->classes[pms_idtab__id(&h->class_tab, slot)];
 
 		c->period += period;
 		c->samples++;
@@ -658,7 +586,7 @@ static int add_class(struct pms_hist *h, struct class_rec *k, uint64_t period)
 	k->period = period;
 	k->samples = 1;
 	h->classes[h->nr_classes] = *k;
-	slot_set(&h->class_tab, slot, k->hash, (uint32_t)h->nr_classes++);
+	pms_idtab__set(&h->class_tab, slot, k->hash, (uint32_t)h->nr_classes++);
 	return 0;
 }
 
@@ -779,24 +707,24 @@ static const char *intern_str(struct pms_hist *h, const char *s)
 {
 	uint64_t hv = 0x5717;
 	const void *ctx[2] = { h, s };
-	uint64_t *slot;
+	size_t slot;
 	char *copy;
 
 	for (const char *p = s; *p; p++)
 		hv = hv * 131 + (unsigned char)*p;
 	hv = pms_hash__mix64(hv);
-	if (htab_reserve(&h->str_tab))
+	if (pms_idtab__reserve(&h->str_tab))
 		return NULL;
-	slot = htab_probe(&h->str_tab, (uint32_t)hv, str_eq, ctx);
-	if (*slot)
-		return h->strs[slot_idx(*slot)];
+	slot = pms_idtab__probe(&h->str_tab, (uint32_t)hv, str_eq, ctx);
+	if (pms_idtab__used(&h->str_tab, slot))
+		return h->strs[pms_idtab__id(&h->str_tab, slot)];
 	if (pms_array__reserve(&h->strs, &h->strs_alloc, h->nr_strs + 1, sizeof(*h->strs)))
 		return NULL;
 	copy = strdup(s);
 	if (!copy)
 		return NULL;
 	h->strs[h->nr_strs] = copy;
-	slot_set(&h->str_tab, slot, (uint32_t)hv, (uint32_t)h->nr_strs++);
+	pms_idtab__set(&h->str_tab, slot, (uint32_t)hv, (uint32_t)h->nr_strs++);
 	return copy;
 }
 
@@ -834,28 +762,28 @@ static int canon_str(struct pms_hist *h, const char **sp, bool by_base)
 	const char *s = *sp;
 	uint64_t hv = 0xca70;
 	const void *ctx[2] = { h, s };
-	struct htab *t = by_base ? &h->canon_b_tab : &h->canon_tab;
+	struct pms_idtab *t = by_base ? &h->canon_b_tab : &h->canon_tab;
 	const char ***arr = by_base ? &h->canon_b : &h->canon;
 	size_t *nr = by_base ? &h->nr_canon_b : &h->nr_canon;
 	size_t *alloc = by_base ? &h->canon_b_alloc : &h->canon_alloc;
-	uint64_t *slot;
+	size_t slot;
 
 	if (!s)
 		return 0;
 	for (const char *p = by_base ? base_name(s) : s; *p; p++)
 		hv = hv * 131 + (unsigned char)*p;
 	hv = pms_hash__mix64(hv);
-	if (htab_reserve(t))
+	if (pms_idtab__reserve(t))
 		return -ENOMEM;
-	slot = htab_probe(t, (uint32_t)hv, by_base ? canon_b_eq : canon_eq, ctx);
-	if (*slot) {
-		*sp = (*arr)[slot_idx(*slot)];
+	slot = pms_idtab__probe(t, (uint32_t)hv, by_base ? canon_b_eq : canon_eq, ctx);
+	if (pms_idtab__used(t, slot)) {
+		*sp = (*arr)[pms_idtab__id(t, slot)];
 		return 0;
 	}
 	if (pms_array__reserve(arr, alloc, *nr + 1, sizeof(**arr)))
 		return -ENOMEM;
 	(*arr)[*nr] = s;
-	slot_set(t, slot, (uint32_t)hv, (uint32_t)(*nr)++);
+	pms_idtab__set(t, slot, (uint32_t)hv, (uint32_t)(*nr)++);
 	return 0;
 }
 
@@ -872,7 +800,7 @@ static int canonicalize(struct pms_hist *h)
 		if (canon_str(h, &h->frames[i].entry_dso, true))
 			return -ENOMEM;
 	}
-	htab_release(&h->frame_tab);
+	pms_idtab__release(&h->frame_tab);
 	for (size_t i = 0; i < h->nr_frames; i++) {
 		struct frame_rec *f = &h->frames[i];
 		struct frame_key k = {
@@ -880,17 +808,17 @@ static int canonicalize(struct pms_hist *h)
 			.kind = f->pub.kind, .by_addr = f->by_addr,
 		};
 		const void *ctx[2] = { h, &k };
-		uint64_t *slot;
+		size_t slot;
 
-		if (htab_reserve(&h->frame_tab))
+		if (pms_idtab__reserve(&h->frame_tab))
 			return -ENOMEM;
-		slot = htab_probe(&h->frame_tab, f->hash_canon = frame_hash(&k), frame_eq, ctx);
-		if (*slot) {
-			f->fn = h->frames[slot_idx(*slot)].fn;
+		slot = pms_idtab__probe(&h->frame_tab, f->hash_canon = frame_hash(&k), frame_eq, ctx);
+		if (pms_idtab__used(&h->frame_tab, slot)) {
+			f->fn = h->frames[pms_idtab__id(&h->frame_tab, slot)].fn;
 			continue;
 		}
 		f->fn = (uint32_t)i;
-		slot_set(&h->frame_tab, slot, f->hash_canon, (uint32_t)i);
+		pms_idtab__set(&h->frame_tab, slot, f->hash_canon, (uint32_t)i);
 	}
 	return 0;
 }
@@ -1031,22 +959,22 @@ static int find_entry(struct pms_hist *h, const struct entry_key *key, uint32_t 
 	struct pms_hist_entry k;
 	const void *ctx[2] = { h, &k };
 	uint64_t hv;
-	uint64_t *slot;
+	size_t slot;
 
 	entry_fields(h, key, &k);
 	hv = pms_hash__mix64(hash_step(entry_key_hash(&k), k.priv_event));
-	if (htab_reserve(&h->entry_tab))
+	if (pms_idtab__reserve(&h->entry_tab))
 		return -ENOMEM;
-	slot = htab_probe(&h->entry_tab, (uint32_t)hv, entry_eq, ctx);
-	if (*slot) {
-		*idx = slot_idx(*slot);
+	slot = pms_idtab__probe(&h->entry_tab, (uint32_t)hv, entry_eq, ctx);
+	if (pms_idtab__used(&h->entry_tab, slot)) {
+		*idx = pms_idtab__id(&h->entry_tab, slot);
 		return 0;
 	}
 	if (pms_array__reserve(&h->entries, &h->entries_alloc, h->nr_entries + 1, sizeof(*h->entries)))
 		return -ENOMEM;
 	h->entries[h->nr_entries] = k;
 	*idx = (uint32_t)h->nr_entries;
-	slot_set(&h->entry_tab, slot, (uint32_t)hv, (uint32_t)h->nr_entries++);
+	pms_idtab__set(&h->entry_tab, slot, (uint32_t)hv, (uint32_t)h->nr_entries++);
 	return 0;
 }
 
@@ -1528,7 +1456,7 @@ int pms_hist__group(const struct pms_hist *h, const size_t *attr_idx, size_t nr,
 {
 	struct pms_hist_group *g;
 	const struct pms_hist_entry **block;
-	struct htab tab = { 0 };
+	struct pms_idtab tab = { 0 };
 	size_t total = 0;
 	int err = 0;
 
@@ -1562,21 +1490,21 @@ int pms_hist__group(const struct pms_hist *h, const size_t *attr_idx, size_t nr,
 			const struct pms_hist_entry *e = ev->entries[i];
 			const void *ctx[2] = { g, e };
 			uint32_t hash = (uint32_t)pms_hash__mix64(entry_key_hash(e));
-			uint64_t *slot;
+			size_t slot;
 			struct pms_hist_group_row *r;
 
-			if (htab_reserve(&tab)) {
+			if (pms_idtab__reserve(&tab)) {
 				err = -ENOMEM;
 				goto out;
 			}
-			slot = htab_probe(&tab, hash, row_eq, ctx);
-			if (*slot) {
-				r = &g->rows[slot_idx(*slot)];
+			slot = pms_idtab__probe(&tab, hash, row_eq, ctx);
+			if (pms_idtab__used(&tab, slot)) {
+				r = &g->rows[pms_idtab__id(&tab, slot)];
 			} else {
 				r = &g->rows[g->nr_rows];
 				r->members = block + g->nr_rows * nr;
 				r->key = e;
-				slot_set(&tab, slot, hash, (uint32_t)g->nr_rows++);
+				pms_idtab__set(&tab, slot, hash, (uint32_t)g->nr_rows++);
 			}
 			r->members[m] = e;
 		}
@@ -1587,7 +1515,7 @@ int pms_hist__group(const struct pms_hist *h, const size_t *attr_idx, size_t nr,
 	sort_group_members = nr;
 	qsort(g->rows, g->nr_rows, sizeof(*g->rows), cmp_rows);
 out:
-	htab_release(&tab);
+	pms_idtab__release(&tab);
 	if (err) {
 		pms_hist_group__free(g);
 		return err;

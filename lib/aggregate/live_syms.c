@@ -231,9 +231,9 @@ static struct image *lookup(struct pms_live_syms *ls, uint32_t tgid, uint32_t ex
 	if (pms_idtab__reserve(t) ||
 	    pms_array__reserve(&ls->images, &ls->images_alloc, ls->nr_images + 1, sizeof(*ls->images)))
 		return NULL;
-	for (i = pms_idtab__start(t, h); t->id1[i]; i = pms_idtab__next(t, i)) {
-		im = ls->images[t->id1[i] - 1];
-		if (t->hash[i] == h && im->pub.tgid == tgid && im->pub.exec_id == exec_id)
+	for (i = pms_idtab__start(t, h); pms_idtab__used(t, i); i = pms_idtab__next(t, i)) {
+		im = ls->images[pms_idtab__id(t, i)];
+		if (pms_idtab__hash(t, i) == h && im->pub.tgid == tgid && im->pub.exec_id == exec_id)
 			return im;
 	}
 	im = calloc(1, sizeof(*im));
@@ -303,10 +303,10 @@ static int64_t fc_find(struct pms_live_syms *ls, uint64_t key_image, uint64_t ip
 	p->hash = (uint32_t)pms_hash__mix64(ip ^ (key_image * 0x9e3779b97f4a7c15ULL));
 	if (pms_idtab__reserve(t) || pms_array__reserve(&ls->fc, &ls->fc_alloc, ls->nr_fc + 1, sizeof(*ls->fc)))
 		return -ENOMEM;
-	for (p->slot = pms_idtab__start(t, p->hash); t->id1[p->slot]; p->slot = pms_idtab__next(t, p->slot)) {
-		const struct cached_frame *c = &ls->fc[t->id1[p->slot] - 1];
+	for (p->slot = pms_idtab__start(t, p->hash); pms_idtab__used(t, p->slot); p->slot = pms_idtab__next(t, p->slot)) {
+		const struct cached_frame *c = &ls->fc[pms_idtab__id(t, p->slot)];
 
-		if (t->hash[p->slot] == p->hash && c->key_image == key_image && c->ip == ip)
+		if (pms_idtab__hash(t, p->slot) == p->hash && c->key_image == key_image && c->ip == ip)
 			return c->frame;
 	}
 	return -1;

@@ -92,9 +92,9 @@ static const char *intern_str(struct pms_stacks *st, const char *s)
 	h = (uint32_t)pms_hash__str(PMS_HASH_SEED, s);
 	if (pms_idtab__reserve(&st->str_tab))
 		return NULL;
-	for (i = pms_idtab__start(&st->str_tab, h); st->str_tab.id1[i]; i = pms_idtab__next(&st->str_tab, i))
-		if (st->str_tab.hash[i] == h && !strcmp(st->strs[st->str_tab.id1[i] - 1], s))
-			return st->strs[st->str_tab.id1[i] - 1];
+	for (i = pms_idtab__start(&st->str_tab, h); pms_idtab__used(&st->str_tab, i); i = pms_idtab__next(&st->str_tab, i))
+		if (pms_idtab__hash(&st->str_tab, i) == h && !strcmp(st->strs[pms_idtab__id(&st->str_tab, i)], s))
+			return st->strs[pms_idtab__id(&st->str_tab, i)];
 	if (st->nr_strs == st->strs_alloc &&
 	    pms_array__reserve(&st->strs, &st->strs_alloc, st->nr_strs + 1, sizeof(*st->strs)))
 		return NULL;
@@ -135,9 +135,9 @@ static int64_t intern_interned(struct pms_stacks *st, const struct pms_stack_fra
 
 	if (pms_idtab__reserve(&st->frame_tab))
 		return -ENOMEM;
-	for (i = pms_idtab__start(&st->frame_tab, h); st->frame_tab.id1[i]; i = pms_idtab__next(&st->frame_tab, i))
-		if (st->frame_tab.hash[i] == h && frame_eq(&st->frames[st->frame_tab.id1[i] - 1], f))
-			return st->frame_tab.id1[i] - 1;
+	for (i = pms_idtab__start(&st->frame_tab, h); pms_idtab__used(&st->frame_tab, i); i = pms_idtab__next(&st->frame_tab, i))
+		if (pms_idtab__hash(&st->frame_tab, i) == h && frame_eq(&st->frames[pms_idtab__id(&st->frame_tab, i)], f))
+			return pms_idtab__id(&st->frame_tab, i);
 	if (st->nr_frames >= UINT32_MAX - 2)
 		return -ENOMEM;
 	if (st->nr_frames == st->frames_alloc &&
@@ -216,11 +216,11 @@ static int64_t child(struct pms_stacks *st, uint32_t parent, uint32_t frame)
 
 	if (pms_idtab__reserve(t))
 		return -ENOMEM;
-	for (i = pms_idtab__start(t, h); t->id1[i]; i = pms_idtab__next(t, i)) {
-		const struct pms_stack_node *n = &st->nodes[t->id1[i] - 1];
+	for (i = pms_idtab__start(t, h); pms_idtab__used(t, i); i = pms_idtab__next(t, i)) {
+		const struct pms_stack_node *n = &st->nodes[pms_idtab__id(t, i)];
 
-		if (t->hash[i] == h && n->parent == parent && n->frame == frame)
-			return t->id1[i] - 1;
+		if (pms_idtab__hash(t, i) == h && n->parent == parent && n->frame == frame)
+			return pms_idtab__id(t, i);
 	}
 	id = new_node(st, parent, frame);
 	if (id < 0)

@@ -46,11 +46,11 @@ static uint32_t row_of(struct builder *b, const char *name, const char *dso, enu
 
 	if (pms_idtab__reserve(t))
 		return NO_ROW;
-	for (j = pms_idtab__start(t, h); t->id1[j]; j = pms_idtab__next(t, j)) {
-		const struct pms_diff_row *r = &b->d->rows[t->id1[j] - 1];
+	for (j = pms_idtab__start(t, h); pms_idtab__used(t, j); j = pms_idtab__next(t, j)) {
+		const struct pms_diff_row *r = &b->d->rows[pms_idtab__id(t, j)];
 
-		if (t->hash[j] == h && !strcmp(r->name, name) && !strcmp(r->dso, dso))
-			return t->id1[j] - 1;
+		if (pms_idtab__hash(t, j) == h && !strcmp(r->name, name) && !strcmp(r->dso, dso))
+			return pms_idtab__id(t, j);
 	}
 	if (pms_array__reserve(&b->d->rows, &b->alloc, b->d->nr_rows + 1, sizeof(*b->d->rows)))
 		return NO_ROW;

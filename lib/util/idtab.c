@@ -7,41 +7,34 @@
 
 int pms_idtab__reserve(struct pms_idtab *t)
 {
-	size_t ncap;
-	uint32_t *nh, *ni;
+	uint64_t *slots;
+	size_t cap;
 
 	if ((t->nr + 1) * 2 <= t->cap)
 		return 0;
-	ncap = t->cap ? t->cap * 2 : 1024;
-	nh = calloc(ncap, sizeof(*nh));
-	ni = calloc(ncap, sizeof(*ni));
-	if (!nh || !ni) {
-		free(nh);
-		free(ni);
+	cap = t->cap ? t->cap * 2 : 1024;
+	slots = calloc(cap, sizeof(*slots));
+	if (!slots)
 		return -ENOMEM;
-	}
 	/* the stored hashes place every id again: no key is looked at */
 	for (size_t i = 0; i < t->cap; i++) {
+		uint64_t s = t->slots[i];
 		size_t j;
 
-		if (!t->id1[i])
+		if (!s)
 			continue;
-		for (j = t->hash[i] & (ncap - 1); ni[j]; j = (j + 1) & (ncap - 1))
+		for (j = (s >> 32) & (cap - 1); slots[j]; j = (j + 1) & (cap - 1))
 			;
-		nh[j] = t->hash[i];
-		ni[j] = t->id1[i];
+		slots[j] = s;
 	}
-	free(t->hash);
-	free(t->id1);
-	t->hash = nh;
-	t->id1 = ni;
-	t->cap = ncap;
+	free(t->slots);
+	t->slots = slots;
+	t->cap = cap;
 	return 0;
 }
 
 void pms_idtab__release(struct pms_idtab *t)
 {
-	free(t->hash);
-	free(t->id1);
+	free(t->slots);
 	memset(t, 0, sizeof(*t));
 }

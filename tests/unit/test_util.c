@@ -143,9 +143,9 @@ static uint32_t idtab_find_or_add(struct pms_idtab *t, const uint32_t *keys, uin
 
 	cr_assert_eq(pms_idtab__reserve(t), 0);
 	cr_assert_leq((t->nr + 1) * 2, t->cap);
-	for (i = pms_idtab__start(t, h); t->id1[i]; i = pms_idtab__next(t, i))
-		if (t->hash[i] == h && keys[t->id1[i] - 1] == k)
-			return t->id1[i] - 1;
+	for (i = pms_idtab__start(t, h); pms_idtab__used(t, i); i = pms_idtab__next(t, i))
+		if (pms_idtab__hash(t, i) == h && keys[pms_idtab__id(t, i)] == k)
+			return pms_idtab__id(t, i);
 	pms_idtab__set(t, i, h, *nr);
 	return (*nr)++;
 }
@@ -166,9 +166,40 @@ Test(util_idtab, colliding_hashes_growth_and_release)
 		cr_assert_eq(idtab_find_or_add(&t, keys, &nr, k * 3, k % 7), k, "key %u found again", k);
 	cr_assert_eq(nr, 20000, "nothing added twice");
 	pms_idtab__release(&t);
-	cr_assert_null(t.id1);
+	cr_assert_null(t.slots);
 	cr_assert_eq(t.cap, 0);
 	cr_assert_eq(t.nr, 0);
+}
+
+static bool key_is(const void *ctx, uint32_t id)
+{
+	const uint32_t *want = ctx;
+
+	return id * 5 == *want; /* the keys of this test are 5 * id */
+}
+
+Test(util_idtab, probe_with_a_callback)
+{
+	struct pms_idtab t = { 0 };
+
+	for (uint32_t id = 0; id < 3000; id++) {
+		uint32_t key = id * 5;
+		size_t slot;
+
+		cr_assert_eq(pms_idtab__reserve(&t), 0);
+		slot = pms_idtab__probe(&t, key % 11, key_is, &key);
+		cr_assert_not(pms_idtab__used(&t, slot), "id %u not there yet", id);
+		pms_idtab__set(&t, slot, key % 11, id);
+	}
+	for (uint32_t id = 0; id < 3000; id += 7) {
+		uint32_t key = id * 5;
+		size_t slot = pms_idtab__probe(&t, key % 11, key_is, &key);
+
+		cr_assert(pms_idtab__used(&t, slot));
+		cr_assert_eq(pms_idtab__id(&t, slot), id);
+		cr_assert_eq(pms_idtab__hash(&t, slot), key % 11);
+	}
+	pms_idtab__release(&t);
 }
 
 Test(util_idlist, lists_in_order_with_duplicates)
