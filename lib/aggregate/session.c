@@ -19,6 +19,7 @@
 #include "symbol/unwind.h"
 #include "util/array.h"
 #include "util/hash.h"
+#include "util/idtab.h"
 
 #ifndef PERF_RECORD_FINISHED_ROUND
 #define PERF_RECORD_FINISHED_ROUND 68
@@ -154,49 +155,32 @@ static int itab_put(struct itab *t, int64_t key, void *val)
 
 /* Interned strings: one copy of each comm and path, stable until the session is freed. */
 struct strtab {
-	const char **ents;
-	size_t cap, nr;
+	const char **strs;      /* by id */
+	size_t nr, alloc;
+	struct pms_idtab by_text;
 };
 
 static const char *intern_n(struct strtab *t, struct arena *a, const char *s, size_t len)
 {
-	uint64_t h = pms_hash__bytes(PMS_HASH_SEED, s, len);
+	uint32_t h = (uint32_t)pms_hash__bytes(PMS_HASH_SEED, s, len);
 	size_t i;
 	char *copy;
 
-	if (t->cap) {
-		for (i = h & (t->cap - 1); t->ents[i]; i = (i + 1) & (t->cap - 1))
-			if (!strncmp(t->ents[i], s, len) && t->ents[i][len] == '\0')
-				return t->ents[i];
-	}
-	if ((t->nr + 1) * 2 > t->cap) {
-		size_t ncap = t->cap ? t->cap * 2 : 256;
-		const char **n = calloc(ncap, sizeof(*n));
+	if (pms_idtab__reserve(&t->by_text) || pms_array__reserve(&t->strs, &t->alloc, t->nr + 1, sizeof(*t->strs)))
+		return NULL;
+	for (i = pms_idtab__start(&t->by_text, h); pms_idtab__used(&t->by_text, i); i = pms_idtab__next(&t->by_text, i)) {
+		const char *e = t->strs[pms_idtab__id(&t->by_text, i)];
 
-		if (!n)
-			return NULL;
-		for (size_t j = 0; j < t->cap; j++) {
-			const char *e = t->ents[j];
-
-			if (!e)
-				continue;
-			for (i = pms_hash__bytes(PMS_HASH_SEED, e, strlen(e)) & (ncap - 1); n[i]; i = (i + 1) & (ncap - 1))
-				;
-			n[i] = e;
-		}
-		free(t->ents);
-		t->ents = n;
-		t->cap = ncap;
+		if (pms_idtab__hash(&t->by_text, i) == h && !strncmp(e, s, len) && e[len] == '\0')
+			return e;
 	}
 	copy = arena_alloc(a, len + 1);
 	if (!copy)
 		return NULL;
 	memcpy(copy, s, len);
 	copy[len] = '\0';
-	for (i = h & (t->cap - 1); t->ents[i]; i = (i + 1) & (t->cap - 1))
-		;
-	t->ents[i] = copy;
-	t->nr++;
+	pms_idtab__set(&t->by_text, i, h, (uint32_t)t->nr);
+	t->strs[t->nr++] = copy;
 	return copy;
 }
 
@@ -369,7 +353,8 @@ void pms_session__free(struct pms_session *s)
 	aspace_free(s->kernel);
 	free(s->threads.ents);
 	free(s->build_ids.ents);
-	free(s->strs.ents);
+	free(s->strs.strs);
+	pms_idtab__release(&s->strs.by_text);
 	arena_free(&s->arena);
 	pms_ordered__free(s->oq);
 	free(s->cfgs);
