@@ -256,29 +256,29 @@ static struct image *lookup(struct pms_live_syms *ls, uint32_t tgid, uint32_t ex
 	return im;
 }
 
-struct pms_live_image *pms_live_syms__announce(struct pms_live_syms *ls, uint32_t tgid, uint32_t exec_id)
+/* The image, its reading counted as *read_now (or as missed when its maps were gone). */
+static struct pms_live_image *counted(struct pms_live_syms *ls, uint32_t tgid, uint32_t exec_id,
+				      uint64_t *read_now)
 {
 	int fresh;
 	struct image *im = lookup(ls, tgid, exec_id, &fresh);
 
 	if (fresh == 1)
-		ls->stats.snapshots++;
+		(*read_now)++;
 	else if (fresh == 0)
 		ls->stats.missed++;
 	return im ? &im->pub : NULL;
 }
 
+struct pms_live_image *pms_live_syms__announce(struct pms_live_syms *ls, uint32_t tgid, uint32_t exec_id)
+{
+	return counted(ls, tgid, exec_id, &ls->stats.snapshots);
+}
+
 struct pms_live_image *pms_live_syms__image(struct pms_live_syms *ls, uint32_t tgid, uint32_t exec_id)
 {
-	int fresh;
-	struct image *im = lookup(ls, tgid, exec_id, &fresh);
-
 	/* no announcement read (its ring was full, or the sample came first): read now */
-	if (fresh == 1)
-		ls->stats.late++;
-	else if (fresh == 0)
-		ls->stats.missed++;
-	return im ? &im->pub : NULL;
+	return counted(ls, tgid, exec_id, &ls->stats.late);
 }
 
 static struct image *image_of(struct pms_live_image *img)
