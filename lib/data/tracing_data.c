@@ -319,19 +319,20 @@ static bool field_name(struct lex *x)
 	return true;
 }
 
+/*
+ * The number token is not zero as libtraceevent reads it: strtoull() with
+ * base 0, which stops at the first digit its base does not have ("08" and
+ * "0008004" are octal zeros; a fuzzer's "0 % 0008004" divided by zero).
+ */
 static bool nonzero_number(const struct lex *x)
 {
-	for (size_t i = 0; i < x->n && is_ident_char(x->s[i]); i++) {
-		char c = x->s[i];
+	char buf[72];
 
-		if (c >= '1' && c <= '9')
-			return true;
-		if (c == 'x' || c == 'X')
-			continue;
-		if (c != '0')
-			break;
-	}
-	return false;
+	if (x->n >= sizeof(buf))
+		return false; /* no tracefs format has such a number: refused rather than guessed */
+	memcpy(buf, x->s, x->n);
+	buf[x->n] = '\0';
+	return strtoull(buf, NULL, 0) != 0;
 }
 
 static bool rx_expr(struct lex *x, bool konst);

@@ -577,6 +577,10 @@ Test(tracing_data, crafted_print_fmts_not_parsed)
 	expect_fields_only("\"%d\", REC->a / 0x0");
 	expect_fields_only("\"%d\", REC->a / 2[0]");
 	expect_fields_only("\"%d\", REC->a / (2)");
+	/* octal as strtoull reads it: "08" and "0008004" are zeros (a fuzzer's SIGFPE in tep_parse_event) */
+	expect_fields_only("\"%d\", REC->a / 08");
+	expect_fields_only("\"%d\", (0 | 0%00008004 | 1)");
+	expect_fields_only("\"%d\", REC->a % 0000000000000000000000000000000000000000000000000000000000000000000000000001");
 	expect_fields_only("\"%s\", __print_flags_u64(REC->a, \"|\", { 1, \"A\" })");
 	expect_fields_only("\"%s\", __get_str(nosuch)");
 	expect_fields_only("\"%d\", REC->a`b");
@@ -588,6 +592,7 @@ Test(tracing_data, crafted_print_fmts_not_parsed)
 	expect_fields_only("\"%d\", __print_symbolic(REC->a, { REC->len, \"x\" })");
 	expect_prints("\"%d %d\", REC->a / 4, REC->a % 4", 9, 0, "2 1");
 	expect_prints("\"%d\", REC->a / 0x2 << 1", 9, 0, "8");
+	expect_prints("\"%d\", REC->a / 010", 17, 0, "2");
 	expect_prints("\"%d\", (REC)->a", 9, 0, "9");
 	expect_prints("\"%s\", __print_symbolic(REC->a, { 1, \"one\" }, { 2, \"tw\" \"o\" }, { -1, ((void *)0) })", 1, 0,
 		      "one");
