@@ -268,6 +268,10 @@ static void lex_next(struct lex *x)
 			x->t = T_BAD;
 		else
 			p++;
+	} else if (x->end - p >= 2 && (*p == '+' || *p == '-') && p[1] == *p) {
+		/* "++"/"--": no tracefs format has them, and libtraceevent 1.7 leaks the token */
+		x->t = T_BAD;
+		p += 2;
 	} else {
 		x->t = T_BAD;
 		for (size_t i = 0; i < sizeof(two) / sizeof(two[0]); i++)

@@ -579,6 +579,9 @@ Test(tracing_data, crafted_print_fmts_not_parsed)
 	expect_fields_only("\"%d\", REC->a / (2)");
 	/* octal as strtoull reads it: "08" and "0008004" are zeros (a fuzzer's SIGFPE in tep_parse_event) */
 	expect_fields_only("\"%d\", REC->a / 08");
+	/* "++" and "--" are one token to libtraceevent, which leaks it */
+	expect_fields_only("\"%d\", (REC->a + 1) ++ 1");
+	expect_fields_only("\"%d\", REC->a -- 1");
 	expect_fields_only("\"%d\", (0 | 0%00008004 | 1)");
 	expect_fields_only("\"%d\", REC->a % 0000000000000000000000000000000000000000000000000000000000000000000000000001");
 	expect_fields_only("\"%s\", __print_flags_u64(REC->a, \"|\", { 1, \"A\" })");
@@ -593,6 +596,7 @@ Test(tracing_data, crafted_print_fmts_not_parsed)
 	expect_prints("\"%d %d\", REC->a / 4, REC->a % 4", 9, 0, "2 1");
 	expect_prints("\"%d\", REC->a / 0x2 << 1", 9, 0, "8");
 	expect_prints("\"%d\", REC->a / 010", 17, 0, "2");
+	expect_prints("\"%d\", REC->a - -1", 9, 0, "10");
 	expect_prints("\"%d\", (REC)->a", 9, 0, "9");
 	expect_prints("\"%s\", __print_symbolic(REC->a, { 1, \"one\" }, { 2, \"tw\" \"o\" }, { -1, ((void *)0) })", 1, 0,
 		      "one");
