@@ -350,26 +350,14 @@ static void print_sym(FILE *out, const struct pms_frame *f, unsigned fields, uin
 	}
 }
 
-/* glibc's internal aliases: "__GI___qsort_r", "__qsort_r" and "qsort_r" name one function. */
-static const char *base_name(const char *n)
-{
-	if (!strncmp(n, "__GI_", 5))
-		n += 5;
-	while (*n == '_')
-		n++;
-	return n;
-}
-
-static bool same_function(const char *dwarf_name, const char *elf_name)
-{
-	return !strcmp(dwarf_name, elf_name) || !strcmp(base_name(dwarf_name), base_name(elf_name));
-}
-
 /*
  * perf expands the DWARF-unwound user frames of --call-graph dwarf samples
- * into their inlined functions (innermost first): each gets a line with the
- * outer symbol's offset, "(inlined)" where the DWARF name is not the ELF
- * symbol's. Returns false (print the frame normally) without line info.
+ * into their inlined functions (innermost first), as addr2line lists them:
+ * each gets a line with the outer symbol's offset and addr2line's name for
+ * it (the linkage name where DWARF has one); "(inlined)" wherever that name
+ * is not the ELF symbol's, the out-of-line function included (glibc's
+ * "__GI___sbrk" in "__sbrk"). Returns false (print the frame normally)
+ * without line info.
  */
 static bool print_inlines(FILE *out, struct pms_resolver *r, const struct pms_frame *f, uint64_t addr,
 			  uint64_t adj, unsigned fields)
@@ -387,12 +375,12 @@ static bool print_inlines(FILE *out, struct pms_resolver *r, const struct pms_fr
 		if (!sl[i].func)
 			return false;
 	for (size_t i = 0; i < nr; i++) {
-		/* the outermost is the function itself, unless DWARF names another (a .constprop clone) */
-		bool inlined = i + 1 < nr || !same_function(sl[i].func, f->res.sym);
+		const char *name = sl[i].linkage_name ? sl[i].linkage_name : sl[i].func;
+		bool inlined = strcmp(name, f->res.sym) != 0;
 
 		fprintf(out, "\t%16" PRIx64, addr);
 		if (fields & F_SYM) {
-			fprintf(out, " %s", inlined ? sl[i].func : f->res.sym);
+			fprintf(out, " %s", name);
 			if (fields & F_SYMOFF)
 				fprintf(out, "+0x%" PRIx64, f->res.sym_off - adj);
 		}

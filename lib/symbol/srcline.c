@@ -5,10 +5,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libelf.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "symbol/demangle.h"
 #include "symbol/srcline.h"
 #include "util/array.h"
 
@@ -24,6 +26,9 @@ struct entry {
 /* A function-like DIE (out-of-line or inlined copy) of one CU. */
 struct fn {
 	const char *name;
+	const char *linkage;    /* DW_AT_linkage_name as recorded, NULL without one */
+	char *linkage_demangled; /* filled on first use; NULL if not mangled */
+	bool demangle_tried;
 	const char *call_file; /* where an inlined copy sits in its caller */
 	unsigned int call_line;
 	int parent;            /* enclosing fn index, -1 for a subprogram */
@@ -121,6 +126,8 @@ void pms_srcline__free(struct pms_srcline *sl)
 		free(sl->tab[i].frames);
 	free(sl->tab);
 	for (size_t i = 0; i < sl->nr_cus; i++) {
+		for (size_t k = 0; k < sl->cus[i].nr_fns; k++)
+			free(sl->cus[i].fns[k].linkage_demangled);
 		free(sl->cus[i].fns);
 		free(sl->cus[i].rngs);
 	}
@@ -185,6 +192,17 @@ static unsigned int call_line(Dwarf_Die *die)
 	return (unsigned int)v;
 }
 
+/* Through DW_AT_abstract_origin and DW_AT_specification, as the name is. */
+static const char *linkage_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
+		return dwarf_formstring(&a);
+	return NULL;
+}
+
 static const char *call_file(struct cu_index *ci, Dwarf_Die *die)
 {
 	Dwarf_Attribute a;
@@ -207,6 +225,7 @@ static int add_fn(struct cu_index *ci, Dwarf_Die *die, int parent, int depth)
 	idx = (int)ci->nr_fns++;
 	ci->fns[idx] = (struct fn){
 		.name = dwarf_diename(die),
+		.linkage = linkage_name(die),
 		.parent = tag == DW_TAG_inlined_subroutine ? parent : -1,
 	};
 	if (tag == DW_TAG_inlined_subroutine) {
@@ -338,9 +357,14 @@ static int resolve(struct pms_srcline *sl, uint64_t vaddr, struct pms_srcline_fr
 	if (!frames)
 		return -ENOMEM;
 	while (fn >= 0 && n < MAX_INLINE_DEPTH) {
-		const struct fn *f = &ci->fns[fn];
+		struct fn *f = &ci->fns[fn];
 
+		if (f->linkage && !f->demangle_tried) {
+			f->linkage_demangled = pms_demangle__perf(f->linkage);
+			f->demangle_tried = true;
+		}
 		cur.func = f->name;
+		cur.linkage_name = f->linkage_demangled ? f->linkage_demangled : f->linkage;
 		frames[n++] = cur;
 		/* The caller is where this copy was inlined. */
 		cur.file = f->call_file;

@@ -22,6 +22,12 @@
 
 struct pms_srcline_frame {
 	const char *func; /* DW_AT_name, NULL if unknown */
+	/*
+	 * DW_AT_linkage_name, demangled as perf prints names (no parameters),
+	 * NULL without one. What addr2line, and so perf, calls the function:
+	 * glibc's "__GI___qsort_r" where DW_AT_name says "__qsort_r".
+	 */
+	const char *linkage_name;
 	const char *file; /* full path as recorded in DWARF, NULL if unknown */
 	unsigned int line;  /* 0 if unknown */
 };

@@ -101,13 +101,20 @@ Test(symbol_srcline, agrees_with_addr2line)
 
 			if (pms_srcline__lookup(sl, a, &f, &nr))
 				continue;
-			/* addr2line -i prints innermost first: "file:line" lines, same order as ours. */
-			snprintf(cmd, sizeof(cmd), "addr2line -i -e '%s' 0x%llx | sed 's/ (discriminator [0-9]*)//'",
+			/*
+			 * addr2line -f -i prints innermost first, "function" then "file:line";
+			 * its function is the linkage name where DWARF has one (perf's name
+			 * for the frame), which c++filt -p demangles as perf does.
+			 */
+			snprintf(cmd, sizeof(cmd),
+				 "addr2line -f -i -e '%s' 0x%llx | sed 's/ (discriminator [0-9]*)//' | c++filt -p",
 				 bin, (unsigned long long)a);
 			out = fx_output(cmd);
 			struct strbuf_lite { char b[4096]; size_t n; } ours = { .n = 0 };
 			for (size_t i = 0; i < nr; i++)
-				ours.n += (size_t)snprintf(ours.b + ours.n, sizeof(ours.b) - ours.n, "%s:%u\n",
+				ours.n += (size_t)snprintf(ours.b + ours.n, sizeof(ours.b) - ours.n, "%s\n%s:%u\n",
+							   f[i].linkage_name ? f[i].linkage_name
+									     : f[i].func ? f[i].func : "??",
 							   f[i].file ? f[i].file : "??", f[i].line);
 			snprintf(want, sizeof(want), "%s", out);
 			cr_assert_str_eq(ours.b, want, "0x%llx", (unsigned long long)a);
@@ -116,6 +123,17 @@ Test(symbol_srcline, agrees_with_addr2line)
 		}
 	}
 	cr_assert_gt(compared, 10);
+	/* the asm-renamed function: DW_AT_name "pms_fx_cxx", linkage "_ZN3pms2fx5cxxfnEi" */
+	{
+		const struct pms_sym *s = sym_named(dso, "_ZN3pms2fx5cxxfnEi");
+		const struct pms_srcline_frame *f;
+		size_t nr;
+
+		cr_assert_eq(pms_srcline__lookup(sl, s->start, &f, &nr), 0);
+		cr_assert_gt(nr, 0);
+		cr_assert_str_eq(f[nr - 1].func, "pms_fx_cxx");
+		cr_assert_str_eq(f[nr - 1].linkage_name, "pms::fx::cxxfn");
+	}
 	pms_srcline__free(sl);
 	pms_dso__free(dso);
 	fx_rmdir(dir);
