@@ -3,6 +3,7 @@
 #include "perf_event/mmap.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +154,22 @@ int pms_mmap__map_overwrite(struct pms_mmap *m, int fd, unsigned nr_data_pages)
 	return map_ring(m, fd, nr_data_pages, PROT_READ);
 }
 
+int pms_mmap__map_user_page(struct pms_mmap *m, int fd)
+{
+	size_t page = pms_mmap__page_size();
+	void *base = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, 0);
+
+	memset(m, 0, sizeof(*m));
+	m->fd = -1;
+	if (base == MAP_FAILED)
+		return -errno;
+	m->fd = fd;
+	m->base = base;
+	m->len_bytes = page;
+	m->page_size_bytes = page;
+	return 0;
+}
+
 void pms_mmap__unmap(struct pms_mmap *m)
 {
 	if (!m)
@@ -179,6 +196,30 @@ int pms_perf_fd__enable(int fd)
 int pms_perf_fd__disable(int fd)
 {
 	return ioctl(fd, PERF_EVENT_IOC_DISABLE, 0) < 0 ? -errno : 0;
+}
+
+int pms_perf_fd__group_ioctl(int fd, enum pms_group_ioctl op)
+{
+	static const unsigned long req[] = {
+		[PMS_GROUP_ENABLE] = PERF_EVENT_IOC_ENABLE,
+		[PMS_GROUP_DISABLE] = PERF_EVENT_IOC_DISABLE,
+		[PMS_GROUP_RESET] = PERF_EVENT_IOC_RESET,
+	};
+
+	if ((unsigned)op >= sizeof(req) / sizeof(req[0]))
+		return -EINVAL;
+	return ioctl(fd, req[op], PERF_IOC_FLAG_GROUP) < 0 ? -errno : 0;
+}
+
+int pms_perf_fd__signal_on_wakeup(int fd, int signo, pid_t tid)
+{
+	struct f_owner_ex owner = { .type = F_OWNER_TID, .pid = tid };
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_ASYNC | O_NONBLOCK) < 0 || fcntl(fd, F_SETSIG, signo) < 0 ||
+	    fcntl(fd, F_SETOWN_EX, &owner) < 0)
+		return -errno;
+	return 0;
 }
 
 int pms_perf_fd__pause_output(int fd, bool pause)

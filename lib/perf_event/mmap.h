@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct pms_mmap {
 	int fd;                  /* the event whose ring this is (-1 if unmapped) */
@@ -65,6 +66,13 @@ int pms_mmap__map(struct pms_mmap *m, int fd, unsigned nr_data_pages);
  */
 int pms_mmap__map_overwrite(struct pms_mmap *m, int fd, unsigned nr_data_pages);
 
+/*
+ * Map only the metadata page (PROT_READ) of a counting event: what a
+ * self-monitoring read needs (perf_event/userpage.h). No data pages, so no
+ * locked-memory budget. 0 or -errno.
+ */
+int pms_mmap__map_user_page(struct pms_mmap *m, int fd);
+
 /* Unmap; accepts zeroed, unmapped or already unmapped structs. */
 void pms_mmap__unmap(struct pms_mmap *m);
 
@@ -74,6 +82,16 @@ void pms_mmap__unmap(struct pms_mmap *m);
  * clock; the kernel says -EINVAL otherwise. fd must not be mapped itself.
  */
 int pms_mmap__set_output(int fd, int target_fd);
+
+/* The ioctls that act on a whole group through its leader (PERF_IOC_FLAG_GROUP). */
+enum pms_group_ioctl { PMS_GROUP_ENABLE, PMS_GROUP_DISABLE, PMS_GROUP_RESET };
+int pms_perf_fd__group_ioctl(int fd, enum pms_group_ioctl op);
+
+/*
+ * Deliver signo to thread tid at each wakeup of fd's ring (O_ASYNC,
+ * F_SETSIG, F_SETOWN_EX with F_OWNER_TID); the fd becomes non-blocking.
+ */
+int pms_perf_fd__signal_on_wakeup(int fd, int signo, pid_t tid);
 
 /* PERF_EVENT_IOC_ENABLE / DISABLE on one fd (not the group). */
 int pms_perf_fd__enable(int fd);
