@@ -3,6 +3,7 @@
 # Enforces the dependency rule of docs/architecture.md by grepping includes:
 #   util <- event <- perf_event <- ring <- data <- aggregate <- export
 #   symbol uses only util; lib/bpf may use util, event, perf_event, ring;
+#   lib/api (the public functions over them all) may use every layer;
 #   lib/ never includes cli/; public headers include only libc/uapi headers.
 # Also rejects banned unsafe libc calls anywhere in lib/ and cli/.
 set -u
@@ -21,6 +22,7 @@ allowed() { # allowed <layer> -> space separated layers it may include
 	export) echo "util event perf_event ring data aggregate symbol export" ;;
 	symbol) echo "util symbol" ;;
 	bpf) echo "util event perf_event ring bpf" ;;
+	api) echo "util event perf_event ring data aggregate symbol export bpf api" ;;
 	*) echo "" ;;
 	esac
 }

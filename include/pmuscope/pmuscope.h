@@ -55,4 +55,10 @@ PMS_API const char *pms_strerror(int err);
 }
 #endif
 
+/* The whole API from one include. */
+#include <pmuscope/count.h>
+#include <pmuscope/overflow.h>
+#include <pmuscope/perf_data.h>
+#include <pmuscope/region.h>
+
 #endif /* PMUSCOPE_PMUSCOPE_H */
