@@ -58,7 +58,7 @@ if [ "$build" = build-aarch64 ]; then
 	make --no-print-directory aarch64 >"$work/build.log" 2>&1 || build_ok=0
 else
 	make --no-print-directory BUILD="$build" CC=${CROSS}gcc AR=${CROSS}ar LDFLAGS=-static \
-		HOST_LIBS=0 "$build/pmuscope" >"$work/build.log" 2>&1 || build_ok=0
+		HOST_LIBS=0 "$build/pmuscope" "$build/libpmuscope.a" >"$work/build.log" 2>&1 || build_ok=0
 fi
 if [ $build_ok = 0 ] || [ ! -x "$build/pmuscope" ]; then
 	tail -n 20 "$work/build.log"
@@ -74,8 +74,14 @@ for src in "$here"/workloads/*.c ${PMU_VM_EXTRA_CHECKS:+"$PMU_VM_EXTRA_CHECKS"/*
 	name=$(basename "$src" .c)
 	# A workload may ask for more flags with a "pmu-vm-cflags: FLAGS" comment line.
 	xflags=$(sed -n 's|^[/* ]*pmu-vm-cflags: *\([^*]*\).*|\1|p' "$src" | head -n 1)
+	# "pmu-vm-libpmuscope": built as a program outside the tree would be, against the public
+	# headers and the static aarch64 library only (no lib/ headers).
+	libflags=""
+	if grep -q 'pmu-vm-libpmuscope' "$src"; then
+		libflags="-I$top/include $build/libpmuscope.a -lpthread -lm"
+	fi
 	# shellcheck disable=SC2086 # WFLAGS and xflags are word lists
-	if ! ${CROSS}gcc -std=gnu11 -O2 -static $WFLAGS $xflags -o "$root/wl/$name" "$src" \
+	if ! ${CROSS}gcc -std=gnu11 -O2 -static $WFLAGS $xflags -I"$here/workloads" -o "$root/wl/$name" "$src" $libflags \
 		>"$work/wl-$name.log" 2>&1; then
 		cat "$work/wl-$name.log"
 		fail "build" "workload $name did not compile"
