@@ -4,6 +4,19 @@
 
 BUILD     ?= build
 CC        ?= gcc
+# The library's version (its header says it) and the SONAME's number, which
+# changes with the version node of lib/libpmuscope.map on an incompatible change.
+VERSION   := $(shell sed -n 's/^\#define PMS_VERSION_STRING "\(.*\)"/\1/p' include/pmuscope/pmuscope.h)
+SOVERSION := 0
+
+# make install PREFIX=... DESTDIR=...
+PREFIX       ?= /usr/local
+BINDIR       ?= $(PREFIX)/bin
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+MANDIR       ?= $(PREFIX)/share/man
+BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 SAN       ?=
 Q         ?= @
 
@@ -40,7 +53,7 @@ LDLIBS    := -lbpf -ltraceevent -ldw -lelf -lzstd -lz -liberty $(LDLIBS)
 else
 HOST_LIB_SRCS := lib/symbol/dso.c lib/symbol/srcline.c lib/symbol/unwind.c lib/symbol/debuginfod.c \
                  lib/symbol/demangle.c lib/symbol/resolver.c lib/bpf/profile.c \
-                 lib/data/tracing_data.c lib/aggregate/live_syms.c
+                 lib/data/tracing_data.c lib/aggregate/live_syms.c lib/api/symbolize.c
 LIB_SRCS  := $(filter-out $(HOST_LIB_SRCS) %_zstd.c %_gz.c,$(LIB_SRCS))
 ALL_CFLAGS += -DPMS_NO_HOST_LIBS
 endif
@@ -57,10 +70,10 @@ UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
 DEMO_BINS := $(DEMO_SRCS:demo/%.c=$(BUILD)/demo/%)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 
-.PHONY: all deps run check lib cli unit-bin test-bin demo fuzz-bin clean aarch64 \
-        test-layers test-unit test-cli test-kernel test-browser test-fuzz test-san bench
+.PHONY: all deps run check lib cli unit-bin test-bin demo fuzz-bin clean aarch64 install man abi-baseline \
+        examples api-bin test-layers test-unit test-cli test-kernel test-browser test-fuzz test-san bench
 
-all: $(BUILD)/pmuscope $(BUILD)/libpmuscope.a $(BUILD)/libpmuscope.so demo
+all: $(BUILD)/pmuscope $(BUILD)/libpmuscope.a $(BUILD)/libpmuscope.so $(BUILD)/pmuscope.pc demo
 
 deps:
 	$(Q)sh scripts/install-deps.sh
@@ -70,7 +83,7 @@ run: deps
 	$(Q)sh scripts/run-demo.sh $(BUILD)
 
 check: deps
-	$(Q)$(MAKE) --no-print-directory all unit-bin test-bin fuzz-bin
+	$(Q)$(MAKE) --no-print-directory all unit-bin test-bin fuzz-bin examples api-bin
 	$(Q)$(MAKE) --no-print-directory BUILD=build-san SAN=1 build-san/pmuscope unit-bin demo
 	$(Q)sh tests/run-all.sh
 
@@ -133,10 +146,65 @@ $(BUILD)/libpmuscope.a: $(LIB_OBJS)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 # Only PMS_API symbols are exported (-fvisibility=hidden, version script).
-$(BUILD)/libpmuscope.so: $(LIB_OBJS) lib/libpmuscope.map
+$(BUILD)/libpmuscope.so.$(VERSION): $(LIB_OBJS) lib/libpmuscope.map
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -shared $(LDFLAGS) -Wl,--version-script=lib/libpmuscope.map \
-		-Wl,-soname,libpmuscope.so.0 -o $@ $(LIB_OBJS) $(LDLIBS)
+		-Wl,-soname,libpmuscope.so.$(SOVERSION) -o $@ $(LIB_OBJS) $(LDLIBS) -lpthread
+$(BUILD)/libpmuscope.so.$(SOVERSION) $(BUILD)/libpmuscope.so: $(BUILD)/libpmuscope.so.$(VERSION)
+	$(Q)ln -sf $(notdir $<) $@
+
+# What a program linking the static library needs besides it.
+LIBS_PRIVATE := $(LDLIBS) -lpthread
+$(BUILD)/pmuscope.pc: lib/pmuscope.pc.in include/pmuscope/pmuscope.h Makefile
+	@mkdir -p $(dir $@)
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS_PRIVATE@|$(LIBS_PRIVATE)|' $< >$@
+
+# The ABI baseline tests/abi/check.sh compares the shared library against.
+abi-baseline: $(BUILD)/libpmuscope.so.$(VERSION)
+	$(Q)abidw --headers-dir include/pmuscope --drop-private-types --exported-interfaces-only \
+		--no-show-locs --no-corpus-path --out-file abi/libpmuscope.abi $<
+
+# Man pages from docs/ (scripts/gen-man.sh) and the bash completion.
+man: $(BUILD)/pmuscope
+	$(Q)sh scripts/gen-man.sh $(BUILD)/man $(BUILD)/pmuscope
+
+install: all man
+	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/pmuscope \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(BASHCOMPDIR)
+	$(Q)install -m 755 $(BUILD)/pmuscope $(DESTDIR)$(BINDIR)/pmuscope
+	$(Q)install -m 644 $(BUILD)/libpmuscope.a $(DESTDIR)$(LIBDIR)/libpmuscope.a
+	$(Q)install -m 755 $(BUILD)/libpmuscope.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libpmuscope.so.$(VERSION)
+	$(Q)ln -sf libpmuscope.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libpmuscope.so.$(SOVERSION)
+	$(Q)ln -sf libpmuscope.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libpmuscope.so
+	$(Q)install -m 644 include/pmuscope/*.h $(DESTDIR)$(INCLUDEDIR)/pmuscope/
+	$(Q)install -m 644 $(BUILD)/pmuscope.pc $(DESTDIR)$(PKGCONFIGDIR)/pmuscope.pc
+	$(Q)install -m 644 $(BUILD)/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	$(Q)if ls $(BUILD)/man/*.3 >/dev/null 2>&1; then install -m 644 $(BUILD)/man/*.3 $(DESTDIR)$(MANDIR)/man3/; fi
+	$(Q)install -m 644 contrib/bash-completion/pmuscope $(DESTDIR)$(BASHCOMPDIR)/pmuscope
+
+# The examples and the public-API tests build from an installed copy
+# (PREFIX=/usr in $(BUILD)/stage) through pkg-config alone: no -Iinclude, no -Ilib.
+STAGE     := $(BUILD)/stage
+STAGE_PC  := PKG_CONFIG_LIBDIR=$(STAGE)/usr/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$(STAGE) pkg-config
+EXAMPLE_SRCS := $(sort $(wildcard examples/*.c))
+EXAMPLE_BINS := $(EXAMPLE_SRCS:examples/%.c=$(BUILD)/examples/%)
+API_SRCS  := $(sort $(wildcard tests/api/*.c))
+$(STAGE)/.installed: $(BUILD)/pmuscope $(BUILD)/libpmuscope.a $(BUILD)/libpmuscope.so.$(VERSION) \
+		$(BUILD)/pmuscope.pc $(wildcard include/pmuscope/*.h) contrib/bash-completion/pmuscope scripts/gen-man.sh
+	$(Q)rm -rf $(STAGE)
+	$(Q)$(MAKE) --no-print-directory install DESTDIR=$(abspath $(STAGE)) PREFIX=/usr
+	$(Q)touch $@
+examples: $(EXAMPLE_BINS)
+$(BUILD)/examples/%: examples/%.c $(STAGE)/.installed
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O2 -g $(CFLAGS_WARN) $$($(STAGE_PC) --cflags pmuscope) -o $@ $< \
+		$$($(STAGE_PC) --libs pmuscope) -Wl,-rpath,$(abspath $(STAGE))/usr/lib -lpthread
+api-bin: $(BUILD)/tests/api-tests
+$(BUILD)/tests/api-tests: $(API_SRCS) $(STAGE)/.installed
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O1 -g $(CFLAGS_WARN) $$($(STAGE_PC) --cflags pmuscope) -o $@ $(API_SRCS) \
+		$$($(STAGE_PC) --libs pmuscope) -Wl,-rpath,$(abspath $(STAGE))/usr/lib -lcriterion -lpthread
 
 $(BUILD)/pmuscope: $(CLI_OBJS) $(BUILD)/libpmuscope.a
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libpmuscope.a $(LDLIBS)
@@ -173,7 +241,7 @@ $(FUZZ_BINS): $(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/fuzz/libpmuscope-fuzz.a
 # Static aarch64 CLI for the arm64 real-PMU rig (tests/pmu-vm).
 aarch64:
 	$(Q)$(MAKE) --no-print-directory BUILD=build-aarch64 CC=aarch64-linux-gnu-gcc \
-		AR=aarch64-linux-gnu-ar LDFLAGS=-static HOST_LIBS=0 build-aarch64/pmuscope
+		AR=aarch64-linux-gnu-ar LDFLAGS=-static HOST_LIBS=0 build-aarch64/pmuscope build-aarch64/libpmuscope.a
 
 test-layers:
 	$(Q)sh scripts/check-layers.sh

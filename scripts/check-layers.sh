@@ -61,6 +61,17 @@ if [ -n "$bad$bad2" ]; then fail "public-headers" "$bad $bad2"; else pass "publi
 bad=$(grep -nE '(^|[^_a-z])(strcpy|strcat|sprintf|vsprintf|gets|atoi)[[:space:]]*\(' lib/*/*.c cli/*.c 2>/dev/null || true)
 if [ -n "$bad" ]; then fail "banned-functions" "$bad"; else pass "banned-functions"; fi
 
+# Every PMS_API function of the public headers is in the version script, and nothing else is.
+api=$(sed -nE 's/^PMS_API[^(]*[ *](pms_[a-z0-9_]+)\(.*/\1/p' include/pmuscope/*.h | sort)
+map=$(sed -nE 's/^[[:space:]]+(pms_[a-z0-9_]+);$/\1/p' lib/libpmuscope.map | sort)
+if [ -z "$api" ]; then
+	fail "version-script" "no PMS_API declarations found in include/pmuscope/"
+elif [ "$api" = "$map" ]; then
+	pass "version-script lists the $(echo "$api" | wc -l) PMS_API functions of include/pmuscope/"
+else
+	fail "version-script" "PMS_API vs lib/libpmuscope.map: $(printf '%s\n' "$api" >"${TMPDIR:-/tmp}/pms-api.$$"; printf '%s\n' "$map" | diff "${TMPDIR:-/tmp}/pms-api.$$" - | grep '^[<>]' | tr '\n' ' '; rm -f "${TMPDIR:-/tmp}/pms-api.$$")"
+fi
+
 # The public headers must stand alone in strict C99 and in C++.
 tmp=$(mktemp -d)
 for h in include/pmuscope/*.h; do

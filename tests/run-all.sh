@@ -40,6 +40,7 @@ run_suite() {
 
 run_suite layers sh scripts/check-layers.sh
 run_suite unit sh tests/unit/run.sh build
+run_suite abi sh tests/abi/check.sh build
 run_suite cli sh tests/cli/run.sh build
 run_suite kernel sh tests/kernel/run.sh build
 run_suite browser sh tests/browser/run.sh build
