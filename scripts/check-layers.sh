@@ -72,6 +72,13 @@ else
 	fail "version-script" "PMS_API vs lib/libpmuscope.map: $(printf '%s\n' "$api" >"${TMPDIR:-/tmp}/pms-api.$$"; printf '%s\n' "$map" | diff "${TMPDIR:-/tmp}/pms-api.$$" - | grep '^[<>]' | tr '\n' ' '; rm -f "${TMPDIR:-/tmp}/pms-api.$$")"
 fi
 
+# docs/library.md's reference names every exported function.
+missing=""
+for f in $api; do
+	grep -q "\`$f(" docs/library.md || missing="$missing $f"
+done
+if [ -n "$missing" ]; then fail "library-doc" "docs/library.md does not name:$missing"; else pass "library-doc names every exported function"; fi
+
 # The public headers must stand alone in strict C99 and in C++.
 tmp=$(mktemp -d)
 for h in include/pmuscope/*.h; do
