@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <pmuscope/count.h>
 
@@ -297,20 +296,11 @@ static int read_syscall(struct pms_count_set *set, size_t idx, struct pms_count 
 	const struct pms_counter *l = &set->cs->c[c->leader];
 	ssize_t got;
 
-	if (!(l->attr.read_format & PERF_FORMAT_GROUP)) {
-		uint64_t v[3];
-
-		got = read(c->fds[0], v, sizeof(v));
-		if (got < 0)
-			return -errno;
-		if (got != (ssize_t)sizeof(v))
-			return -EIO;
-		*out = (struct pms_count){ .val = v[0], .ena = v[1], .run = v[2] };
-		return 0;
-	}
-	got = read(l->fds[0], set->group_buf, set->group_buf_words * sizeof(*set->group_buf));
+	if (!(l->attr.read_format & PERF_FORMAT_GROUP))
+		return pms_perf_fd__read_count(c->fds[0], out);
+	got = pms_perf_fd__read_group(l->fds[0], set->group_buf, set->group_buf_words);
 	if (got < 0)
-		return -errno;
+		return (int)got;
 	return pms_group_read__decode(set->group_buf, (size_t)got / sizeof(*set->group_buf), &c->ids[0], 1,
 				      out);
 }

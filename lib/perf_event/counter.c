@@ -819,3 +819,23 @@ void pms_metric__compute(const struct pms_metric_ctx *m, enum pms_metric_kind k,
 		set_metric(out, rate, "%8.3f", unit);
 	}
 }
+
+int pms_perf_fd__read_count(int fd, struct pms_count *out)
+{
+	uint64_t v[3];
+	ssize_t got = read(fd, v, sizeof(v));
+
+	if (got < 0)
+		return -errno;
+	if (got != (ssize_t)sizeof(v))
+		return -EIO;
+	*out = (struct pms_count){ .val = v[0], .ena = v[1], .run = v[2] };
+	return 0;
+}
+
+ssize_t pms_perf_fd__read_group(int leader_fd, uint64_t *buf, size_t buf_words)
+{
+	ssize_t got = read(leader_fd, buf, buf_words * sizeof(*buf));
+
+	return got < 0 ? -errno : got;
+}

@@ -167,6 +167,14 @@ double pms_count__running_pct(const struct pms_count *c);
 int pms_group_read__decode(const uint64_t *buf, size_t buf_words, const uint64_t *ids, size_t nr,
 			   struct pms_count *out);
 
+/*
+ * One read(2) of a counting fd whose read_format is TOTAL_TIME_ENABLED|
+ * TOTAL_TIME_RUNNING (no GROUP, no ID): 0 or -errno (-EIO for a short read).
+ */
+int pms_perf_fd__read_count(int fd, struct pms_count *out);
+/* One read(2) of a group leader into buf; the number of bytes read or -errno. */
+ssize_t pms_perf_fd__read_group(int leader_fd, uint64_t *buf, size_t buf_words);
+
 /* Running mean and variance (Welford), as perf's stat.c. */
 struct pms_stats {
 	double n;
