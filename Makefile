@@ -155,10 +155,13 @@ $(BUILD)/libpmuscope.so.$(SOVERSION) $(BUILD)/libpmuscope.so: $(BUILD)/libpmusco
 
 # What a program linking the static library needs besides it.
 LIBS_PRIVATE := $(LDLIBS) -lpthread
+# $(BUILD)/pmuscope.pc describes the build tree (for bench/ and in-tree users); install
+# writes one with the install paths.
+PC_SED = -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS_PRIVATE@|$(LIBS_PRIVATE)|'
 $(BUILD)/pmuscope.pc: lib/pmuscope.pc.in include/pmuscope/pmuscope.h Makefile
 	@mkdir -p $(dir $@)
-	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
-		-e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS_PRIVATE@|$(LIBS_PRIVATE)|' $< >$@
+	$(Q)sed -e 's|@PREFIX@|$(abspath $(BUILD))|' -e 's|@LIBDIR@|$(abspath $(BUILD))|' \
+		-e 's|@INCLUDEDIR@|$(abspath include)|' $(PC_SED) $< >$@
 
 # The ABI baseline tests/abi/check.sh compares the shared library against.
 abi-baseline: $(BUILD)/libpmuscope.so.$(VERSION)
@@ -178,7 +181,8 @@ install: all man
 	$(Q)ln -sf libpmuscope.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libpmuscope.so.$(SOVERSION)
 	$(Q)ln -sf libpmuscope.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libpmuscope.so
 	$(Q)install -m 644 include/pmuscope/*.h $(DESTDIR)$(INCLUDEDIR)/pmuscope/
-	$(Q)install -m 644 $(BUILD)/pmuscope.pc $(DESTDIR)$(PKGCONFIGDIR)/pmuscope.pc
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		$(PC_SED) lib/pmuscope.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/pmuscope.pc
 	$(Q)install -m 644 $(BUILD)/man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	$(Q)if ls $(BUILD)/man/*.3 >/dev/null 2>&1; then install -m 644 $(BUILD)/man/*.3 $(DESTDIR)$(MANDIR)/man3/; fi
 	$(Q)install -m 644 contrib/bash-completion/pmuscope $(DESTDIR)$(BASHCOMPDIR)/pmuscope

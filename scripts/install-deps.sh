@@ -23,6 +23,8 @@ xz-utils
 rustc
 qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross cpio
 golang-go chromium nodejs
+abigail-tools go-md2man man-db
+libpapi-dev likwid
 "
 
 missing=""
