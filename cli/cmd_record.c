@@ -26,6 +26,7 @@
 #include "data/writer.h"
 #include "event/callgraph.h"
 #include "event/event.h"
+#include "perf_event/counter.h"
 #include "perf_event/mmap.h"
 #include "perf_event/sys.h"
 #include "ring/record.h"
@@ -121,7 +122,8 @@ struct rec {
 	struct pms_data_writer *w;
 	struct rec_ring *rings;
 	size_t nr_rings;
-	int *fds;
+	struct pms_counters *cs; /* the events, opened cpu x event x thread */
+	int *fds;                /* every open fd of cs (borrowed) */
 	size_t nr_fds;
 	struct pms_decode_cfg cfg;
 	/*
@@ -716,85 +718,96 @@ static int run(int argc, char **argv)
 	 * a closed -o - pipe is a write error, not a silent death */
 	signal(SIGPIPE, SIG_IGN);
 
-	/* open: per CPU, per event, per thread (-p/-t) or pid target */
+	/* open: per CPU, per event, per thread (-p/-t) or pid target: the counting engine's loop */
 	{
 		size_t nthr = nr_tids ? nr_tids : 1;
-		size_t maxfds = cpus.nr * r.list.nr * nthr;
-		uint64_t **ids = xcalloc(r.list.nr, sizeof(*ids));
-		size_t *nids = xcalloc(r.list.nr, sizeof(*nids));
+		pid_t *threads = xcalloc(nthr, sizeof(*threads));
+		struct pms_counter_opts copts = { .sampling = true };
+		struct pms_counter_error cerr;
+		struct pms_mmap *maps = NULL;
+		int bad_cpu = -1;
 
-		r.fds = xcalloc(maxfds, sizeof(*r.fds));
-		r.rings = xcalloc(cpus.nr, sizeof(*r.rings));
-		/* this CPU's fd of each (event, thread): a group member opens in its leader's */
-		int *cpu_fds = xcalloc(r.list.nr * nthr, sizeof(*cpu_fds));
+		for (size_t t = 0; t < nthr; t++)
+			threads[t] = rs.system_wide ? -1 : nr_tids ? tids[t] : wl.pid;
+		r.cs = pms_counters__new(&r.list, cpus.cpus, cpus.nr, threads, nthr, &copts);
+		free(threads);
+		if (!r.cs)
+			die("out of memory");
+		err = pms_counters__open(r.cs, &copts, &cerr);
+		if (err == -ESRCH) {
+			error("every thread of the target exited before recording started");
+			ret = EXIT_RUNTIME;
+			goto out_open;
+		}
+		if (err) {
+			error("cannot open event '%s' on CPU %d: %s", r.cs->c[cerr.idx].name, cerr.cpu, cerr.msg);
+			ret = EXIT_RUNTIME;
+			goto out_open;
+		}
+		for (size_t e = 0; e < r.cs->nr; e++) {
+			const struct pms_counter *c = &r.cs->c[e];
 
-		for (size_t c = 0; c < cpus.nr; c++) {
-			int ring_fd = -1;
-
-			for (size_t e = 0; e < r.list.nr; e++) {
-				int lead = r.list.entries[e].leader_idx;
-
-				ids[e] = xrealloc(ids[e], (nids[e] + nthr) * sizeof(**ids));
-				for (size_t t = 0; t < nthr; t++) {
-					pid_t pid = rs.system_wide ? -1 : nr_tids ? tids[t] : wl.pid;
-					int group_fd = lead >= 0 && (size_t)lead < e ? cpu_fds[(size_t)lead * nthr + t] : -1;
-					int fd;
-
-					cpu_fds[e * nthr + t] = -1;
-					if (lead >= 0 && (size_t)lead < e && group_fd < 0)
-						continue; /* its leader's thread exited meanwhile */
-					fd = pms_sys__perf_event_open(&r.list.entries[e].attr, pid, cpus.cpus[c],
-								      group_fd, 0);
-					if (fd < 0) {
-						if (nr_tids && fd == -ESRCH)
-							continue; /* thread exited meanwhile */
-						error("cannot open event '%s' on CPU %d: %s",
-						      r.list.entries[e].name, cpus.cpus[c],
-						      pms_event__open_error_reason(&r.list.entries[e].attr, fd));
-						ret = EXIT_RUNTIME;
-						goto out_open;
-					}
-					r.fds[r.nr_fds++] = fd;
-					cpu_fds[e * nthr + t] = fd;
-					pms_perf_fd__id(fd, &ids[e][nids[e]++]);
-					if (ring_fd < 0) {
-						struct rec_ring *rr = &r.rings[r.nr_rings];
-						char buf[512];
-
-						err = pms_mmap__map(&rr->map, fd, pages);
-						if (err) {
-							error("cannot map the ring: %s",
-							      pms_mmap__error_reason(err, pages, buf, sizeof(buf)));
-							ret = EXIT_RUNTIME;
-							goto out_open;
-						}
-						if (pms_ring__init_mmap(&rr->ring, &rr->map))
-							die("out of memory");
-						rr->cpu = cpus.cpus[c];
-						r.nr_rings++;
-						ring_fd = fd;
-					} else if ((err = pms_mmap__set_output(fd, ring_fd))) {
-						error("cannot redirect the ring: %s", strerror(-err));
-						ret = EXIT_RUNTIME;
-						goto out_open;
-					}
-				}
+			if (c->state != PMS_COUNTER_OK) {
+				if (c->open_cpu >= 0)
+					error("cannot open event '%s' on CPU %d: %s", c->name, c->open_cpu, c->reason);
+				else
+					error("cannot open event '%s': %s", c->name, c->reason);
+				ret = EXIT_RUNTIME;
+				goto out_open;
+			}
+			/* what was opened, after perf's fallbacks (":u", no exclude_guest) */
+			r.list.entries[e].attr = c->attr;
+			if (strcmp(r.list.entries[e].name, c->name)) {
+				free(r.list.entries[e].name);
+				r.list.entries[e].name = xstrdup(c->name);
 			}
 		}
-		if (!r.nr_fds) {
-			error("every thread of the target exited before recording started");
+		r.fds = xcalloc(r.cs->nr * pms_counters__nr_slots(r.cs), sizeof(*r.fds));
+		for (size_t e = 0; e < r.cs->nr; e++)
+			for (size_t k = 0; k < pms_counters__nr_slots(r.cs); k++)
+				if (r.cs->c[e].fds[k] >= 0)
+					r.fds[r.nr_fds++] = r.cs->c[e].fds[k];
+		maps = xcalloc(cpus.nr, sizeof(*maps));
+		r.rings = xcalloc(cpus.nr, sizeof(*r.rings));
+		err = pms_counters__map_rings(r.cs, pages, maps, &bad_cpu);
+		for (size_t c = 0; c < cpus.nr; c++) {
+			struct rec_ring *rr;
+
+			if (!maps[c].base)
+				continue;
+			rr = &r.rings[r.nr_rings++];
+			rr->map = maps[c];
+			rr->cpu = cpus.cpus[c];
+			if (!err && pms_ring__init_mmap(&rr->ring, &rr->map))
+				die("out of memory");
+		}
+		free(maps);
+		if (err) {
+			char buf[512];
+
+			if (err == -EPERM || err == -ENOMEM)
+				error("cannot map the ring: %s", pms_mmap__error_reason(err, pages, buf, sizeof(buf)));
+			else
+				error("cannot map the ring of CPU %d: %s", bad_cpu, strerror(-err));
 			ret = EXIT_RUNTIME;
 			goto out_open;
 		}
 		if (r.mixed)
 			r.ids = xcalloc(r.nr_fds, sizeof(*r.ids));
 		for (size_t e = 0; e < r.list.nr; e++) {
-			pms_data_writer__add_attr(r.w, &r.list.entries[e].attr, r.list.entries[e].name,
-						  ids[e], nids[e]);
-			for (size_t k = 0; r.mixed && k < nids[e]; k++) {
-				r.ids[r.nr_ids].id = ids[e][k];
+			const struct pms_counter *c = &r.cs->c[e];
+			uint64_t *ids = xcalloc(pms_counters__nr_slots(r.cs), sizeof(*ids));
+			size_t nids = 0;
+
+			for (size_t k = 0; k < pms_counters__nr_slots(r.cs); k++)
+				if (c->fds[k] >= 0)
+					ids[nids++] = c->ids[k];
+			pms_data_writer__add_attr(r.w, &r.list.entries[e].attr, r.list.entries[e].name, ids, nids);
+			for (size_t k = 0; r.mixed && k < nids; k++) {
+				r.ids[r.nr_ids].id = ids[k];
 				r.ids[r.nr_ids++].idx = e;
 			}
+			free(ids);
 		}
 		if (r.mixed)
 			qsort(r.ids, r.nr_ids, sizeof(*r.ids), cmp_rec_id);
@@ -804,12 +817,7 @@ static int run(int argc, char **argv)
 			    pms_data_features__add_group(pms_data_writer__features(r.w), "{anon_group}", (uint32_t)e,
 							 (uint32_t)r.list.entries[e].nr_members))
 				die("out of memory");
-out_open:
-		for (size_t e = 0; e < r.list.nr; e++)
-			free(ids[e]);
-		free(ids);
-		free(nids);
-		free(cpu_fds);
+out_open:;
 	}
 	if (ret)
 		goto out;
@@ -945,8 +953,7 @@ out:
 		pms_ring__exit(&r.rings[i].ring);
 		pms_mmap__unmap(&r.rings[i].map);
 	}
-	for (size_t i = 0; i < r.nr_fds; i++)
-		close(r.fds[i]);
+	pms_counters__free(r.cs); /* closes every event */
 	free(r.fds);
 	free(r.rings);
 	free(r.cfgs);

@@ -10,6 +10,7 @@
 
 #include "perf_event/caps.h"
 #include "perf_event/counter.h"
+#include "perf_event/mmap.h"
 #include "perf_event/sys.h"
 #include "util/cpulist.h"
 #include "util/print.h"
@@ -31,6 +32,8 @@ static bool is_clock(const struct perf_event_attr *a)
 static void set_tool_bits(struct perf_event_attr *a, bool leader, bool in_group,
 			  const struct pms_counter_opts *o)
 {
+	if (o && o->sampling)
+		return;
 	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	if (in_group)
 		a->read_format |= GROUP_BITS;
@@ -87,6 +90,7 @@ struct pms_counters *pms_counters__new(const struct pms_evlist *list, const int 
 		c->attr = ev->attr;
 		c->name = strdup(ev->name ? ev->name : "?");
 		c->leader = leader;
+		c->open_cpu = -1;
 		c->nr_members = leader == (int)i ? (ev->nr_members > 0 ? ev->nr_members : 1) : 0;
 		c->weak_group = list->entries[leader].weak_group;
 		c->tool = ev->tool_event;
@@ -211,6 +215,11 @@ static void split_weak_group(struct pms_counters *cs, int l, const struct pms_co
 		c->state = PMS_COUNTER_OK;
 		c->open_err = 0;
 		c->reason[0] = '\0';
+		if (o && o->sampling) {
+			/* each is its own leader now: starts as the group's leader did */
+			c->attr.disabled = cs->c[l].attr.disabled;
+			c->attr.enable_on_exec = cs->c[l].attr.enable_on_exec;
+		}
 		set_tool_bits(&c->attr, true, false, o);
 		/* keep a :u fallback applied earlier */
 	}
@@ -401,6 +410,7 @@ restart:
 					continue;
 				}
 				c->open_err = fd;
+				c->open_cpu = cs->cpus[ci];
 				if (fd == -ESRCH)
 					continue; /* that thread exited: skip its slot */
 				if (c->tool != PMS_TOOL_NONE && !member) {
@@ -838,4 +848,41 @@ ssize_t pms_perf_fd__read_group(int leader_fd, uint64_t *buf, size_t buf_words)
 	ssize_t got = read(leader_fd, buf, buf_words * sizeof(*buf));
 
 	return got < 0 ? -errno : got;
+}
+
+int pms_counters__map_rings(struct pms_counters *cs, unsigned nr_data_pages, struct pms_mmap *maps,
+			    int *failed_cpu)
+{
+	if (!cs || !maps)
+		return -EINVAL;
+	for (size_t ci = 0; ci < cs->nr_cpus; ci++) {
+		struct pms_mmap *m = &maps[ci];
+		int err;
+
+		memset(m, 0, sizeof(*m));
+		m->fd = -1;
+		/* perf's order: the ring belongs to the first event opened on the CPU */
+		for (size_t i = 0; i < cs->nr; i++) {
+			const struct pms_counter *c = &cs->c[i];
+
+			for (size_t ti = 0; ti < cs->nr_threads; ti++) {
+				int fd = c->fds[ci * cs->nr_threads + ti];
+
+				if (fd < 0)
+					continue;
+				err = m->base ? pms_mmap__set_output(fd, m->fd) : pms_mmap__map(m, fd, nr_data_pages);
+				if (err) {
+					if (failed_cpu)
+						*failed_cpu = cs->cpus[ci];
+					return err;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+size_t pms_counters__nr_slots(const struct pms_counters *cs)
+{
+	return cs ? nr_slots(cs) : 0;
 }

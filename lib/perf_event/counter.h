@@ -63,6 +63,7 @@ struct pms_counter {
 					value; the opened dummy only anchors it (as perf) and is not read */
 	enum pms_counter_state state;
 	int open_err;                /* -errno of the failed open, 0 if it opened */
+	int open_cpu;                /* the CPU of that failed open (-1: any CPU) */
 	char reason[192];            /* why it did not open, for messages */
 	int *pmu_cpus;               /* the PMU's own CPUs (uncore "cpumask", hybrid "cpus"), or NULL */
 	size_t nr_pmu_cpus;
@@ -77,6 +78,12 @@ typedef void (*pms_counter_open_cb)(void *arg, const struct perf_event_attr *att
 				    int cpu, int group_fd, unsigned long flags, int ret);
 
 struct pms_counter_opts {
+	/*
+	 * Sampling (record): the attrs are the caller's as they are (sample_type,
+	 * period, read_format, disabled, inherit): no counting bits are added.
+	 * The open loop, fallbacks and group handling are the same.
+	 */
+	bool sampling;
 	bool no_inherit;         /* children/threads created later are not counted */
 	bool enable_on_exec;     /* forked workload: leaders start at its exec */
 	pms_counter_open_cb on_open;
@@ -124,6 +131,20 @@ void pms_counters__free(struct pms_counters *cs);
 int pms_counters__open(struct pms_counters *cs, const struct pms_counter_opts *opts,
 		       struct pms_counter_error *err);
 void pms_counters__close(struct pms_counters *cs);
+
+/*
+ * Sampling: one ring per CPU of the set, mapped on the first fd opened on
+ * that CPU, every other fd of the CPU redirected into it (SET_OUTPUT), as
+ * perf record arranges them. maps must hold nr_cpus entries; a CPU where
+ * nothing opened stays unmapped. 0, or -errno with *failed_cpu (optional)
+ * naming the CPU (maps already made stay mapped: unmap them).
+ */
+struct pms_mmap;
+int pms_counters__map_rings(struct pms_counters *cs, unsigned nr_data_pages, struct pms_mmap *maps,
+			    int *failed_cpu);
+
+/* Slots per counter: nr_cpus x nr_threads (fds[], ids[] of every counter have this many). */
+size_t pms_counters__nr_slots(const struct pms_counters *cs);
 
 /* ioctl ENABLE/DISABLE on every open leader (members follow). 0 or -errno. */
 int pms_counters__enable(struct pms_counters *cs);
