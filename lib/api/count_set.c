@@ -311,8 +311,14 @@ void pms_count_value__from_count(const struct pms_count *c, enum pms_read_path p
 	out->value = c->val;
 	out->enabled_ns = c->ena;
 	out->running_ns = c->run;
-	out->scaled = c->run ? (double)c->val * ((double)c->ena / (double)c->run) : 0.0;
-	out->running_pct = c->ena ? 100.0 * (double)c->run / (double)c->ena : 100.0;
+	if (c->run == c->ena) {
+		/* never multiplexed (the usual case): no division on the read path */
+		out->scaled = c->run ? (double)c->val : 0.0;
+		out->running_pct = 100.0;
+	} else {
+		out->scaled = c->run ? (double)c->val * ((double)c->ena / (double)c->run) : 0.0;
+		out->running_pct = c->ena ? 100.0 * (double)c->run / (double)c->ena : 100.0;
+	}
 	out->path = path;
 }
 
