@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "aggregate/objects.h"
+#include "aggregate/procs.h"
 #include "data/ordered.h"
 #include "ring/record.h"
 #include "symbol/sysobj.h"
@@ -24,12 +25,17 @@ struct omap {
 	uint32_t obj;
 };
 
+/* A user mapping in a process (aggregate/procs.h): its object. */
+struct umap {
+	struct pms_vma vma;
+	uint32_t obj;
+};
+
+/* A process of the shared model, with the last map hit, for runs of IPs in one object. */
 struct proc {
-	uint32_t pid;
-	bool used;
-	struct omap *maps;
-	size_t nr, cap;
-	size_t last; /* index of the last map hit, for runs of IPs in one object */
+	struct pms_proc p;
+	const struct umap *last;
+	uint32_t last_gen;
 };
 
 enum { P_EMPTY, P_WAITING, P_RETRIED, P_RESOLVED };
@@ -52,9 +58,7 @@ struct pms_objects {
 	size_t cap_by_name;
 	struct omap *kmaps;         /* kernel-side maps */
 	size_t nr_kmaps, cap_kmaps;
-	struct proc *procs;         /* open addressing on pid, power-of-two size */
-	size_t nr_procs, cap_procs;
-	struct proc *last_proc;
+	struct pms_procs procs;     /* pid -> struct proc */
 	struct pending *pending;    /* open addressing on (pid, ip) */
 	size_t nr_pending, cap_pending; /* used slots (tombstones included) */
 	size_t nr_waiting;              /* P_WAITING entries */
@@ -69,12 +73,7 @@ int pms_objects__new(struct pms_objects **out, const struct pms_objects_opts *op
 		return -ENOMEM;
 	if (opts)
 		memcpy(&o->opts, opts, opts->sz && opts->sz < sizeof(o->opts) ? opts->sz : sizeof(o->opts));
-	o->cap_procs = 64;
-	o->procs = calloc(o->cap_procs, sizeof(*o->procs));
-	if (!o->procs) {
-		free(o);
-		return -ENOMEM;
-	}
+	pms_procs__init(&o->procs, sizeof(struct proc), sizeof(struct umap), NULL);
 	*out = o;
 	return 0;
 }
@@ -91,9 +90,7 @@ void pms_objects__free(struct pms_objects *o)
 	free(o->short_names);
 	free(o->by_name);
 	free(o->kmaps);
-	for (size_t i = 0; i < o->cap_procs; i++)
-		free(o->procs[i].maps);
-	free(o->procs);
+	pms_procs__release(&o->procs);
 	free(o->pending);
 	free(o);
 }
@@ -249,67 +246,15 @@ int pms_objects__kernel_map(struct pms_objects *o, size_t idx, uint64_t start, u
 	return 0;
 }
 
-static size_t slot_of(uint32_t pid, size_t cap)
-{
-	return (size_t)(pid * 2654435761u) & (cap - 1);
-}
-
 static struct proc *find_proc(struct pms_objects *o, uint32_t pid, bool create)
 {
-	size_t i;
-
-	if (o->last_proc && o->last_proc->pid == pid)
-		return o->last_proc;
-	for (i = slot_of(pid, o->cap_procs); o->procs[i].used; i = (i + 1) & (o->cap_procs - 1))
-		if (o->procs[i].pid == pid)
-			return o->last_proc = &o->procs[i];
-	if (!create)
-		return NULL;
-	if (2 * (o->nr_procs + 1) > o->cap_procs) {
-		struct proc *old = o->procs, *n = calloc(2 * o->cap_procs, sizeof(*n));
-		size_t old_cap = o->cap_procs;
-
-		if (!n)
-			return NULL;
-		o->procs = n;
-		o->cap_procs *= 2;
-		for (size_t k = 0; k < old_cap; k++) {
-			if (!old[k].used)
-				continue;
-			for (i = slot_of(old[k].pid, o->cap_procs); o->procs[i].used; i = (i + 1) & (o->cap_procs - 1))
-				;
-			o->procs[i] = old[k];
-		}
-		free(old);
-		for (i = slot_of(pid, o->cap_procs); o->procs[i].used; i = (i + 1) & (o->cap_procs - 1))
-			;
-	}
-	o->procs[i].used = true;
-	o->procs[i].pid = pid;
-	o->nr_procs++;
-	return o->last_proc = &o->procs[i];
-}
-
-static int push_map(struct proc *p, uint64_t start, uint64_t end, uint32_t obj)
-{
-	if (p->nr == p->cap) {
-		size_t ncap = p->cap ? 2 * p->cap : 16;
-		struct omap *m = realloc(p->maps, ncap * sizeof(*m));
-
-		if (!m)
-			return -ENOMEM;
-		p->maps = m;
-		p->cap = ncap;
-	}
-	p->maps[p->nr].start = start;
-	p->maps[p->nr].end = end;
-	p->maps[p->nr].obj = obj;
-	p->last = p->nr++;
-	return 0;
+	return (struct proc *)pms_procs__find(&o->procs, (int32_t)pid, create);
 }
 
 int pms_objects__mmap(struct pms_objects *o, uint32_t pid, uint64_t start, uint64_t len, size_t idx)
 {
+	struct umap m = { .vma = { .start = start, .end = len > UINT64_MAX - start ? UINT64_MAX : start + len },
+			  .obj = (uint32_t)idx };
 	struct proc *p;
 
 	if (!len || idx >= o->nr_objs)
@@ -317,33 +262,13 @@ int pms_objects__mmap(struct pms_objects *o, uint32_t pid, uint64_t start, uint6
 	p = find_proc(o, pid, true);
 	if (!p)
 		return -ENOMEM;
-	return push_map(p, start, len > UINT64_MAX - start ? UINT64_MAX : start + len, (uint32_t)idx);
+	return pms_vmas__insert(&p->p.vmas, &m);
 }
 
 int pms_objects__fork(struct pms_objects *o, uint32_t pid, uint32_t ppid, bool clone)
 {
-	struct proc *parent, *child;
-
-	if (pid == ppid)
-		return 0; /* a new thread shares its process's maps */
-	child = find_proc(o, pid, true);
-	if (!child)
-		return -ENOMEM;
-	child->nr = 0;
-	child->last = 0;
-	parent = clone ? find_proc(o, ppid, false) : NULL;
-	if (!parent || !parent->nr)
-		return 0;
-	if (child->cap < parent->nr) {
-		struct omap *m = realloc(child->maps, parent->nr * sizeof(*m));
-
-		if (!m)
-			return -ENOMEM;
-		child->maps = m;
-		child->cap = parent->nr;
-	}
-	memcpy(child->maps, parent->maps, parent->nr * sizeof(*child->maps));
-	child->nr = parent->nr;
+	if (!pms_procs__fork(&o->procs, (int32_t)pid, (int32_t)ppid, clone) && errno)
+		return -errno;
 	return 0;
 }
 
@@ -352,7 +277,7 @@ void pms_objects__exit(struct pms_objects *o, uint32_t pid)
 	struct proc *p = find_proc(o, pid, false);
 
 	if (p)
-		p->nr = p->last = 0;
+		pms_vmas__clear(&p->p.vmas);
 }
 
 void pms_objects__exec(struct pms_objects *o, uint32_t pid)
@@ -430,24 +355,20 @@ static int pending_add(struct pms_objects *o, uint32_t pid, uint64_t ip)
 
 static bool lookup_user(struct pms_objects *o, struct proc *p, uint64_t ip)
 {
-	const struct omap *m;
+	const struct umap *m;
 
-	if (!p || !p->nr)
+	if (!p || !p->p.vmas.nr)
 		return false;
-	m = &p->maps[p->last];
-	if (ip >= m->start && ip < m->end) {
-		o->objs[m->obj].hit = true;
-		return true;
+	m = p->last_gen == p->p.vmas.gen ? p->last : NULL;
+	if (!m || ip < m->vma.start || ip >= m->vma.end) {
+		m = pms_vmas__find(&p->p.vmas, ip);
+		if (!m)
+			return false;
+		p->last = m;
+		p->last_gen = p->p.vmas.gen;
 	}
-	for (size_t i = p->nr; i-- > 0;) {
-		m = &p->maps[i];
-		if (ip >= m->start && ip < m->end) {
-			p->last = i;
-			o->objs[m->obj].hit = true;
-			return true;
-		}
-	}
-	return false;
+	o->objs[m->obj].hit = true;
+	return true;
 }
 
 static int mark_user(struct pms_objects *o, uint32_t pid, struct proc *p, uint64_t ip)
