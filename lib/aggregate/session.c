@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "aggregate/procs.h"
 #include "aggregate/session.h"
 #include "data/ordered.h"
 #include "data/reader.h"
@@ -200,7 +201,7 @@ enum smap_kind { SMAP_FILE, SMAP_ANON, SMAP_KERNEL, SMAP_MODULE, SMAP_KSYM };
 
 /* One executable mapping of a process (or of the kernel), as recorded. */
 struct smap {
-	uint64_t start, end, pgoff;
+	struct pms_vma vma;        /* first: the element of the process model (aggregate/procs.h) */
 	const char *path;          /* interned; a module's name ("ext4") for SMAP_MODULE */
 	const char *name;          /* SMAP_MODULE: what perf shows, "[ext4]" */
 	const char *long_name;     /* SMAP_MODULE: what perf script shows: the recorded path when the
@@ -214,16 +215,13 @@ struct smap {
 };
 
 struct aspace {
-	int32_t pid;
-	struct smap *maps;         /* sorted by start, non-overlapping */
-	size_t nr, cap;
+	struct pms_proc proc;      /* first: pid and the maps (struct smap), sorted, non-overlapping */
 	const char *jit_dso;       /* "/tmp/perf-PID.map", as perf names anonymous code */
 	/* --call-graph dwarf: built lazily from maps, rebuilt after they change */
 	struct pms_maps *umaps;
 	struct pms_unwinder *unw;
 	int unw_err;
 	bool unw_valid;
-	uint32_t gen;              /* bumped when maps change: frame-cache entries of older gens are stale */
 };
 
 /*
@@ -253,11 +251,10 @@ struct pms_session {
 	struct arena arena;
 	struct strtab strs;
 	struct itab threads;       /* tid -> struct thread * */
-	struct itab aspaces;       /* pid -> struct aspace * */
+	struct pms_procs aspaces;  /* pid -> struct aspace */
 	struct aspace *kernel;     /* the host kernel's maps: the kernel itself and its modules */
 	const struct pms_data_build_id *kernel_bid; /* from HEADER_BUILD_ID */
 	struct thread *last_thread;
-	struct aspace *last_as;
 	enum pms_unwind_arch arch;
 
 	size_t nr_attrs;
@@ -333,23 +330,37 @@ static void aspace_drop_unwinder(struct aspace *as)
 	as->unw_err = 0;
 }
 
+static void aspace_release(struct pms_proc *p)
+{
+	aspace_drop_unwinder((struct aspace *)p);
+}
+
 static void aspace_free(struct aspace *as)
 {
 	if (!as)
 		return;
 	aspace_drop_unwinder(as);
-	free(as->maps);
+	pms_vmas__release(&as->proc.vmas);
 	free(as);
+}
+
+/* The kernel's maps: an address space outside the process table. */
+static struct aspace *kernel_aspace_new(void)
+{
+	struct aspace *as = calloc(1, sizeof(*as));
+
+	if (as) {
+		as->proc.pid = -1;
+		pms_vmas__init(&as->proc.vmas, sizeof(struct smap));
+	}
+	return as;
 }
 
 void pms_session__free(struct pms_session *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->aspaces.cap; i++)
-		if (s->aspaces.ents[i].key != ITAB_EMPTY)
-			aspace_free(s->aspaces.ents[i].val);
-	free(s->aspaces.ents);
+	pms_procs__release(&s->aspaces);
 	aspace_free(s->kernel);
 	free(s->threads.ents);
 	free(s->build_ids.ents);
@@ -419,64 +430,29 @@ static struct thread *thread_find(struct pms_session *s, int32_t pid, int32_t ti
 
 static struct aspace *aspace_find(struct pms_session *s, int32_t pid, bool create)
 {
-	struct aspace *as;
+	struct aspace *as = (struct aspace *)pms_procs__find(&s->aspaces, pid, create);
 	char buf[48];
 
-	if (s->last_as && s->last_as->pid == pid)
-		return s->last_as;
-	as = itab_get(&s->aspaces, pid);
-	if (as || !create) {
-		if (as)
-			s->last_as = as;
-		return as;
+	if (as && !as->jit_dso) {
+		snprintf(buf, sizeof(buf), "/tmp/perf-%d.map", pid);
+		as->jit_dso = intern(&s->strs, &s->arena, buf);
+		if (!as->jit_dso)
+			return NULL;
 	}
-	as = calloc(1, sizeof(*as));
-	if (!as)
-		return NULL;
-	as->pid = pid;
-	snprintf(buf, sizeof(buf), "/tmp/perf-%d.map", pid);
-	as->jit_dso = intern(&s->strs, &s->arena, buf);
-	if (!as->jit_dso || itab_put(&s->aspaces, pid, as)) {
-		free(as);
-		return NULL;
-	}
-	s->last_as = as;
 	return as;
 }
 
-static const struct smap *aspace_lookup(const struct aspace *as, uint64_t addr)
+static inline const struct smap *aspace_lookup(const struct aspace *as, uint64_t addr)
 {
-	size_t lo = 0, hi = as->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct smap *m = &as->maps[mid];
-
-		if (addr < m->start)
-			hi = mid;
-		else if (addr >= m->end)
-			lo = mid + 1;
-		else
-			return m;
-	}
-	return NULL;
+	return pms_vmas__find(&as->proc.vmas, addr);
 }
 
-/* Forget m (one of as->maps). */
+/* Forget m (one of as's maps). */
 static int aspace_remove(struct aspace *as, const struct smap *m)
 {
-	size_t i = (size_t)(m - as->maps);
-
-	memmove(&as->maps[i], &as->maps[i + 1], (as->nr - i - 1) * sizeof(*as->maps));
-	as->nr--;
+	pms_vmas__remove(&as->proc.vmas, m);
 	as->unw_valid = false;
-	as->gen++;
 	return 0;
-}
-
-static int aspace_reserve(struct aspace *as, size_t extra)
-{
-	return pms_array__reserve(&as->maps, &as->cap, as->nr + extra, sizeof(*as->maps));
 }
 
 /*
@@ -485,75 +461,23 @@ static int aspace_reserve(struct aspace *as, size_t extra)
  */
 static int aspace_insert(struct aspace *as, const struct smap *m)
 {
-	size_t i, first, last;
-	struct smap head, tail;
-	bool has_head = false, has_tail = false;
-
-	if (m->end <= m->start)
-		return 0;
-	if (aspace_reserve(as, 3))
-		return -ENOMEM;
-	/* first entry whose end > m->start */
-	for (first = 0, last = as->nr; first < last;) {
-		size_t mid = first + (last - first) / 2;
-
-		if (as->maps[mid].end <= m->start)
-			first = mid + 1;
-		else
-			last = mid;
-	}
-	for (i = first; i < as->nr && as->maps[i].start < m->end; i++)
-		;
-	last = i; /* [first, last) overlap m */
-	if (first < last) {
-		if (as->maps[first].start < m->start) {
-			head = as->maps[first];
-			head.end = m->start;
-			has_head = true;
-		}
-		if (as->maps[last - 1].end > m->end) {
-			tail = as->maps[last - 1];
-			tail.pgoff += m->end - tail.start;
-			tail.start = m->end;
-			has_tail = true;
-		}
-	}
-	{
-		size_t nnew = (size_t)has_head + 1 + (size_t)has_tail;
-		size_t nold = last - first;
-
-		memmove(&as->maps[first + nnew], &as->maps[last], (as->nr - last) * sizeof(*as->maps));
-		as->nr = as->nr - nold + nnew;
-		i = first;
-		if (has_head)
-			as->maps[i++] = head;
-		as->maps[i++] = *m;
-		if (has_tail)
-			as->maps[i] = tail;
-	}
 	as->unw_valid = false;
-	as->gen++;
-	return 0;
+	return pms_vmas__insert(&as->proc.vmas, m);
 }
 
+/* A new process pid: a copy of src's address space (none: empty). */
 static struct aspace *aspace_clone(struct pms_session *s, const struct aspace *src, int32_t pid)
 {
-	struct aspace *as = itab_get(&s->aspaces, pid);
+	struct aspace *as = aspace_find(s, pid, true);
 
-	if (as) {
-		aspace_drop_unwinder(as);
-		as->nr = 0;
+	if (!as)
+		return NULL;
+	aspace_drop_unwinder(as);
+	if (src && src != as) {
+		if (pms_vmas__copy(&as->proc.vmas, &src->proc.vmas))
+			return NULL;
 	} else {
-		as = aspace_find(s, pid, true);
-		if (!as)
-			return NULL;
-	}
-	as->gen++;
-	if (src && src->nr) {
-		if (aspace_reserve(as, src->nr))
-			return NULL;
-		memcpy(as->maps, src->maps, src->nr * sizeof(*src->maps));
-		as->nr = src->nr;
+		pms_vmas__clear(&as->proc.vmas);
 	}
 	return as;
 }
@@ -659,8 +583,8 @@ static int tell_kernel(struct pms_session *s, const struct smap *kmap, const cha
 	k.reloc_sym = reloc_sym;
 	k.reloc_addr = reloc_addr;
 	if (kmap) {
-		k.map_start = kmap->start;
-		k.map_end = kmap->end;
+		k.map_start = kmap->vma.start;
+		k.map_end = kmap->vma.end;
 	}
 	k.osrelease = f && pms_data_features__has(f, PMS_FEAT_OSRELEASE) ? f->osrelease : NULL;
 	return pms_resolver__set_kernel(s->resolver, &k);
@@ -689,14 +613,13 @@ static int handle_kernel_mmap(struct pms_session *s, const struct pms_record *r)
 	bool kmod;
 
 	if (!s->kernel) {
-		s->kernel = calloc(1, sizeof(*s->kernel));
+		s->kernel = kernel_aspace_new();
 		if (!s->kernel)
 			return -ENOMEM;
-		s->kernel->pid = -1;
 	}
-	m.start = r->mmap.addr;
-	m.end = m.start + r->mmap.len;
-	if (r->mmap.len > UINT64_MAX - m.start)
+	m.vma.start = r->mmap.addr;
+	m.vma.end = m.vma.start + r->mmap.len;
+	if (r->mmap.len > UINT64_MAX - m.vma.start)
 		return 0; /* perf's map would end below its start and never match */
 	if (r->mmap.has_build_id && r->mmap.build_id_size &&
 	    copy_record_build_id(s, r, &m))
@@ -733,8 +656,8 @@ static int handle_kernel_mmap(struct pms_session *s, const struct pms_record *r)
 	m.path = "[kernel.kallsyms]";
 	m.name = m.path;
 	/* some files carry a zero-sized kernel map: perf then takes it as covering everything */
-	if (!m.start && !m.end)
-		m.end = UINT64_MAX;
+	if (!m.vma.start && !m.vma.end)
+		m.vma.end = UINT64_MAX;
 	{
 		int err = tell_kernel(s, &m, path + 17, r->mmap.pgoff);
 
@@ -759,10 +682,9 @@ static int handle_ksymbol(struct pms_session *s, const struct pms_record *r)
 	if (!len || len > UINT64_MAX - start || !r->ksymbol.name)
 		return 0;
 	if (!s->kernel) {
-		s->kernel = calloc(1, sizeof(*s->kernel));
+		s->kernel = kernel_aspace_new();
 		if (!s->kernel)
 			return -ENOMEM;
-		s->kernel->pid = -1;
 	}
 	cover = aspace_lookup(s->kernel, start);
 	if (r->ksymbol.flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER) {
@@ -777,7 +699,7 @@ static int handle_ksymbol(struct pms_session *s, const struct pms_record *r)
 	}
 	if (cover && !cover->ksym) {
 		m = *cover;
-		m.pgoff += start - cover->start;
+		m.vma.pgoff += start - cover->vma.start;
 	} else {
 		m.kind = SMAP_KSYM;
 		m.name = intern(&s->strs, &s->arena, r->ksymbol.name);
@@ -786,8 +708,8 @@ static int handle_ksymbol(struct pms_session *s, const struct pms_record *r)
 		m.path = m.name;
 		m.long_name = m.name;
 	}
-	m.start = start;
-	m.end = start + len;
+	m.vma.start = start;
+	m.vma.end = start + len;
 	m.ksym = intern(&s->strs, &s->arena, r->ksymbol.name);
 	if (!m.ksym)
 		return -ENOMEM;
@@ -831,11 +753,11 @@ static int handle_mmap(struct pms_session *s, const struct pms_record *r)
 	as = aspace_find(s, (int32_t)r->mmap.pid, true);
 	if (!as)
 		return -ENOMEM;
-	m.start = r->mmap.addr;
-	if (r->mmap.len > UINT64_MAX - m.start)
+	m.vma.start = r->mmap.addr;
+	if (r->mmap.len > UINT64_MAX - m.vma.start)
 		return 0;
-	m.end = m.start + r->mmap.len;
-	m.pgoff = r->mmap.pgoff;
+	m.vma.end = m.vma.start + r->mmap.len;
+	m.vma.pgoff = r->mmap.pgoff;
 	m.kind = is_anon_path(path) ? SMAP_ANON : SMAP_FILE;
 	m.path = intern(&s->strs, &s->arena, path);
 	if (!m.path)
@@ -844,7 +766,7 @@ static int handle_mmap(struct pms_session *s, const struct pms_record *r)
 		if (copy_record_build_id(s, r, &m))
 			return -ENOMEM;
 	} else if (m.kind == SMAP_FILE && s->build_ids.nr) {
-		const struct pms_data_build_id *b = build_id_of(s, m.path, as->pid);
+		const struct pms_data_build_id *b = build_id_of(s, m.path, as->proc.pid);
 
 		if (b) {
 			m.build_id = b->id;
@@ -874,11 +796,11 @@ static int handle_comm(struct pms_session *s, const struct pms_record *r)
 		 * between (in execve itself) still returns to the old program's
 		 * execve call. Only the unwinder's view is stale.
 		 */
-		struct aspace *as = itab_get(&s->aspaces, (int32_t)r->comm.pid);
+		struct aspace *as = aspace_find(s, (int32_t)r->comm.pid, false);
 
 		if (as) {
 			aspace_drop_unwinder(as);
-			as->gen++;
+			as->proc.vmas.gen++;
 		}
 	}
 	return 0;
@@ -901,9 +823,8 @@ static int handle_fork(struct pms_session *s, const struct pms_record *r)
 		return -ENOMEM;
 	if (pid != ppid) {
 		/* A new process: a copy of the parent's address space as it is now. */
-		struct aspace *src = itab_get(&s->aspaces, ppid);
+		struct aspace *src = aspace_find(s, ppid, false);
 
-		s->last_as = NULL;
 		if (!aspace_clone(s, src, pid))
 			return -ENOMEM;
 	}
@@ -937,7 +858,7 @@ static bool resolve_frame(struct pms_session *s, struct aspace *as, int32_t pid,
 			  struct pms_frame *f, unsigned caller)
 {
 	const struct aspace *key_as = f->kind == PMS_FRAME_KERNEL ? s->kernel : as;
-	uint32_t gen = key_as ? key_as->gen : 0;
+	uint32_t gen = key_as ? key_as->proc.vmas.gen : 0;
 	struct fcache_ent *e;
 	enum pms_frame_kind in_kind;
 	bool mapped;
@@ -1005,8 +926,8 @@ static struct pms_map_ref map_ref(const struct smap *m, int32_t pid)
 {
 	return (struct pms_map_ref){
 		.path = m->kind == SMAP_ANON && m->path[0] != '/' ? "//anon" : m->path,
-		.start = m->start,
-		.pgoff = m->pgoff,
+		.start = m->vma.start,
+		.pgoff = m->vma.pgoff,
 		.build_id = m->build_id,
 		.build_id_size = m->build_id_size,
 		.pid = pid,
@@ -1031,7 +952,7 @@ static bool resolve_frame_uncached2(struct pms_session *s, struct aspace *as, in
 	if (f->kind == PMS_FRAME_KERNEL) {
 		/* as perf: a kernel address outside the recorded kernel maps belongs to nothing */
 		m = s->kernel ? aspace_lookup(s->kernel, look) : NULL;
-		if (!m && s->kernel && s->kernel->nr) {
+		if (!m && s->kernel && s->kernel->proc.vmas.nr) {
 			/* recorded on this very kernel: perf maps it from /proc/kcore, init text included */
 			uint64_t lo, hi;
 
@@ -1049,11 +970,11 @@ static bool resolve_frame_uncached2(struct pms_session *s, struct aspace *as, in
 			f->res.status = PMS_RES_OK;
 			f->res.dso = m->name;
 			f->res.sym = m->ksym;
-			f->res.sym_off = look - m->start;
-			f->res.addr = look - m->start;
+			f->res.sym_off = look - m->vma.start;
+			f->res.addr = look - m->vma.start;
 			f->dso_path = m->long_name ? m->long_name : m->name;
 		} else if (m->kind == SMAP_MODULE) {
-			if (pms_resolver__module(s->resolver, m->path, m->start, look, &f->res)) {
+			if (pms_resolver__module(s->resolver, m->path, m->vma.start, look, &f->res)) {
 				frame_unknown(f, ip);
 			} else {
 				f->res.dso = m->name;
@@ -1085,7 +1006,7 @@ static bool resolve_frame_uncached2(struct pms_session *s, struct aspace *as, in
 		 * _dl_start_user).
 		 */
 		bool label_end = f->res.status == PMS_RES_OK;
-		const struct smap *m_ip = ip < m->end ? m : aspace_lookup(as, ip);
+		const struct smap *m_ip = ip < m->vma.end ? m : aspace_lookup(as, ip);
 		struct pms_map_ref ref_ip;
 		struct pms_resolved at_ip;
 
@@ -1108,7 +1029,7 @@ static bool resolve_frame_uncached2(struct pms_session *s, struct aspace *as, in
 		}
 	}
 	if (!is_perf_anon(m->path))
-		f->map_addr = ip - m->start + m->pgoff;
+		f->map_addr = ip - m->vma.start + m->vma.pgoff;
 	if (!f->res.dso)
 		f->res.dso = "[unknown]";
 adjust:
@@ -1234,13 +1155,13 @@ static int unwind_user(struct pms_session *s, struct aspace *as, const struct pm
 		um = calloc(1, sizeof(*um));
 		if (!um)
 			return -ENOMEM;
-		um->maps = calloc(as->nr ? as->nr : 1, sizeof(*um->maps));
+		um->maps = calloc(as->proc.vmas.nr ? as->proc.vmas.nr : 1, sizeof(*um->maps));
 		if (!um->maps) {
 			free(um);
 			return -ENOMEM;
 		}
-		for (size_t i = 0; i < as->nr; i++) {
-			const struct smap *m = &as->maps[i];
+		for (size_t i = 0; i < as->proc.vmas.nr; i++) {
+			const struct smap *m = pms_vmas__at(&as->proc.vmas, i);
 			struct pms_map *d = &um->maps[um->nr];
 
 			if (m->kind != SMAP_FILE)
@@ -1250,9 +1171,9 @@ static int unwind_user(struct pms_session *s, struct aspace *as, const struct pm
 				pms_maps__free(um);
 				return -ENOMEM;
 			}
-			d->start = m->start;
-			d->end = m->end;
-			d->pgoff = m->pgoff;
+			d->start = m->vma.start;
+			d->end = m->vma.end;
+			d->pgoff = m->vma.pgoff;
 			memcpy(d->prot, "r-xp", 5);
 			d->special = m->path[0] == '[';
 			um->nr++;
@@ -1700,8 +1621,10 @@ static int session_init(struct pms_session *s, const struct pms_session_opts *op
 static int session_finish_open(struct pms_session **out, struct pms_session *s,
 			       const struct pms_session_opts *opts)
 {
-	int err = session_init(s, opts);
+	int err;
 
+	pms_procs__init(&s->aspaces, sizeof(struct aspace), sizeof(struct smap), aspace_release);
+	err = session_init(s, opts);
 	if (err) {
 		pms_session__free(s);
 		return err;
