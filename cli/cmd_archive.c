@@ -17,12 +17,20 @@
 #include "symbol/buildid_cache.h"
 #include "util/hex.h"
 
-static const char *opt_output;
+/* Every option's value: reset_opts() sets them all back to the defaults. */
+static struct archive_opts {
+	const char *output;
+} o;
 
 static const struct opt opts[] = {
-	OPT_STRING('o', "output", &opt_output, "<file>", "write the archive here (default <file>.tar.gz)"),
+	OPT_STRING('o', "output", &o.output, "<file>", "write the archive here (default <file>.tar.gz)"),
 	OPT_END(),
 };
+
+static void reset_opts(void)
+{
+	o = (struct archive_opts){ 0 };
+}
 
 static const char *why(int status)
 {
@@ -75,6 +83,7 @@ static int run(int argc, char **argv)
 	bool only_hits;
 	int first, fd, err, ret = EXIT_RUNTIME;
 
+	reset_opts();
 	first = opt_parse(&cmd_archive, &argc, argv, 0);
 	if (argc - first > 1)
 		usage_error(&cmd_archive, "one perf.data file at most");
@@ -109,8 +118,8 @@ static int run(int argc, char **argv)
 		error("'%s' names no object with a build-id: nothing to archive (recorded with -B?)", path);
 		goto out;
 	}
-	if (opt_output)
-		out = xstrdup(opt_output);
+	if (o.output)
+		out = xstrdup(o.output);
 	else if (asprintf(&out, "%s.tar.gz", path) < 0)
 		die("out of memory");
 	/* written whole under a temporary name, so a failed archive never replaces a good one */

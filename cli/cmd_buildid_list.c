@@ -16,15 +16,23 @@
 #include "symbol/kallsyms.h"
 #include "util/hex.h"
 
-static const char *opt_input;
-static bool opt_kernel, opt_with_hits;
+/* Every option's value: reset_opts() sets them all back to the defaults. */
+static struct buildid_list_opts {
+	const char *input;
+	bool kernel, with_hits;
+} o;
 
 static const struct opt opts[] = {
-	OPT_STRING('i', "input", &opt_input, "<file>", "input file (default perf.data, - for stdin; an ELF file: its build-id)"),
-	OPT_BOOL('k', "kernel", &opt_kernel, "show the running kernel's build-id"),
-	OPT_BOOL('H', "with-hits", &opt_with_hits, "show only objects with samples"),
+	OPT_STRING('i', "input", &o.input, "<file>", "input file (default perf.data, - for stdin; an ELF file: its build-id)"),
+	OPT_BOOL('k', "kernel", &o.kernel, "show the running kernel's build-id"),
+	OPT_BOOL('H', "with-hits", &o.with_hits, "show only objects with samples"),
 	OPT_END(),
 };
+
+static void reset_opts(void)
+{
+	o = (struct buildid_list_opts){ 0 };
+}
 
 /* perf's line: the build-id left-aligned in 40 columns (blank when unknown), a space, the name. */
 static void print_line(const uint8_t *id, size_t size, const char *name)
@@ -92,12 +100,13 @@ static int run(int argc, char **argv)
 	bool only_hits = false;
 	int err, ret = 0;
 
+	reset_opts();
 	if (opt_parse(&cmd_buildid_list, &argc, argv, 0) < argc)
 		usage_error(&cmd_buildid_list, "unexpected argument '%s' (name the file with -i)", argv[1]);
 	/* -k answers about this machine, whatever file is named (as perf) */
-	if (opt_kernel)
+	if (o.kernel)
 		return kernel_build_id();
-	path = opt_input ? opt_input : "perf.data";
+	path = o.input ? o.input : "perf.data";
 	if (elf_build_id(path, &ret))
 		return ret;
 	memset(&derr, 0, sizeof(derr));
@@ -106,7 +115,7 @@ static int run(int argc, char **argv)
 		data_input__open_error(path, err, &derr, DATA_INPUT_RECORD_OR_I);
 		return EXIT_RUNTIME;
 	}
-	err = pms_objects__from_file(r, opt_with_hits, &objs, &only_hits);
+	err = pms_objects__from_file(r, o.with_hits, &objs, &only_hits);
 	if (err == -ENOMEM)
 		die("out of memory");
 	if (err) {

@@ -25,24 +25,34 @@
 /* rows below half a point on both sides and in delta are noise for a comparison (report's graph threshold) */
 #define DEFAULT_PERCENT_LIMIT 0.5
 
-static const char *opt_sort, *opt_event, *opt_flame;
-static bool opt_json, opt_samples;
-static int opt_limit;
-static double opt_percent_limit = DEFAULT_PERCENT_LIMIT;
+/* Every option's value: reset_opts() sets them all back to the defaults. */
+static struct diff_opts {
+	const char *sort, *event, *flame;
+	bool json, samples;
+	int limit;
+	double percent_limit;
+} o;
 
 static const struct opt opts[] = {
-	OPT_STRING('s', "sort", &opt_sort, "<col>", "total (default: the function anywhere on the stack) or self"),
-	OPT_INT(0, "limit", &opt_limit, "<n>", "print at most n rows"),
-	OPT_DOUBLE(0, "percent-limit", &opt_percent_limit, "<p>",
+	OPT_STRING('s', "sort", &o.sort, "<col>", "total (default: the function anywhere on the stack) or self"),
+	OPT_INT(0, "limit", &o.limit, "<n>", "print at most n rows"),
+	OPT_DOUBLE(0, "percent-limit", &o.percent_limit, "<p>",
 		   "hide rows below p% in both files and below p points of delta (default 0.5; 0: all)"),
-	OPT_STRING('e', "event", &opt_event, "<name>", "compare this event (default: each file's first)"),
-	OPT_BOOL(0, "samples", &opt_samples, "weigh by sample counts instead of periods"),
-	OPT_BOOL(0, "json", &opt_json, "JSON output (schema in docs/diff.md)"),
-	OPT_STRING(0, "flamegraph", &opt_flame, "<file.html>",
+	OPT_STRING('e', "event", &o.event, "<name>", "compare this event (default: each file's first)"),
+	OPT_BOOL(0, "samples", &o.samples, "weigh by sample counts instead of periods"),
+	OPT_BOOL(0, "json", &o.json, "JSON output (schema in docs/diff.md)"),
+	OPT_STRING(0, "flamegraph", &o.flame, "<file.html>",
 		   "also write a differential flame graph of NEW (red grew, blue shrank)"),
 	OPTS_SYMBOLS,
 	OPT_END(),
 };
+
+/* Forget the options of a previous run (commands run more than once in one process: tests). */
+static void reset_opts(void)
+{
+	symbol_opts__reset();
+	o = (struct diff_opts){ .percent_limit = DEFAULT_PERCENT_LIMIT };
+}
 
 struct side {
 	const char *path;
@@ -88,7 +98,7 @@ static int load(struct side *d)
 			nr_trees = n;
 		}
 		if (!trees[smp->attr_idx]) {
-			if (opt_event && strcmp(smp->event_name ? smp->event_name : "", opt_event)) {
+			if (o.event && strcmp(smp->event_name ? smp->event_name : "", o.event)) {
 				names[smp->attr_idx] = ""; /* seen, not compared */
 				continue;
 			}
@@ -119,8 +129,8 @@ static int load(struct side *d)
 	free(trees);
 	free(names);
 	if (!d->st) {
-		if (opt_event)
-			error("%s: no samples of event '%s'", d->path, opt_event);
+		if (o.event)
+			error("%s: no samples of event '%s'", d->path, o.event);
 		else
 			error("%s: no samples", d->path);
 		return EXIT_RUNTIME;
@@ -133,7 +143,7 @@ static bool row_shown(const struct pms_diff_row *r, bool by_self)
 	double a = by_self ? r->base.self : r->base.total, b = by_self ? r->new_.self : r->new_.total;
 	double dl = by_self ? r->delta_self : r->delta_total;
 
-	return a >= opt_percent_limit || b >= opt_percent_limit || fabs(dl) >= opt_percent_limit;
+	return a >= o.percent_limit || b >= o.percent_limit || fabs(dl) >= o.percent_limit;
 }
 
 static const char *level(enum pms_stack_kind k)
@@ -189,7 +199,7 @@ static void print_text(FILE *f, const struct pms_diff *df, const struct side *b,
 	for (size_t i = 0; i < df->nr_rows; i++) {
 		const struct pms_diff_row *r = &df->rows[i];
 
-		if (!row_shown(r, by_self) || (opt_limit > 0 && shown >= (size_t)opt_limit)) {
+		if (!row_shown(r, by_self) || (o.limit > 0 && shown >= (size_t)o.limit)) {
 			hidden++;
 			continue;
 		}
@@ -207,7 +217,7 @@ static void print_text(FILE *f, const struct pms_diff *df, const struct side *b,
 		fputs("# no functions\n", f);
 	if (hidden)
 		fprintf(f, "#\n# %zu more rows hidden by --limit or --percent-limit (%.2g%%; 0 shows all)\n", hidden,
-			opt_percent_limit);
+			o.percent_limit);
 }
 
 static void json_side(struct pms_json *j, const char *key, const struct side *d, uint64_t total, bool weight_period)
@@ -263,7 +273,7 @@ static void print_json(struct strbuf *sb, const struct pms_diff *df, const struc
 	for (size_t i = 0; i < df->nr_rows; i++) {
 		const struct pms_diff_row *r = &df->rows[i];
 
-		if (!row_shown(r, by_self) || (opt_limit > 0 && shown >= (size_t)opt_limit))
+		if (!row_shown(r, by_self) || (o.limit > 0 && shown >= (size_t)o.limit))
 			continue;
 		pms_json__obj(&j, NULL);
 		pms_json__str(&j, "name", r->name);
@@ -286,7 +296,7 @@ static int flamegraph(const struct side *b, const struct side *n)
 {
 	struct pms_flamegraph_opts fo = {
 		.sz = sizeof(fo), .title = "Differential Flame Graph", .base = b->st,
-		.weight = opt_samples ? PMS_WEIGHT_SAMPLES : PMS_WEIGHT_PERIOD,
+		.weight = o.samples ? PMS_WEIGHT_SAMPLES : PMS_WEIGHT_PERIOD,
 	};
 	struct strbuf sb = STRBUF_INIT, sub = STRBUF_INIT;
 	int err, ret = 0;
@@ -298,8 +308,8 @@ static int flamegraph(const struct side *b, const struct side *n)
 	err = pms_flamegraph__html(n->st, &fo, &sb);
 	if (err || sb.oom)
 		ret = error("cannot build the flame graph: %s", strerror(err ? -err : ENOMEM));
-	else if (!(ret = output__write(opt_flame, &sb)) && strcmp(opt_flame, "-"))
-		note("wrote %s (HTML, %zu bytes): differential flame graph of %s against %s", opt_flame, sb.len, n->path,
+	else if (!(ret = output__write(o.flame, &sb)) && strcmp(o.flame, "-"))
+		note("wrote %s (HTML, %zu bytes): differential flame graph of %s against %s", o.flame, sb.len, n->path,
 		     b->path);
 	strbuf_release(&sb);
 	strbuf_release(&sub);
@@ -313,24 +323,25 @@ static int run(int argc, char **argv)
 	struct pms_diff *df = NULL;
 	int pos, ret = 0, err;
 
+	reset_opts();
 	pos = opt_parse(&cmd_diff, &argc, argv, 0);
 	if (argc - pos == 1)
 		usage_error(&cmd_diff, "want two files: the base and the new recording");
 	if (argc - pos > 2)
 		usage_error(&cmd_diff, "unexpected argument '%s' (want two files)", argv[pos + 2]);
-	if (opt_sort && strcmp(opt_sort, "total") && strcmp(opt_sort, "children") && strcmp(opt_sort, "self"))
-		usage_error(&cmd_diff, "--sort: want total or self, not '%s'", opt_sort);
-	if (opt_limit < 0)
+	if (o.sort && strcmp(o.sort, "total") && strcmp(o.sort, "children") && strcmp(o.sort, "self"))
+		usage_error(&cmd_diff, "--sort: want total or self, not '%s'", o.sort);
+	if (o.limit < 0)
 		usage_error(&cmd_diff, "--limit: want a positive number of rows");
-	if (opt_percent_limit < 0 || opt_percent_limit > 100)
+	if (o.percent_limit < 0 || o.percent_limit > 100)
 		usage_error(&cmd_diff, "--percent-limit: want a percentage in [0, 100]");
-	if (opt_flame && opt_json && !strcmp(opt_flame, "-"))
+	if (o.flame && o.json && !strcmp(o.flame, "-"))
 		usage_error(&cmd_diff, "--flamegraph - and --json both want stdout");
 	/* as perf diff: no files compare perf.data.old (where perf record moves the previous perf.data) with perf.data */
 	b.path = argc - pos ? argv[pos] : "perf.data.old";
 	n.path = argc - pos ? argv[pos + 1] : "perf.data";
-	dopt.sort = opt_sort && !strcmp(opt_sort, "self") ? PMS_DIFF_BY_SELF : PMS_DIFF_BY_TOTAL;
-	dopt.weight = opt_samples ? PMS_WEIGHT_SAMPLES : PMS_WEIGHT_PERIOD;
+	dopt.sort = o.sort && !strcmp(o.sort, "self") ? PMS_DIFF_BY_SELF : PMS_DIFF_BY_TOTAL;
+	dopt.weight = o.samples ? PMS_WEIGHT_SAMPLES : PMS_WEIGHT_PERIOD;
 
 	if ((ret = load(&b)) || (ret = load(&n)))
 		goto out;
@@ -342,7 +353,7 @@ static int run(int argc, char **argv)
 	err = pms_diff__new(&df, b.st, n.st, &dopt);
 	if (err)
 		die("cannot compare: %s", strerror(-err));
-	if (opt_json) {
+	if (o.json) {
 		struct strbuf sb = STRBUF_INIT;
 
 		print_json(&sb, df, &b, &n);
@@ -351,12 +362,12 @@ static int run(int argc, char **argv)
 		if (output__write("-", &sb))
 			ret = EXIT_RUNTIME;
 		strbuf_release(&sb);
-	} else if (!opt_flame || strcmp(opt_flame, "-")) {
+	} else if (!o.flame || strcmp(o.flame, "-")) {
 		print_text(stdout, df, &b, &n);
 		if (fflush(stdout))
 			ret = error("cannot write the diff: %s", strerror(errno)) ? EXIT_RUNTIME : 0;
 	}
-	if (opt_flame && flamegraph(&b, &n))
+	if (o.flame && flamegraph(&b, &n))
 		ret = EXIT_RUNTIME;
 out:
 	pms_diff__free(df);
@@ -364,11 +375,7 @@ out:
 	pms_stacks__free(n.st);
 	pms_session__free(b.s);
 	pms_session__free(n.s);
-	opt_sort = opt_event = opt_flame = NULL;
-	symbol_opts__reset();
-	opt_json = opt_samples = false;
-	opt_limit = 0;
-	opt_percent_limit = DEFAULT_PERCENT_LIMIT;
+	reset_opts();
 	return ret;
 }
 

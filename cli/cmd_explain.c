@@ -22,8 +22,16 @@
 #include "perf_event/sys.h"
 #include "util/strbuf.h"
 
-static const char *opt_vendor;
-static bool opt_no_probe, opt_json;
+/* Every option's value: reset_opts() sets them all back to the defaults. */
+static struct explain_opts {
+	const char *vendor;
+	bool no_probe, json;
+} o;
+
+static void reset_opts(void)
+{
+	o = (struct explain_opts){ 0 };
+}
 
 /* The vendor maps `--vendor all` walks, one per distinct kernel table. */
 static const enum pms_uarch all_uarchs[] = {
@@ -499,7 +507,7 @@ static void print_here(const struct pms_evsel *e, bool probing)
 	int err;
 
 	if (!probing) {
-		printf("here: not probed (%s)\n", opt_no_probe ? "--no-probe" : "fixture or PMS_NO_PROBE");
+		printf("here: not probed (%s)\n", o.no_probe ? "--no-probe" : "fixture or PMS_NO_PROBE");
 		return;
 	}
 	a.sample_period = 0;
@@ -705,15 +713,15 @@ static void json_event(struct pms_json *w, struct pms_event_ctx *ctx, const stru
 static void choose_vendor(struct vsel *v)
 {
 	memset(v, 0, sizeof(*v));
-	if (opt_vendor) {
-		if (!strcmp(opt_vendor, "all")) {
+	if (o.vendor) {
+		if (!strcmp(o.vendor, "all")) {
 			v->all = true;
 			v->source = "--vendor all";
 			return;
 		}
-		if (pms_uarch__parse(opt_vendor, &v->u))
+		if (pms_uarch__parse(o.vendor, &v->u))
 			usage_error(&cmd_explain, "unknown vendor '%s' (intel, amd, amd-legacy, zen1, zen2, zen3, zen4, arm64, all)",
-				    opt_vendor);
+				    o.vendor);
 		v->source = "--vendor";
 		return;
 	}
@@ -724,13 +732,16 @@ static void choose_vendor(struct vsel *v)
 
 static int run(int argc, char **argv)
 {
-	int i = opt_parse(&cmd_explain, &argc, argv, 0);
 	struct pms_evlist list = { 0 };
 	struct pms_event_ctx *ctx;
 	struct vsel v;
-	bool probing = !opt_no_probe && pms_caps__probing_meaningful();
+	bool probing;
 	const char *str;
+	int i;
 
+	reset_opts();
+	i = opt_parse(&cmd_explain, &argc, argv, 0);
+	probing = !o.no_probe && pms_caps__probing_meaningful();
 	if (i >= argc)
 		usage_error(&cmd_explain, "which event? e.g. 'pmuscope explain cache-misses'");
 	if (i + 1 < argc)
@@ -745,7 +756,7 @@ static int run(int argc, char **argv)
 		return EXIT_BAD_EVENT;
 	}
 
-	if (opt_json) {
+	if (o.json) {
 		struct pms_json w;
 		struct strbuf jb = STRBUF_INIT;
 
@@ -786,10 +797,10 @@ static int run(int argc, char **argv)
 }
 
 static const struct opt opts[] = {
-	OPT_STRING(0, "vendor", &opt_vendor, "<v>",
+	OPT_STRING(0, "vendor", &o.vendor, "<v>",
 		   "explain for intel|amd|amd-legacy|zen1|zen2|zen3|zen4|arm64 or all (default: this CPU)"),
-	OPT_BOOL(0, "no-probe", &opt_no_probe, "do not open the event to say whether it works here"),
-	OPT_BOOL(0, "json", &opt_json, "print a JSON array with one object per event"),
+	OPT_BOOL(0, "no-probe", &o.no_probe, "do not open the event to say whether it works here"),
+	OPT_BOOL(0, "json", &o.json, "print a JSON array with one object per event"),
 	OPT_END(),
 };
 

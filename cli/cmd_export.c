@@ -19,22 +19,25 @@
 #include "export/export.h"
 #include "util/strbuf.h"
 
-static const char *opt_input, *opt_output, *opt_format, *opt_weight, *opt_event, *opt_root, *opt_time;
-static bool opt_inline, opt_srcline, opt_recover;
-static int opt_max_stack;
+/* Every option's value: reset_opts() sets them all back to the defaults. */
+static struct export_opts {
+	const char *input, *output, *format, *weight, *event, *root, *time;
+	bool inline_frames, srcline, recover;
+	int max_stack;
+} o;
 
 static const struct opt opts[] = {
-	OPT_STRING('i', "input", &opt_input, "<file>", "input file (default perf.data, - for stdin)"),
-	OPT_STRING('o', "output", &opt_output, "<file>", "output file (default stdout; - forces stdout for pprof)"),
-	OPT_STRING_HELP_FN('f', "format", &opt_format, "<fmt>", output__format_help),
-	OPT_STRING(0, "weight", &opt_weight, "<w>", "samples (default: each sample counts 1) or period (summed sample periods, ns for cpu-clock)"),
-	OPT_STRING(0, "event", &opt_event, "<name>", "only samples of this event (default: all)"),
-	OPT_STRING(0, "root", &opt_root, "<r>", "pseudo frames at the root: none, comm, pid or tid (default per format)"),
-	OPT_BOOL(0, "inline", &opt_inline, "expand inlined functions from DWARF as frames of their own"),
-	OPT_BOOL(0, "srcline", &opt_srcline, "file and line of each frame from DWARF"),
-	OPT_STRING(0, "time", &opt_time, "<start,end>", "only samples in [start,end) seconds (perf's clock; either may be empty)"),
-	OPT_INT(0, "max-stack", &opt_max_stack, "<n>", "frames kept per call chain (default 127)"),
-	OPT_BOOL(0, "recover", &opt_recover, "export the samples before damage in a truncated or corrupt file"),
+	OPT_STRING('i', "input", &o.input, "<file>", "input file (default perf.data, - for stdin)"),
+	OPT_STRING('o', "output", &o.output, "<file>", "output file (default stdout; - forces stdout for pprof)"),
+	OPT_STRING_HELP_FN('f', "format", &o.format, "<fmt>", output__format_help),
+	OPT_STRING(0, "weight", &o.weight, "<w>", "samples (default: each sample counts 1) or period (summed sample periods, ns for cpu-clock)"),
+	OPT_STRING(0, "event", &o.event, "<name>", "only samples of this event (default: all)"),
+	OPT_STRING(0, "root", &o.root, "<r>", "pseudo frames at the root: none, comm, pid or tid (default per format)"),
+	OPT_BOOL(0, "inline", &o.inline_frames, "expand inlined functions from DWARF as frames of their own"),
+	OPT_BOOL(0, "srcline", &o.srcline, "file and line of each frame from DWARF"),
+	OPT_STRING(0, "time", &o.time, "<start,end>", "only samples in [start,end) seconds (perf's clock; either may be empty)"),
+	OPT_INT(0, "max-stack", &o.max_stack, "<n>", "frames kept per call chain (default 127)"),
+	OPT_BOOL(0, "recover", &o.recover, "export the samples before damage in a truncated or corrupt file"),
 	OPTS_SYMBOLS,
 	OPT_END(),
 };
@@ -42,9 +45,7 @@ static const struct opt opts[] = {
 static void reset_opts(void)
 {
 	symbol_opts__reset();
-	opt_input = opt_output = opt_format = opt_weight = opt_event = opt_root = opt_time = NULL;
-	opt_inline = opt_srcline = opt_recover = false;
-	opt_max_stack = 0;
+	o = (struct export_opts){ 0 };
 }
 
 static int run(int argc, char **argv)
@@ -61,41 +62,42 @@ static int run(int argc, char **argv)
 	const char *path;
 	int pos, err, ret = 0;
 
+	reset_opts();
 	pos = opt_parse(&cmd_export, &argc, argv, 0);
 	if (pos < argc)
 		usage_error(&cmd_export, "unexpected argument '%s' (the input file goes after -i)", argv[pos]);
-	fmt = output__format(&cmd_export, opt_format);
-	if (opt_weight) {
-		if (!strcmp(opt_weight, "samples"))
+	fmt = output__format(&cmd_export, o.format);
+	if (o.weight) {
+		if (!strcmp(o.weight, "samples"))
 			eo.weight = PMS_WEIGHT_SAMPLES;
-		else if (!strcmp(opt_weight, "period"))
+		else if (!strcmp(o.weight, "period"))
 			eo.weight = PMS_WEIGHT_PERIOD;
 		else
-			usage_error(&cmd_export, "--weight: want samples or period, not '%s'", opt_weight);
+			usage_error(&cmd_export, "--weight: want samples or period, not '%s'", o.weight);
 	}
 	sto.root = fmt->root;
-	if (opt_root && pms_stacks_root__parse(opt_root, &sto.root))
-		usage_error(&cmd_export, "--root: want none, comm, pid or tid, not '%s'", opt_root);
-	if (opt_time && pms_time_range__parse(opt_time, &sto.time_start_ns, &sto.time_end_ns))
+	if (o.root && pms_stacks_root__parse(o.root, &sto.root))
+		usage_error(&cmd_export, "--root: want none, comm, pid or tid, not '%s'", o.root);
+	if (o.time && pms_time_range__parse(o.time, &sto.time_start_ns, &sto.time_end_ns))
 		usage_error(&cmd_export, "--time: want <start>,<end> in seconds (e.g. 1234.5,1236), either may be empty");
-	if (opt_max_stack < 0)
-		usage_error(&cmd_export, "--max-stack must be >= 1, not %d", opt_max_stack);
+	if (o.max_stack < 0)
+		usage_error(&cmd_export, "--max-stack must be >= 1, not %d", o.max_stack);
 	/* a terminal mangles binary output and the user gets nothing back */
-	if (fmt->binary && !opt_output && isatty(STDOUT_FILENO))
+	if (fmt->binary && !o.output && isatty(STDOUT_FILENO))
 		usage_error(&cmd_export, "--format=%s is binary (gzip): name a file with -o, or force stdout with -o -",
 			    fmt->name);
-	sto.event = opt_event;
-	sto.inline_frames = opt_inline;
-	sto.srcline = opt_srcline;
-	so.recover = opt_recover;
-	so.max_stack = opt_max_stack > 0 ? (size_t)opt_max_stack : 0;
-	path = opt_input ? opt_input : "perf.data";
+	sto.event = o.event;
+	sto.inline_frames = o.inline_frames;
+	sto.srcline = o.srcline;
+	so.recover = o.recover;
+	so.max_stack = o.max_stack > 0 ? (size_t)o.max_stack : 0;
+	path = o.input ? o.input : "perf.data";
 
 	symbol_opts__apply(&so);
 	err = pms_session__open(&s, path, &so, &derr);
 	if (err) {
 		data_input__open_error(path, err, &derr, DATA_INPUT_RECORD_OR_I);
-		if (err == -EBADMSG && !opt_recover)
+		if (err == -EBADMSG && !o.recover)
 			note("--recover exports the samples before the damage");
 		ret = EXIT_RUNTIME;
 		goto out;
@@ -113,9 +115,9 @@ static int run(int argc, char **argv)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	if (opt_recover && damage && damage->err)
+	if (o.recover && damage && damage->err)
 		warning("'%s': %s; samples after it are left out", path, damage->msg);
-	if (opt_event && !pms_stacks__meta(st)->samples && pms_stacks__meta(st)->samples_filtered) {
+	if (o.event && !pms_stacks__meta(st)->samples && pms_stacks__meta(st)->samples_filtered) {
 		struct pms_data_reader *rd = pms_session__reader(s);
 		struct strbuf names = STRBUF_INIT;
 
@@ -124,7 +126,7 @@ static int run(int argc, char **argv)
 
 			strbuf_addf(&names, "%s%s", i ? ", " : "", nm ? nm : "?");
 		}
-		warning("no samples of event '%s' in '%s' (its events: %s)", opt_event, path, strbuf_str(&names));
+		warning("no samples of event '%s' in '%s' (its events: %s)", o.event, path, strbuf_str(&names));
 		strbuf_release(&names);
 	}
 	if (!strcmp(fmt->name, "pprof") && strcmp(path, "-")) {
@@ -150,7 +152,7 @@ static int run(int argc, char **argv)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	if (output__write(opt_output, &out))
+	if (output__write(o.output, &out))
 		ret = EXIT_RUNTIME;
 out:
 	strbuf_release(&out);

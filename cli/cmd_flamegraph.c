@@ -16,22 +16,25 @@
 #include "export/export.h"
 #include "util/strbuf.h"
 
-static const char *opt_input, *opt_output, *opt_title, *opt_event, *opt_weight, *opt_root, *opt_base;
-static bool opt_svg, opt_icicle, opt_inline;
-static double opt_min_width = -1;
+/* Every option's value: reset_opts() sets them all back to the defaults. */
+static struct flamegraph_opts {
+	const char *input, *output, *title, *event, *weight, *root, *base;
+	bool svg, icicle, inline_frames;
+	double min_width; /* -1: not given */
+} o;
 
 static const struct opt opts[] = {
-	OPT_STRING('i', "input", &opt_input, "<file>", "input file (default perf.data, - for stdin)"),
-	OPT_STRING('o', "output", &opt_output, "<file>", "output file (default flame.html, flame.svg with --svg; - for stdout)"),
-	OPT_BOOL(0, "svg", &opt_svg, "write a static SVG instead of the interactive HTML page"),
-	OPT_STRING(0, "title", &opt_title, "<text>", "title (default \"Flame Graph\")"),
-	OPT_BOOL(0, "icicle", &opt_icicle, "root at the top (the page can switch)"),
-	OPT_STRING(0, "weight", &opt_weight, "<w>", "frame widths by samples (default) or period"),
-	OPT_STRING(0, "event", &opt_event, "<name>", "only samples of this event (default: all)"),
-	OPT_STRING(0, "root", &opt_root, "<how>", "bottom frames: comm (default, as stackcollapse-perf), pid, tid or none"),
-	OPT_BOOL(0, "inline", &opt_inline, "expand inlined functions (DWARF) as frames of their own"),
-	OPT_STRING(0, "base", &opt_base, "<file>", "differential: colour frames by their share change since this older perf.data (red grew, blue shrank)"),
-	OPT_DOUBLE(0, "min-width", &opt_min_width, "<pct>", "merge frames narrower than pct% of the total (default 0.005)"),
+	OPT_STRING('i', "input", &o.input, "<file>", "input file (default perf.data, - for stdin)"),
+	OPT_STRING('o', "output", &o.output, "<file>", "output file (default flame.html, flame.svg with --svg; - for stdout)"),
+	OPT_BOOL(0, "svg", &o.svg, "write a static SVG instead of the interactive HTML page"),
+	OPT_STRING(0, "title", &o.title, "<text>", "title (default \"Flame Graph\")"),
+	OPT_BOOL(0, "icicle", &o.icicle, "root at the top (the page can switch)"),
+	OPT_STRING(0, "weight", &o.weight, "<w>", "frame widths by samples (default) or period"),
+	OPT_STRING(0, "event", &o.event, "<name>", "only samples of this event (default: all)"),
+	OPT_STRING(0, "root", &o.root, "<how>", "bottom frames: comm (default, as stackcollapse-perf), pid, tid or none"),
+	OPT_BOOL(0, "inline", &o.inline_frames, "expand inlined functions (DWARF) as frames of their own"),
+	OPT_STRING(0, "base", &o.base, "<file>", "differential: colour frames by their share change since this older perf.data (red grew, blue shrank)"),
+	OPT_DOUBLE(0, "min-width", &o.min_width, "<pct>", "merge frames narrower than pct% of the total (default 0.005)"),
 	OPTS_SYMBOLS,
 	OPT_END(),
 };
@@ -39,9 +42,7 @@ static const struct opt opts[] = {
 static void reset_opts(void)
 {
 	symbol_opts__reset();
-	opt_input = opt_output = opt_title = opt_event = opt_weight = opt_root = opt_base = NULL;
-	opt_svg = opt_icicle = opt_inline = false;
-	opt_min_width = -1;
+	o = (struct flamegraph_opts){ .min_width = -1 };
 }
 
 /*
@@ -94,30 +95,31 @@ static int run(int argc, char **argv)
 	size_t nr_nodes = 0;
 	int pos, err, ret;
 
+	reset_opts();
 	pos = opt_parse(&cmd_flamegraph, &argc, argv, 0);
 	if (pos < argc)
 		usage_error(&cmd_flamegraph, "unexpected argument '%s' (the input file goes after -i)", argv[pos]);
-	if (opt_weight && strcmp(opt_weight, "samples") && strcmp(opt_weight, "period"))
-		usage_error(&cmd_flamegraph, "--weight: want samples or period, not '%s'", opt_weight);
-	if (opt_root && pms_stacks_root__parse(opt_root, &sto.root))
-		usage_error(&cmd_flamegraph, "--root: want none, comm, pid or tid, not '%s'", opt_root);
-	if (opt_min_width != -1 && !(opt_min_width >= 0 && opt_min_width < 100))
+	if (o.weight && strcmp(o.weight, "samples") && strcmp(o.weight, "period"))
+		usage_error(&cmd_flamegraph, "--weight: want samples or period, not '%s'", o.weight);
+	if (o.root && pms_stacks_root__parse(o.root, &sto.root))
+		usage_error(&cmd_flamegraph, "--root: want none, comm, pid or tid, not '%s'", o.root);
+	if (o.min_width != -1 && !(o.min_width >= 0 && o.min_width < 100))
 		usage_error(&cmd_flamegraph, "--min-width: want a percentage in [0, 100)");
-	sto.inline_frames = opt_inline;
-	sto.event = opt_event;
-	fo.title = opt_title;
-	fo.icicle = opt_icicle;
-	fo.weight = opt_weight && !strcmp(opt_weight, "period") ? PMS_WEIGHT_PERIOD : PMS_WEIGHT_SAMPLES;
+	sto.inline_frames = o.inline_frames;
+	sto.event = o.event;
+	fo.title = o.title;
+	fo.icicle = o.icicle;
+	fo.weight = o.weight && !strcmp(o.weight, "period") ? PMS_WEIGHT_PERIOD : PMS_WEIGHT_SAMPLES;
 	/* 0 asks the library for its default; an explicit 0 means "merge nothing" (one part in 10^12) */
-	fo.min_width_fraction = opt_min_width < 0 ? 0 : opt_min_width == 0 ? 1e-12 : opt_min_width / 100;
-	path = opt_input ? opt_input : "perf.data";
-	dest = opt_output ? opt_output : opt_svg ? "flame.svg" : "flame.html";
+	fo.min_width_fraction = o.min_width < 0 ? 0 : o.min_width == 0 ? 1e-12 : o.min_width / 100;
+	path = o.input ? o.input : "perf.data";
+	dest = o.output ? o.output : o.svg ? "flame.svg" : "flame.html";
 
 	ret = load(path, &sto, &st);
 	if (!st)
 		goto out;
-	if (opt_base) {
-		int r = load(opt_base, &sto, &base);
+	if (o.base) {
+		int r = load(o.base, &sto, &base);
 
 		if (!base) {
 			ret = r;
@@ -130,14 +132,14 @@ static int run(int argc, char **argv)
 	pms_stacks__sort(st, PMS_STACKS_BY_NAME);
 	nodes = pms_stacks__nodes(st, &nr_nodes);
 	if (!nr_nodes || !nodes[0].total_samples) {
-		if (opt_event)
-			error("%s: no samples of event '%s'", path, opt_event);
+		if (o.event)
+			error("%s: no samples of event '%s'", path, o.event);
 		else
 			error("%s: no samples to draw", path);
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	err = opt_svg ? pms_flamegraph__svg(st, &fo, &out) : pms_flamegraph__html(st, &fo, &out);
+	err = o.svg ? pms_flamegraph__svg(st, &fo, &out) : pms_flamegraph__html(st, &fo, &out);
 	if (err == -ENOMEM)
 		die("out of memory");
 	if (err) {
@@ -153,7 +155,7 @@ static int run(int argc, char **argv)
 		const struct pms_stacks_meta *m = pms_stacks__meta(st);
 
 		fprintf(stderr, "pmuscope: wrote %s (%s, %zu bytes): %" PRIu64 " samples, %zu stack nodes%s\n",
-			strcmp(dest, "-") ? dest : "stdout", opt_svg ? "SVG" : "HTML", out.len, nodes[0].total_samples,
+			strcmp(dest, "-") ? dest : "stdout", o.svg ? "SVG" : "HTML", out.len, nodes[0].total_samples,
 			nr_nodes - 1, m && m->lost ? ", some samples were lost while recording" : "");
 	}
 out:

@@ -22,7 +22,15 @@
 #include "util/strbuf.h"
 #include "util/sysfs.h"
 
-static bool opt_json, opt_no_probe, opt_dump_cpuid;
+/* Every option's value: reset_opts() sets them all back to the defaults. */
+static struct info_opts {
+	bool json, no_probe, dump_cpuid;
+} o;
+
+static void reset_opts(void)
+{
+	o = (struct info_opts){ 0 };
+}
 
 /* Counter-probe limit: ARMv8 has at most 31 + cycle + instruction counters. */
 #define COUNTER_PROBE_MAX 40
@@ -246,7 +254,7 @@ static void gather(struct info *in)
 	in->root = in->cap_sys_admin && !getenv("PMS_PROCFS_ROOT") ? geteuid() == 0 : false;
 	in->tracefs = in->k.tracefs ? pms_tracefs_root() : NULL;
 
-	in->probed = !opt_no_probe && pms_caps__probing_meaningful();
+	in->probed = !o.no_probe && pms_caps__probing_meaningful();
 	if (in->probed) {
 		in->hw_err = pms_caps__probe_hw_cycles();
 		if (!in->hw_err) {
@@ -697,14 +705,16 @@ static int dump_cpuid(void)
 static int run(int argc, char **argv)
 {
 	struct info in;
-	int i = opt_parse(&cmd_info, &argc, argv, 0);
+	int i;
 
+	reset_opts();
+	i = opt_parse(&cmd_info, &argc, argv, 0);
 	if (i < argc)
 		usage_error(&cmd_info, "unexpected argument '%s'", argv[i]);
-	if (opt_dump_cpuid)
+	if (o.dump_cpuid)
 		return dump_cpuid();
 	gather(&in);
-	if (opt_json)
+	if (o.json)
 		print_json(&in);
 	else
 		print_text(&in);
@@ -713,9 +723,9 @@ static int run(int argc, char **argv)
 }
 
 static const struct opt opts[] = {
-	OPT_BOOL(0, "json", &opt_json, "print one JSON object"),
-	OPT_BOOL(0, "no-probe", &opt_no_probe, "do not open events to confirm (also with PMS_SYSFS_ROOT or PMS_NO_PROBE=1)"),
-	OPT_BOOL(0, "dump-cpuid", &opt_dump_cpuid, "print this CPU's PMU leaves in PMS_CPUID_FILE format"),
+	OPT_BOOL(0, "json", &o.json, "print one JSON object"),
+	OPT_BOOL(0, "no-probe", &o.no_probe, "do not open events to confirm (also with PMS_SYSFS_ROOT or PMS_NO_PROBE=1)"),
+	OPT_BOOL(0, "dump-cpuid", &o.dump_cpuid, "print this CPU's PMU leaves in PMS_CPUID_FILE format"),
 	OPT_END(),
 };
 

@@ -21,7 +21,16 @@
 #include "util/strbuf.h"
 #include "util/sysfs.h"
 
-static bool opt_all, opt_json, opt_no_mount, opt_no_probe, opt_desc, opt_details;
+/* Every option's value: reset_opts() sets them all back to the defaults. */
+static struct list_opts {
+	bool all, json, no_mount, no_probe, desc, details;
+} o;
+
+static void reset_opts(void)
+{
+	o = (struct list_opts){ 0 };
+}
+
 static const char *core_name; /* the core PMU, for reasons; NULL when there is none */
 
 enum kind { K_HW, K_SW, K_CACHE, K_PMU, K_TP, K_NR };
@@ -253,7 +262,7 @@ static const char *add_tracepoints(struct lvec *l, const struct filter *f)
 	if (getenv("PMS_SYSFS_ROOT") && !getenv("PMS_TRACEFS_ROOT"))
 		return NULL;
 	if (!pms_tracefs_root()) {
-		if (opt_no_mount)
+		if (o.no_mount)
 			return "tracepoints not listed: tracefs is not mounted (--no-mount)";
 		if (geteuid() != 0)
 			return "tracepoints not listed: tracefs is not mounted; as root: mount -t tracefs nodev /sys/kernel/tracing";
@@ -385,7 +394,7 @@ static bool shown(const struct lent *e, bool probing)
 {
 	if (e->kind == K_TP || !probing)
 		return true;
-	return opt_all || (e->probed && !e->err);
+	return o.all || (e->probed && !e->err);
 }
 
 static const char *reason(const struct lent *e, char *buf, size_t size)
@@ -456,9 +465,9 @@ static void print_text(const struct lvec *l, bool probing, bool descriptors, con
 			printf("  %-50s [%s]  (%s)\n", name, kind_label[e->kind], why);
 		else
 			printf("  %-50s [%s]\n", name, kind_label[e->kind]);
-		if (opt_desc && e->desc)
+		if (o.desc && e->desc)
 			printf("       [%s]\n", e->desc);
-		if (opt_details && e->has_attr) {
+		if (o.details && e->has_attr) {
 			struct strbuf sb = STRBUF_INIT;
 
 			print_encoding(&sb, e);
@@ -537,16 +546,18 @@ static const char *core_pmu(struct pms_event_ctx *ctx)
 
 static int run(int argc, char **argv)
 {
-	int first = opt_parse(&cmd_list, &argc, argv, 0);
 	struct filter f;
 	struct lvec l = { 0 };
 	struct pms_event_ctx *ctx;
 	const char *tp_msg = NULL;
-	bool probing = !opt_no_probe && pms_caps__probing_meaningful();
+	bool probing;
 	size_t hidden = 0, nr;
 	const struct pms_event_name *t;
-	int ret = 0;
+	int first, ret = 0;
 
+	reset_opts();
+	first = opt_parse(&cmd_list, &argc, argv, 0);
+	probing = !o.no_probe && pms_caps__probing_meaningful();
 	filter_init(&f, argv + first, argc - first);
 	ctx = pms_event_ctx__new();
 	if (!ctx)
@@ -576,7 +587,7 @@ static int run(int argc, char **argv)
 		if (!shown(&l.v[i], probing))
 			hidden++;
 
-	if (opt_json)
+	if (o.json)
 		print_json(&l, probing);
 	else
 		print_text(&l, probing, f.nr == 0, core_name);
@@ -592,7 +603,7 @@ static int run(int argc, char **argv)
 		     hidden == 1 ? "" : "s", hidden == 1 ? "es" : "", hidden == 1 ? "is" : "are");
 	if (!probing)
 		note("events were not probed (%s): everything known is listed",
-		     opt_no_probe ? "--no-probe" : getenv("PMS_SYSFS_ROOT") ? "PMS_SYSFS_ROOT is set" : "PMS_NO_PROBE");
+		     o.no_probe ? "--no-probe" : getenv("PMS_SYSFS_ROOT") ? "PMS_SYSFS_ROOT is set" : "PMS_NO_PROBE");
 
 	for (size_t i = 0; i < l.n; i++) {
 		free(l.v[i].name);
@@ -604,12 +615,12 @@ static int run(int argc, char **argv)
 }
 
 static const struct opt opts[] = {
-	OPT_BOOL('a', "all", &opt_all, "also show events that do not open here, with the reason"),
-	OPT_BOOL(0, "json", &opt_json, "print a JSON array of events"),
-	OPT_BOOL('d', "desc", &opt_desc, "print a description under each event"),
-	OPT_BOOL(0, "details", &opt_details, "print the encoding (type, config) under each event"),
-	OPT_BOOL(0, "no-mount", &opt_no_mount, "do not mount tracefs to list tracepoints"),
-	OPT_BOOL(0, "no-probe", &opt_no_probe, "do not open events; list everything known"),
+	OPT_BOOL('a', "all", &o.all, "also show events that do not open here, with the reason"),
+	OPT_BOOL(0, "json", &o.json, "print a JSON array of events"),
+	OPT_BOOL('d', "desc", &o.desc, "print a description under each event"),
+	OPT_BOOL(0, "details", &o.details, "print the encoding (type, config) under each event"),
+	OPT_BOOL(0, "no-mount", &o.no_mount, "do not mount tracefs to list tracepoints"),
+	OPT_BOOL(0, "no-probe", &o.no_probe, "do not open events; list everything known"),
 	OPT_END(),
 };
 

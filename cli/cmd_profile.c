@@ -32,52 +32,50 @@
 #include "symbol/unwind.h"
 #endif
 
-static int opt_freq;
-static bool opt_all, opt_user, opt_kernel, opt_idle, opt_folded, opt_stream, opt_off_cpu;
-static const char *opt_pid, *opt_tid, *opt_cpu, *opt_output, *opt_format, *opt_min_block, *opt_max_block,
-	*opt_call_graph;
-static double opt_duration, opt_interval;
-static int opt_top;
-static uint64_t opt_map_entries;
+/* Every option's value: reset_opts() sets them all back to the defaults. */
+static struct profile_opts {
+	int freq;
+	bool all, user, kernel, idle, folded, stream, off_cpu;
+	const char *pid, *tid, *cpu, *output, *format, *min_block, *max_block, *call_graph;
+	double duration, interval;
+	int top;
+	uint64_t map_entries;
+} o;
 
 static const struct opt opts[] = {
-	OPT_INT('F', "freq", &opt_freq, "<hz>", "samples per second per CPU (default 99)"),
-	OPT_BOOL('a', "all-cpus", &opt_all, "every process on every CPU (the default)"),
-	OPT_STRING('p', "pid", &opt_pid, "<pids>", "only these processes (comma-separated), until they all exit"),
-	OPT_STRING('t', "tid", &opt_tid, "<tids>", "only these threads (comma-separated)"),
-	OPT_STRING('C', "cpu", &opt_cpu, "<cpus>", "only these CPUs (e.g. 0,2-3)"),
-	OPT_DOUBLE(0, "duration", &opt_duration, "<s>", "stop after this many seconds (default: at Ctrl-C)"),
-	OPT_DOUBLE(0, "interval", &opt_interval, "<s>", "print and clear the counts every s seconds"),
-	OPT_BOOL('U', "user", &opt_user, "user stacks only"),
-	OPT_BOOL('K', "kernel", &opt_kernel, "kernel stacks only"),
-	OPT_BOOL(0, "include-idle", &opt_idle, "keep samples of the idle task"),
-	OPT_BOOL(0, "folded", &opt_folded, "print folded stacks (comm;outer;...;leaf count) instead of the table"),
-	OPT_STRING('o', "output", &opt_output, "<file>", "write the profile to a file (format from --format)"),
-	OPT_STRING_HELP_FN('f', "format", &opt_format, "<fmt>", output__format_help),
-	OPT_INT(0, "top", &opt_top, "<n>", "rows of the table (default 30)"),
-	OPT_U64(0, "map-entries", &opt_map_entries, "<n>", "counts map size (default: from -F x CPUs x duration)"),
-	OPT_BOOL(0, "stream", &opt_stream, "send every sample through the BPF ring buffer (done by itself when the maps fill)"),
-	OPT_STRING(0, "call-graph", &opt_call_graph, "<fp|dwarf[,size]>",
+	OPT_INT('F', "freq", &o.freq, "<hz>", "samples per second per CPU (default 99)"),
+	OPT_BOOL('a', "all-cpus", &o.all, "every process on every CPU (the default)"),
+	OPT_STRING('p', "pid", &o.pid, "<pids>", "only these processes (comma-separated), until they all exit"),
+	OPT_STRING('t', "tid", &o.tid, "<tids>", "only these threads (comma-separated)"),
+	OPT_STRING('C', "cpu", &o.cpu, "<cpus>", "only these CPUs (e.g. 0,2-3)"),
+	OPT_DOUBLE(0, "duration", &o.duration, "<s>", "stop after this many seconds (default: at Ctrl-C)"),
+	OPT_DOUBLE(0, "interval", &o.interval, "<s>", "print and clear the counts every s seconds"),
+	OPT_BOOL('U', "user", &o.user, "user stacks only"),
+	OPT_BOOL('K', "kernel", &o.kernel, "kernel stacks only"),
+	OPT_BOOL(0, "include-idle", &o.idle, "keep samples of the idle task"),
+	OPT_BOOL(0, "folded", &o.folded, "print folded stacks (comm;outer;...;leaf count) instead of the table"),
+	OPT_STRING('o', "output", &o.output, "<file>", "write the profile to a file (format from --format)"),
+	OPT_STRING_HELP_FN('f', "format", &o.format, "<fmt>", output__format_help),
+	OPT_INT(0, "top", &o.top, "<n>", "rows of the table (default 30)"),
+	OPT_U64(0, "map-entries", &o.map_entries, "<n>", "counts map size (default: from -F x CPUs x duration)"),
+	OPT_BOOL(0, "stream", &o.stream, "send every sample through the BPF ring buffer (done by itself when the maps fill)"),
+	OPT_STRING(0, "call-graph", &o.call_graph, "<fp|dwarf[,size]>",
 		   "user stacks by frame pointers (default) or by DWARF CFI from a copy of the stack (streamed; size 256..16384, default 8192)"),
-	OPT_BOOL(0, "off-cpu", &opt_off_cpu, "time blocked, by the stacks where threads went to sleep (sched_switch)"),
-	OPT_STRING(0, "min-block", &opt_min_block, "<time>", "--off-cpu: leave out shorter blocks (e.g. 100us, 1ms; bare = us)"),
-	OPT_STRING(0, "max-block", &opt_max_block, "<time>", "--off-cpu: leave out longer blocks"),
+	OPT_BOOL(0, "off-cpu", &o.off_cpu, "time blocked, by the stacks where threads went to sleep (sched_switch)"),
+	OPT_STRING(0, "min-block", &o.min_block, "<time>", "--off-cpu: leave out shorter blocks (e.g. 100us, 1ms; bare = us)"),
+	OPT_STRING(0, "max-block", &o.max_block, "<time>", "--off-cpu: leave out longer blocks"),
 	OPT_END(),
 };
 
 static void reset_opts(void)
 {
-	opt_freq = 0;
-	opt_all = opt_user = opt_kernel = opt_idle = opt_folded = opt_stream = opt_off_cpu = false;
-	opt_pid = opt_tid = opt_cpu = opt_output = opt_format = opt_min_block = opt_max_block = opt_call_graph = NULL;
-	opt_duration = opt_interval = 0;
-	opt_top = 0;
-	opt_map_entries = 0;
+	o = (struct profile_opts){ 0 };
 }
 
 #ifdef PMS_NO_HOST_LIBS
 static int run(int argc, char **argv)
 {
+	reset_opts();
 	opt_parse(&cmd_profile, &argc, argv, 0);
 	reset_opts();
 	return error("profile is not available in this build (it needs libbpf; built with HOST_LIBS=0)"), EXIT_RUNTIME;
@@ -243,7 +241,7 @@ static int on_sample(void *ctx, const struct pms_profile_sample *s)
 			rd->path[n++] = user_frame(rd->ls, rd->st, img, s->user[i], i == 0);
 		if (s->nr_user)
 			check_chain(rd, img, s);
-	} else if ((k->flags & PF_F_USER_LOST) && !opt_kernel) {
+	} else if ((k->flags & PF_F_USER_LOST) && !o.kernel) {
 		struct pms_stack_frame f = { .kind = PMS_STACK_UNKNOWN, .name = "[user stack lost]" };
 
 		rd->path[n++] = intern(rd->st, &f);
@@ -342,7 +340,7 @@ static void print_table(FILE *f, const struct pms_stacks *st, int top, bool by_t
 
 static int emit(struct pms_stacks *st, const char *event, double secs, size_t nr_cpus, unsigned int freq)
 {
-	enum pms_export_weight weight = opt_off_cpu ? PMS_WEIGHT_PERIOD : PMS_WEIGHT_SAMPLES;
+	enum pms_export_weight weight = o.off_cpu ? PMS_WEIGHT_PERIOD : PMS_WEIGHT_SAMPLES;
 	struct strbuf sb = STRBUF_INIT;
 	const struct pms_stack_node *nodes;
 	size_t nr_nodes;
@@ -354,7 +352,7 @@ static int emit(struct pms_stacks *st, const char *event, double secs, size_t nr
 
 		m.event = event;
 		m.period_unit = "nanoseconds";
-		if (opt_off_cpu) {
+		if (o.off_cpu) {
 			m.sample_noun = "blocks";
 			m.period_noun = "off-CPU time";
 		}
@@ -366,28 +364,28 @@ static int emit(struct pms_stacks *st, const char *event, double secs, size_t nr
 	}
 	pms_stacks__sort(st, PMS_STACKS_BY_NAME);
 	nodes = pms_stacks__nodes(st, &nr_nodes);
-	if (opt_output) {
-		const struct pms_exporter *ex = output__format(&cmd_profile, opt_format);
+	if (o.output) {
+		const struct pms_exporter *ex = output__format(&cmd_profile, o.format);
 		struct pms_export_opts eo = {
 			.sz = sizeof(eo), .weight = weight,
-			.title = opt_off_cpu ? "pmuscope profile --off-cpu" : "pmuscope profile",
+			.title = o.off_cpu ? "pmuscope profile --off-cpu" : "pmuscope profile",
 		};
 		const char *fmt = ex->name;
 
 		err = ex->write(st, &eo, &sb);
 		if (err == -ENOMEM)
 			die("out of memory");
-		if (!err && output__write(opt_output, &sb))
+		if (!err && output__write(o.output, &sb))
 			err = -EIO;
 		else if (err)
 			error("%s export failed: %s", fmt, strerror(-err));
-		else if (strcmp(opt_output, "-"))
-			fprintf(stderr, "pmuscope: wrote %s (%s, %zu bytes)\n", opt_output, fmt, sb.len);
+		else if (strcmp(o.output, "-"))
+			fprintf(stderr, "pmuscope: wrote %s (%s, %zu bytes)\n", o.output, fmt, sb.len);
 		strbuf_release(&sb);
 		if (err)
 			return -1;
 	}
-	if (opt_folded) {
+	if (o.folded) {
 		err = pms_export__folded(st, weight, &sb);
 		if (err)
 			die("out of memory");
@@ -396,7 +394,7 @@ static int emit(struct pms_stacks *st, const char *event, double secs, size_t nr
 		return 0;
 	}
 	pms_stacks__sort(st, PMS_STACKS_BY_WEIGHT);
-	if (opt_off_cpu) {
+	if (o.off_cpu) {
 		struct strbuf tb = STRBUF_INIT;
 
 		strbuf_add_duration_ns(&tb, nr_nodes ? nodes[0].total_period : 0);
@@ -407,7 +405,7 @@ static int emit(struct pms_stacks *st, const char *event, double secs, size_t nr
 		printf("# Samples: %" PRIu64 " of event '%s' (%u Hz, %zu CPUs, %.2f s)\n#\n",
 		       nr_nodes ? nodes[0].total_samples : 0, event, freq, nr_cpus, secs);
 	}
-	print_table(stdout, st, opt_top > 0 ? opt_top : 30, opt_off_cpu);
+	print_table(stdout, st, o.top > 0 ? o.top : 30, o.off_cpu);
 	fflush(stdout);
 	return 0;
 }
@@ -431,13 +429,13 @@ static void print_stats(struct pms_profile *p, const struct reader *rd, const st
 	fprintf(stderr,
 		"profile: %" PRIu64 " %s, %" PRIu64 " distinct stacks (map %u), %" PRIu64
 		" keys (map %u, read early %u times to keep room), %" PRIu64 " idle %s left out\n",
-		v[PF_STAT_SAMPLES], opt_off_cpu ? "blocks" : "samples", s.nr_stacks, s.max_stacks,
-		v[PF_STAT_KEYS_CREATED], s.max_counts, drains, v[PF_STAT_IDLE], opt_off_cpu ? "switches" : "samples");
+		v[PF_STAT_SAMPLES], o.off_cpu ? "blocks" : "samples", s.nr_stacks, s.max_stacks,
+		v[PF_STAT_KEYS_CREATED], s.max_counts, drains, v[PF_STAT_IDLE], o.off_cpu ? "switches" : "samples");
 	if (rd->dwarf)
 		fprintf(stderr, "profile: DWARF unwinding: %" PRIu64 " samples unwound, %" PRIu64
 			" failed (no CFI or mappings for the sampled code: shown as [user stack lost])\n",
 			rd->unwound, rd->unwind_failed);
-	if (opt_off_cpu)
+	if (o.off_cpu)
 		fprintf(stderr,
 			"profile: blocks left out: shorter than --min-block %" PRIu64 ", longer than --max-block %" PRIu64
 			", not timed (start map full) %" PRIu64 "\n",
@@ -447,7 +445,7 @@ static void print_stats(struct pms_profile *p, const struct reader *rd, const st
 			"profile: streamed through the ring buffer: %" PRIu64 " samples%s (moved there: stacks map full %"
 			PRIu64 ", counts map full %" PRIu64 ", collision %" PRIu64 ", allocator empty %" PRIu64
 			"); dropped (ring buffer full): %" PRIu64 "\n",
-			v[PF_STAT_STREAMED], opt_stream ? " (--stream)" : rd->dwarf ? " (--call-graph dwarf)"
+			v[PF_STAT_STREAMED], o.stream ? " (--stream)" : rd->dwarf ? " (--call-graph dwarf)"
 					     : pms_profile__streaming(p) ? " (switched: maps full)" : "",
 			v[PF_STAT_SWITCH_STACKS_FULL], v[PF_STAT_SWITCH_COUNTS_FULL], v[PF_STAT_SWITCH_COLLISION],
 			v[PF_STAT_STREAM_NOMEM], v[PF_STAT_STREAM_LOST]);
@@ -464,7 +462,7 @@ static void print_stats(struct pms_profile *p, const struct reader *rd, const st
 		", allocator empty %" PRIu64 ", collision %" PRIu64 "; %s dropped (counts map full): %" PRIu64
 		", (ring buffer full): %" PRIu64 "\n",
 		klost, v[PF_STAT_KERNEL_FAULT], v[PF_STAT_KERNEL_MAP_FULL], v[PF_STAT_KERNEL_NOMEM],
-		v[PF_STAT_KERNEL_COLLISION], opt_off_cpu ? "blocks" : "samples",
+		v[PF_STAT_KERNEL_COLLISION], o.off_cpu ? "blocks" : "samples",
 		v[PF_STAT_COUNTS_FULL], v[PF_STAT_STREAM_LOST]);
 	fprintf(stderr,
 		"profile: truncated at %d frames (kept, outer callers missing): user %" PRIu64 ", kernel %" PRIu64
@@ -534,71 +532,72 @@ static int run(int argc, char **argv)
 
 	if (!rd.chains)
 		die("out of memory");
+	reset_opts();
 	pos = opt_parse(&cmd_profile, &argc, argv, 0);
 	if (pos < argc)
 		usage_error(&cmd_profile, "unexpected argument '%s' (profile takes no command: use -p PID or -a)", argv[pos]);
-	if (opt_freq < 0 || opt_freq > 100000)
-		usage_error(&cmd_profile, "-F: want 1..100000 samples per second, not %d", opt_freq);
-	if (opt_duration < 0 || opt_interval < 0)
+	if (o.freq < 0 || o.freq > 100000)
+		usage_error(&cmd_profile, "-F: want 1..100000 samples per second, not %d", o.freq);
+	if (o.duration < 0 || o.interval < 0)
 		usage_error(&cmd_profile, "--duration and --interval want a positive number of seconds");
-	if (opt_pid && opt_tid)
+	if (o.pid && o.tid)
 		usage_error(&cmd_profile, "-p and -t cannot be combined");
-	if ((opt_pid || opt_tid) && opt_all)
+	if ((o.pid || o.tid) && o.all)
 		usage_error(&cmd_profile, "-a samples every process: leave it out with -p or -t");
-	if (opt_user && opt_kernel)
+	if (o.user && o.kernel)
 		usage_error(&cmd_profile, "-U and -K cannot be combined (leave both out for both stacks)");
-	if (opt_format && !opt_output)
+	if (o.format && !o.output)
 		usage_error(&cmd_profile, "--format goes with -o <file>");
-	output__format(&cmd_profile, opt_format);
-	if (opt_interval && opt_output)
+	output__format(&cmd_profile, o.format);
+	if (o.interval && o.output)
 		usage_error(&cmd_profile, "--interval prints each interval: -o is for one whole profile");
-	if (opt_map_entries && opt_map_entries > (1u << 24))
+	if (o.map_entries && o.map_entries > (1u << 24))
 		usage_error(&cmd_profile, "--map-entries: at most %u", 1u << 24);
-	if (opt_call_graph) {
+	if (o.call_graph) {
 		struct pms_call_graph cg;
 
 		/* below 256 bytes a copy rarely holds one frame of the caller */
-		opt_parse_call_graph(&cmd_profile, opt_call_graph, 256, PF_DWARF_MAX_STACK, &cg);
+		opt_parse_call_graph(&cmd_profile, o.call_graph, 256, PF_DWARF_MAX_STACK, &cg);
 		po.dwarf_stack_bytes = cg.stack_bytes;
 #ifndef __x86_64__
 		if (cg.mode == PMS_CALL_GRAPH_DWARF)
 			usage_error(&cmd_profile, "--call-graph dwarf: profile copies x86-64 registers only");
 #endif
-		if (po.dwarf_stack_bytes && opt_off_cpu)
+		if (po.dwarf_stack_bytes && o.off_cpu)
 			usage_error(&cmd_profile, "--call-graph dwarf does not go with --off-cpu (stacks are taken at every switch)");
-		if (po.dwarf_stack_bytes && opt_kernel)
+		if (po.dwarf_stack_bytes && o.kernel)
 			usage_error(&cmd_profile, "--call-graph dwarf unwinds user stacks: leave out -K");
 	}
-	if (opt_off_cpu && opt_stream)
+	if (o.off_cpu && o.stream)
 		usage_error(&cmd_profile, "--stream is for sampling: --off-cpu adds up blocked time in the kernel");
-	if (opt_off_cpu && opt_cpu)
+	if (o.off_cpu && o.cpu)
 		usage_error(&cmd_profile, "-C does not go with --off-cpu (a blocked thread may wake on any CPU): use -p or -t");
-	if (opt_off_cpu && opt_freq)
+	if (o.off_cpu && o.freq)
 		usage_error(&cmd_profile, "-F does not go with --off-cpu (every block is timed, nothing is sampled)");
-	if (opt_off_cpu && opt_idle)
+	if (o.off_cpu && o.idle)
 		usage_error(&cmd_profile, "--include-idle does not go with --off-cpu (the idle task never blocks)");
-	if ((opt_min_block || opt_max_block) && !opt_off_cpu)
+	if ((o.min_block || o.max_block) && !o.off_cpu)
 		usage_error(&cmd_profile, "--min-block and --max-block go with --off-cpu");
-	if (opt_min_block && pms_duration__parse_ns(opt_min_block, &po.min_block_ns))
+	if (o.min_block && pms_duration__parse_ns(o.min_block, &po.min_block_ns))
 		usage_error(&cmd_profile, "--min-block: want a time such as 100us, 2ms or 1s (a bare number is us), not '%s'",
-			    opt_min_block);
-	if (opt_max_block && (pms_duration__parse_ns(opt_max_block, &po.max_block_ns) || !po.max_block_ns))
+			    o.min_block);
+	if (o.max_block && (pms_duration__parse_ns(o.max_block, &po.max_block_ns) || !po.max_block_ns))
 		usage_error(&cmd_profile, "--max-block: want a time above 0 such as 100us, 2ms or 1s (a bare number is us), not '%s'",
-			    opt_max_block);
+			    o.max_block);
 	if (po.max_block_ns && po.min_block_ns > po.max_block_ns)
-		usage_error(&cmd_profile, "--min-block %s is longer than --max-block %s", opt_min_block, opt_max_block);
-	if (opt_cpu) {
+		usage_error(&cmd_profile, "--min-block %s is longer than --max-block %s", o.min_block, o.max_block);
+	if (o.cpu) {
 		size_t bad = 0;
 
-		if (pms_cpulist__parse(opt_cpu, &cpus, &bad) || !cpus.nr)
-			usage_error(&cmd_profile, "-C: bad CPU list '%s'", opt_cpu);
+		if (pms_cpulist__parse(o.cpu, &cpus, &bad) || !cpus.nr)
+			usage_error(&cmd_profile, "-C: bad CPU list '%s'", o.cpu);
 		po.cpus = cpus.cpus;
 		po.nr_cpus = cpus.nr;
 	}
-	if (opt_pid)
-		opt_parse_id_list(&cmd_profile, "-p/--pid", opt_pid, 1, &pids, &po.nr_pids);
-	else if (opt_tid)
-		opt_parse_id_list(&cmd_profile, "-t/--tid", opt_tid, 1, &pids, &po.nr_pids);
+	if (o.pid)
+		opt_parse_id_list(&cmd_profile, "-p/--pid", o.pid, 1, &pids, &po.nr_pids);
+	else if (o.tid)
+		opt_parse_id_list(&cmd_profile, "-t/--tid", o.tid, 1, &pids, &po.nr_pids);
 	for (size_t i = 0; i < po.nr_pids; i++)
 		if (kill(pids[i], 0) && errno == ESRCH) {
 			error("no process or thread %d", (int)pids[i]);
@@ -606,20 +605,20 @@ static int run(int argc, char **argv)
 			goto out;
 		}
 	po.pids = pids;
-	po.threads = opt_tid != NULL;
-	po.freq = opt_freq ? (unsigned int)opt_freq : 99;
-	po.user = opt_user;
-	po.kernel = opt_kernel;
-	po.include_idle = opt_idle;
+	po.threads = o.tid != NULL;
+	po.freq = o.freq ? (unsigned int)o.freq : 99;
+	po.user = o.user;
+	po.kernel = o.kernel;
+	po.include_idle = o.idle;
 	po.try_hardware = true;
-	po.stream = opt_stream;
-	po.off_cpu = opt_off_cpu;
-	rd.off_cpu = opt_off_cpu;
+	po.stream = o.stream;
+	po.off_cpu = o.off_cpu;
+	rd.off_cpu = o.off_cpu;
 	rd.dwarf = po.dwarf_stack_bytes != 0;
-	po.duration_s = opt_interval ? opt_interval : opt_duration;
-	if (opt_map_entries) {
-		po.max_counts = (uint32_t)opt_map_entries;
-		po.max_stacks = (uint32_t)opt_map_entries * 2;
+	po.duration_s = o.interval ? o.interval : o.duration;
+	if (o.map_entries) {
+		po.max_counts = (uint32_t)o.map_entries;
+		po.max_stacks = (uint32_t)o.map_entries * 2;
 	}
 
 	rd.period_ns = 1000000000ull / po.freq;
@@ -633,7 +632,7 @@ static int run(int argc, char **argv)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	if (!opt_off_cpu && strcmp(pms_profile__event(p), "cycles"))
+	if (!o.off_cpu && strcmp(pms_profile__event(p), "cycles"))
 		note("no hardware cycles counter here: sampling cpu-clock at %u Hz", po.freq);
 	res = pms_resolver__new();
 	rd.ls = res ? pms_live_syms__new(res) : NULL;
@@ -643,21 +642,21 @@ static int run(int argc, char **argv)
 		bool per_task;
 		size_t nev = pms_profile__nr_events(p, &per_task);
 
-		const char *who = opt_pid ? "the processes" : opt_tid ? "the threads" : "every process";
+		const char *who = o.pid ? "the processes" : o.tid ? "the threads" : "every process";
 
-		if (opt_off_cpu)
+		if (o.off_cpu)
 			fprintf(stderr, "pmuscope: timing %s off the CPU (sched_switch)%s\n", who,
-				opt_duration ? "" : "; Ctrl-C to stop");
+				o.duration ? "" : "; Ctrl-C to stop");
 		else
 			fprintf(stderr, "pmuscope: profiling %s at %u Hz (%zu events, one per %s)%s%s\n", who, po.freq,
 				nev, per_task ? "thread" : "CPU",
 				po.dwarf_stack_bytes ? ", every sample streamed with its user stack for DWARF unwinding"
-				: opt_stream ? ", every sample streamed" : "",
-				opt_duration ? "" : "; Ctrl-C to stop");
+				: o.stream ? ", every sample streamed" : "",
+				o.duration ? "" : "; Ctrl-C to stop");
 	}
 
 	t0 = t_iv = now_s();
-	next_iv = t0 + opt_interval;
+	next_iv = t0 + o.interval;
 	next_check = t0 + 0.5;
 	rd.st = pms_stacks__new(&sto);
 	if (!rd.st)
@@ -666,17 +665,17 @@ static int run(int argc, char **argv)
 		double t = now_s();
 		int timeout = 100;
 
-		if (opt_duration && t - t0 >= opt_duration)
+		if (o.duration && t - t0 >= o.duration)
 			break;
-		if (opt_duration && (opt_duration - (t - t0)) * 1000 < timeout)
-			timeout = (int)((opt_duration - (t - t0)) * 1000) + 1;
+		if (o.duration && (o.duration - (t - t0)) * 1000 < timeout)
+			timeout = (int)((o.duration - (t - t0)) * 1000) + 1;
 		err = pms_profile__poll(p, timeout, on_task, on_sample, &rd);
 		if (err < 0 && err != -EINTR) {
 			error("reading the BPF ring buffer: %s", strerror(-err));
 			ret = EXIT_RUNTIME;
 			break;
 		}
-		if (!opt_stream && !po.dwarf_stack_bytes && !switched && pms_profile__streaming(p)) {
+		if (!o.stream && !po.dwarf_stack_bytes && !switched && pms_profile__streaming(p)) {
 			switched = true;
 			if (!pms_profile__stats(p, &ps))
 				note("after %.1f s the in-kernel maps are full (%u stacks, %u keys): every sample now goes "
@@ -684,7 +683,7 @@ static int run(int argc, char **argv)
 		}
 		if (po.nr_pids && !any_alive(pids, po.nr_pids))
 			break;
-		if (opt_interval && now_s() >= next_iv) {
+		if (o.interval && now_s() >= next_iv) {
 			if (pms_profile__read(p, true, on_sample, &rd))
 				warning("reading the counts map failed");
 			emit(rd.st, pms_profile__event(p), now_s() - t_iv, pms_profile__nr_cpus(p), po.freq);
@@ -694,7 +693,7 @@ static int run(int argc, char **argv)
 			rd.st = pms_stacks__new(&sto);
 			if (!rd.st)
 				die("out of memory");
-			next_iv += opt_interval;
+			next_iv += o.interval;
 			t_iv = now_s();
 			/* stacks outlive their interval's counts; start over before the map fills */
 			if (!pms_profile__stats(p, &ps) && ps.nr_stacks > ps.max_stacks / 2 &&
@@ -721,13 +720,13 @@ static int run(int argc, char **argv)
 	/* drain announcements still queued: snapshots before reading the counts */
 	while (pms_profile__poll(p, 0, on_task, on_sample, &rd) > 0)
 		;
-	err = pms_profile__read(p, opt_interval > 0, on_sample, &rd);
+	err = pms_profile__read(p, o.interval > 0, on_sample, &rd);
 	if (err) {
 		error("reading the counts map: %s", strerror(-err));
 		ret = EXIT_RUNTIME;
 	}
-	if (rd.samples == 0 && !opt_interval) {
-		if (opt_off_cpu)
+	if (rd.samples == 0 && !o.interval) {
+		if (o.off_cpu)
 			error("no thread blocked%s", po.nr_pids ? " among the given processes" : "");
 		else
 			error("no samples%s", po.nr_pids ? " of the given processes (were they running?)" : "");

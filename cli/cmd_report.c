@@ -30,71 +30,74 @@
 #include "util/cpulist.h"
 #include "util/strbuf.h"
 
-static const char *opt_input, *opt_sort, *opt_time, *opt_html;
-static bool opt_stdio, opt_json, opt_header, opt_header_only, opt_stats, opt_nr_samples;
-/*
- * perf's two other views, tristates as perf's: -1 decides by the file (branch mode when it
- * was recorded with -b, HEADER_BRANCH_STACK; group view when it records event groups,
- * HEADER_GROUP_DESC), 1 forces (-b, --group), 0 turns off (--no-branch-stack, --no-group).
- */
-static int opt_branch = -1, opt_group = -1;
-static int opt_children = -1; /* -1: on when the file has call chains */
-static enum pms_cg_order opt_order;
-static bool opt_order_set, opt_graph_none;
-static double opt_cg_min = 0.5, opt_percent_limit;
-static bool opt_cg_min_set;
+/* Every option's value: reset_opts() frees what they own and sets them all back to the defaults. */
+static struct report_opts {
+	const char *input, *sort, *time, *html;
+	bool stdio, json, header, header_only, stats, nr_samples;
+	/*
+	 * perf's two other views, tristates as perf's: -1 decides by the file (branch mode when it
+	 * was recorded with -b, HEADER_BRANCH_STACK; group view when it records event groups,
+	 * HEADER_GROUP_DESC), 1 forces (-b, --group), 0 turns off (--no-branch-stack, --no-group).
+	 */
+	int branch, group;
+	int children; /* -1: on when the file has call chains */
+	enum pms_cg_order order;
+	bool order_set, graph_none;
+	double cg_min, percent_limit;
+	bool cg_min_set;
 
-/* comma lists, kept as argv slices copied */
-static char **l_comms, **l_dsos, **l_syms;
-static size_t n_comms, n_dsos, n_syms;
-static uint32_t *l_pids, *l_tids, *l_cpus;
-static size_t n_pids, n_tids, n_cpus;
+	/* comma lists, kept as argv slices copied */
+	char **comms, **dsos, **syms;
+	size_t nr_comms, nr_dsos, nr_syms;
+	uint32_t *pids, *tids, *cpus;
+	size_t nr_pids, nr_tids, nr_cpus;
+} o;
 
-static int set_branch(const struct opt *o, const char *arg)
+static int set_branch(const struct opt *opt, const char *arg)
 {
 	(void)arg;
-	opt_branch = strcmp(o->long_name, "no-branch-stack") != 0;
+	o.branch = strcmp(opt->long_name, "no-branch-stack") != 0;
 	return 0;
 }
 
-static int set_group(const struct opt *o, const char *arg)
+static int set_group(const struct opt *opt, const char *arg)
 {
 	(void)arg;
-	opt_group = strcmp(o->long_name, "no-group") != 0;
+	o.group = strcmp(opt->long_name, "no-group") != 0;
 	return 0;
 }
 
-static int set_children(const struct opt *o, const char *arg)
+static int set_children(const struct opt *opt, const char *arg)
 {
 	(void)arg;
-	opt_children = !strcmp(o->long_name, "children");
+	o.children = !strcmp(opt->long_name, "children");
 	return 0;
 }
 
 /* perf's -g grammar, the parts that matter here: graph|flat|none, caller|callee, a threshold. */
-static int set_call_graph(const struct opt *o, const char *arg)
+static int set_call_graph(const struct opt *opt, const char *arg)
 {
 	char *copy = xstrdup(arg), *save = NULL;
 	int ret = 0;
 
-	(void)o;
+	(void)opt;
 	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
 		char *end;
 		double d;
 
 		if (!strcmp(w, "none")) {
-			opt_graph_none = true;
+			o.graph_none = true;
 		} else if (!strcmp(w, "graph") || !strcmp(w, "function") || !strcmp(w, "percent")) {
-			opt_graph_none = false;
+			o.graph_none = false;
 		} else if (!strcmp(w, "fractal") || !strcmp(w, "flat") || !strcmp(w, "folded") ||
 			   !strcmp(w, "address") || !strcmp(w, "period") || !strcmp(w, "count")) {
 			fprintf(stderr, "pmuscope: error: -g %s: not supported yet (graph, caller, callee, none and a threshold are)\n", w);
 			ret = -1;
 			break;
 		} else if (!strcmp(w, "caller") || !strcmp(w, "callee")) {
-			opt_order = !strcmp(w, "caller") ? PMS_CG_CALLER : PMS_CG_CALLEE;
-			opt_order_set = true;
-			opt_graph_none = false;
+			o.order = !strcmp(w, "caller") ? PMS_CG_CALLER : PMS_CG_CALLEE;
+			o.order_set = true;
+			o.graph_none = false;
 		} else {
 			errno = 0;
 			d = strtod(w, &end);
@@ -103,8 +106,8 @@ static int set_call_graph(const struct opt *o, const char *arg)
 				ret = -1;
 				break;
 			}
-			opt_cg_min = d;
-			opt_cg_min_set = true;
+			o.cg_min = d;
+			o.cg_min_set = true;
 		}
 	}
 	free(copy);
@@ -148,24 +151,24 @@ static int add_cpus(const char *arg)
 
 	if (pms_cpulist__parse(arg, &cpus, NULL))
 		usage_error(&cmd_report, "--cpu: '%s' is not a CPU list (e.g. 0-3,8)", arg);
-	append_u32s(&l_cpus, &n_cpus, cpus.cpus, cpus.nr);
+	append_u32s(&o.cpus, &o.nr_cpus, cpus.cpus, cpus.nr);
 	pms_cpulist__release(&cpus);
 	return 0;
 }
 
-static int cb_comm(const struct opt *o, const char *a) { (void)o; return add_strs(a, &l_comms, &n_comms); }
-static int cb_dso(const struct opt *o, const char *a) { (void)o; return add_strs(a, &l_dsos, &n_dsos); }
-static int cb_sym(const struct opt *o, const char *a) { (void)o; return add_strs(a, &l_syms, &n_syms); }
-static int cb_pid(const struct opt *o, const char *a) { (void)o; return add_ids("--pid", a, &l_pids, &n_pids); }
-static int cb_tid(const struct opt *o, const char *a) { (void)o; return add_ids("--tid", a, &l_tids, &n_tids); }
-static int cb_cpu(const struct opt *o, const char *a) { (void)o; return add_cpus(a); }
+static int cb_comm(const struct opt *opt, const char *a) { (void)opt; return add_strs(a, &o.comms, &o.nr_comms); }
+static int cb_dso(const struct opt *opt, const char *a) { (void)opt; return add_strs(a, &o.dsos, &o.nr_dsos); }
+static int cb_sym(const struct opt *opt, const char *a) { (void)opt; return add_strs(a, &o.syms, &o.nr_syms); }
+static int cb_pid(const struct opt *opt, const char *a) { (void)opt; return add_ids("--pid", a, &o.pids, &o.nr_pids); }
+static int cb_tid(const struct opt *opt, const char *a) { (void)opt; return add_ids("--tid", a, &o.tids, &o.nr_tids); }
+static int cb_cpu(const struct opt *opt, const char *a) { (void)opt; return add_cpus(a); }
 
 static const struct opt opts[] = {
-	OPT_STRING('i', "input", &opt_input, "<file>", "input file (default perf.data, - for stdin)"),
-	OPT_BOOL(0, "stdio", &opt_stdio, "perf-style text output (the default)"),
-	OPT_BOOL(0, "json", &opt_json, "JSON output (schema in docs/report.md)"),
-	OPT_STRING(0, "html", &opt_html, "<file>", "write one HTML page: summary, top functions, processes, threads, flame graph (- for stdout)"),
-	OPT_STRING('s', "sort", &opt_sort, "<keys>", "comm,pid,tid,dso,sym,srcline,cpu (default comm,dso,sym); branch mode also "
+	OPT_STRING('i', "input", &o.input, "<file>", "input file (default perf.data, - for stdin)"),
+	OPT_BOOL(0, "stdio", &o.stdio, "perf-style text output (the default)"),
+	OPT_BOOL(0, "json", &o.json, "JSON output (schema in docs/report.md)"),
+	OPT_STRING(0, "html", &o.html, "<file>", "write one HTML page: summary, top functions, processes, threads, flame graph (- for stdout)"),
+	OPT_STRING('s', "sort", &o.sort, "<keys>", "comm,pid,tid,dso,sym,srcline,cpu (default comm,dso,sym); branch mode also "
 		   "dso_from,dso_to,symbol_from,symbol_to,cycles,mispredict (default comm,dso_from,symbol_from,symbol_to,cycles)"),
 	OPT_CALLBACK_NOARG(0, "children", "inclusive Children column (default with call chains)", set_children),
 	OPT_CALLBACK_NOARG(0, "no-children", "self weights only", set_children),
@@ -176,8 +179,8 @@ static const struct opt opts[] = {
 	OPT_CALLBACK_NOARG(0, "group", "event groups side by side, one column per member (default for the file's "
 			   "groups; with none recorded, all events as one group)", set_group),
 	OPT_CALLBACK_NOARG(0, "no-group", "one section per event, not one view per event group", set_group),
-	OPT_BOOL('n', "show-nr-samples", &opt_nr_samples, "a Samples column beside the percentages"),
-	OPT_DOUBLE(0, "percent-limit", &opt_percent_limit, "<p>", "hide entries below p percent"),
+	OPT_BOOL('n', "show-nr-samples", &o.nr_samples, "a Samples column beside the percentages"),
+	OPT_DOUBLE(0, "percent-limit", &o.percent_limit, "<p>", "hide entries below p percent"),
 	OPT_CALLBACK(0, "comm", "<names>", "only these commands (comma list)", cb_comm),
 	OPT_CALLBACK(0, "comms", "<names>", "same as --comm", cb_comm),
 	OPT_CALLBACK(0, "pid", "<pids>", "only these processes", cb_pid),
@@ -187,31 +190,31 @@ static const struct opt opts[] = {
 	OPT_CALLBACK(0, "sym", "<names>", "only samples in these symbols", cb_sym),
 	OPT_CALLBACK(0, "symbols", "<names>", "same as --sym", cb_sym),
 	OPT_CALLBACK('C', "cpu", "<cpus>", "only samples on these CPUs (0,2-3)", cb_cpu),
-	OPT_STRING(0, "time", &opt_time, "<start,end>", "only samples in [start,end] (seconds, perf's clock; either may be empty)"),
-	OPT_BOOL(0, "header", &opt_header, "print the file's metadata before the report"),
-	OPT_BOOL(0, "header-only", &opt_header_only, "print only the file's metadata"),
-	OPT_BOOL(0, "stats", &opt_stats, "print record counts by type instead of the report"),
+	OPT_STRING(0, "time", &o.time, "<start,end>", "only samples in [start,end] (seconds, perf's clock; either may be empty)"),
+	OPT_BOOL(0, "header", &o.header, "print the file's metadata before the report"),
+	OPT_BOOL(0, "header-only", &o.header_only, "print only the file's metadata"),
+	OPT_BOOL(0, "stats", &o.stats, "print record counts by type instead of the report"),
 	OPTS_SYMBOLS,
 	OPT_END(),
 };
 
+/* Forget the options of a previous run (commands run more than once in one process: tests). */
 static void reset_opts(void)
 {
-	for (size_t i = 0; i < n_comms; i++)
-		free(l_comms[i]);
-	for (size_t i = 0; i < n_dsos; i++)
-		free(l_dsos[i]);
-	for (size_t i = 0; i < n_syms; i++)
-		free(l_syms[i]);
-	free(l_comms);
-	free(l_dsos);
-	free(l_syms);
-	free(l_pids);
-	free(l_tids);
-	free(l_cpus);
-	l_comms = l_dsos = l_syms = NULL;
-	l_pids = l_tids = l_cpus = NULL;
-	n_comms = n_dsos = n_syms = n_pids = n_tids = n_cpus = 0;
+	for (size_t i = 0; i < o.nr_comms; i++)
+		free(o.comms[i]);
+	for (size_t i = 0; i < o.nr_dsos; i++)
+		free(o.dsos[i]);
+	for (size_t i = 0; i < o.nr_syms; i++)
+		free(o.syms[i]);
+	free(o.comms);
+	free(o.dsos);
+	free(o.syms);
+	free(o.pids);
+	free(o.tids);
+	free(o.cpus);
+	symbol_opts__reset();
+	o = (struct report_opts){ .branch = -1, .group = -1, .children = -1, .cg_min = 0.5 };
 }
 
 /* ------------------------------------------------------------- header -- */
@@ -588,7 +591,7 @@ static void groups_build(struct groups *g, struct pms_data_reader *rd, bool forc
 		if (i != ft->nr_group_descs || left) {
 			/* perf gives up on such a description too ("invalid group desc") */
 			warning("%s: the file's event group description does not fit its %zu events; showing them "
-				"one by one", opt_input ? opt_input : "perf.data", nr_attrs);
+				"one by one", o.input ? o.input : "perf.data", nr_attrs);
 			for (size_t a = 0; a < nr_attrs; a++) {
 				g->size[a] = 1;
 				g->name[a] = NULL;
@@ -696,16 +699,16 @@ struct html_ctx {
 
 static struct pms_hist *html_hist(const struct pms_hist_opts *base, enum pms_sort_key k1, int k2)
 {
-	struct pms_hist_opts o = *base;
+	struct pms_hist_opts ho = *base;
 	struct pms_hist *h;
 
-	o.children = false;
-	o.order = PMS_CG_NONE;
-	o.keys[0] = k1;
-	o.nr_keys = 1;
+	ho.children = false;
+	ho.order = PMS_CG_NONE;
+	ho.keys[0] = k1;
+	ho.nr_keys = 1;
 	if (k2 >= 0)
-		o.keys[o.nr_keys++] = (enum pms_sort_key)k2;
-	if (pms_hist__new(&h, &o))
+		ho.keys[ho.nr_keys++] = (enum pms_sort_key)k2;
+	if (pms_hist__new(&h, &ho))
 		die("out of memory");
 	return h;
 }
@@ -845,47 +848,48 @@ static int run(int argc, char **argv)
 	int pos, err, ret = 0;
 	FILE *out = stdout;
 
+	reset_opts();
 	pos = opt_parse(&cmd_report, &argc, argv, 0);
 	if (pos < argc)
 		usage_error(&cmd_report, "unexpected argument '%s' (the input file goes after -i)", argv[pos]);
-	if (opt_json && opt_stdio)
+	if (o.json && o.stdio)
 		usage_error(&cmd_report, "--json and --stdio exclude each other");
-	if (opt_html && (opt_json || opt_stdio || opt_stats || opt_header || opt_header_only))
+	if (o.html && (o.json || o.stdio || o.stats || o.header || o.header_only))
 		usage_error(&cmd_report, "--html writes a page: it excludes --json, --stdio, --stats and --header(-only)");
-	if (opt_html && !*opt_html)
+	if (o.html && !*o.html)
 		usage_error(&cmd_report, "--html: want a file name (- for stdout)");
-	if (opt_html && (opt_branch == 1 || opt_group == 1))
+	if (o.html && (o.branch == 1 || o.group == 1))
 		usage_error(&cmd_report, "--html shows each event's samples: it excludes -b/--branch-stack and --group");
-	if (opt_percent_limit < 0 || opt_percent_limit > 100)
+	if (o.percent_limit < 0 || o.percent_limit > 100)
 		usage_error(&cmd_report, "--percent-limit: want a percentage in [0, 100]");
-	if (opt_sort && pms_sort_keys__parse(opt_sort, keys, PMS_HIST_MAX_KEYS, &nr_keys, &bad))
+	if (o.sort && pms_sort_keys__parse(o.sort, keys, PMS_HIST_MAX_KEYS, &nr_keys, &bad))
 		usage_error(&cmd_report, "--sort: unknown key at '%s' (keys: comm, pid, tid, dso, sym, srcline, cpu; in branch "
-			    "mode also dso_from, dso_to, symbol_from, symbol_to, cycles, mispredict)", opt_sort + bad);
+			    "mode also dso_from, dso_to, symbol_from, symbol_to, cycles, mispredict)", o.sort + bad);
 	memset(&filter, 0, sizeof(filter));
-	if (opt_time && pms_time_range__parse(opt_time, &filter.time_start_ns, &filter.time_end_ns))
+	if (o.time && pms_time_range__parse(o.time, &filter.time_start_ns, &filter.time_end_ns))
 		usage_error(&cmd_report, "--time: want <start>,<end> in seconds (e.g. 1234.5,1236), either may be empty");
-	filter.comms = (const char *const *)l_comms;
-	filter.nr_comms = n_comms;
-	filter.dsos = (const char *const *)l_dsos;
-	filter.nr_dsos = n_dsos;
-	filter.syms = (const char *const *)l_syms;
-	filter.nr_syms = n_syms;
-	filter.pids = l_pids;
-	filter.nr_pids = n_pids;
-	filter.tids = l_tids;
-	filter.nr_tids = n_tids;
-	filter.cpus = l_cpus;
-	filter.nr_cpus = n_cpus;
+	filter.comms = (const char *const *)o.comms;
+	filter.nr_comms = o.nr_comms;
+	filter.dsos = (const char *const *)o.dsos;
+	filter.nr_dsos = o.nr_dsos;
+	filter.syms = (const char *const *)o.syms;
+	filter.nr_syms = o.nr_syms;
+	filter.pids = o.pids;
+	filter.nr_pids = o.nr_pids;
+	filter.tids = o.tids;
+	filter.nr_tids = o.nr_tids;
+	filter.cpus = o.cpus;
+	filter.nr_cpus = o.nr_cpus;
 	/* perf's --percent-limit is the call-graph threshold too, unless -g named one */
-	if (opt_percent_limit > 0 && !opt_cg_min_set)
-		opt_cg_min = opt_percent_limit;
-	path = opt_input ? opt_input : "perf.data";
+	if (o.percent_limit > 0 && !o.cg_min_set)
+		o.cg_min = o.percent_limit;
+	path = o.input ? o.input : "perf.data";
 
 	memset(&derr, 0, sizeof(derr));
 	/* whole chains cost a lookup per frame: skip them when nothing would show them */
-	so.callchain = !(opt_children == 0 && opt_graph_none) || opt_html;
+	so.callchain = !(o.children == 0 && o.graph_none) || o.html;
 	/* perf walks chains from the root in children mode unless told callee, and with -g caller */
-	so.max_stack_from_root = opt_order_set ? opt_order == PMS_CG_CALLER : opt_children != 0;
+	so.max_stack_from_root = o.order_set ? o.order == PMS_CG_CALLER : o.children != 0;
 	symbol_opts__apply(&so);
 	err = pms_session__open(&s, path, &so, &derr);
 	if (err) {
@@ -894,29 +898,29 @@ static int run(int argc, char **argv)
 		goto out;
 	}
 	rd = pms_session__reader(s);
-	if (opt_header || opt_header_only) {
+	if (o.header || o.header_only) {
 		struct strbuf hb = STRBUF_INIT;
 
 		pms_data_header__text(rd, path, &hb);
 		output__put(out, &hb);
 	}
-	if (opt_header_only)
+	if (o.header_only)
 		goto out;
 
 	/*
 	 * perf's branch mode: on by default when the file says it was recorded with -b
 	 * (HEADER_BRANCH_STACK) and has no user stacks; --stats and the page show samples.
 	 */
-	if (!opt_stats && !opt_html && opt_branch) {
+	if (!o.stats && !o.html && o.branch) {
 		uint64_t st = combined_sample_type(rd);
 
-		if (opt_branch == 1 && !(st & PERF_SAMPLE_BRANCH_STACK)) {
+		if (o.branch == 1 && !(st & PERF_SAMPLE_BRANCH_STACK)) {
 			error("-b: '%s' has no branch stacks (record them with `perf record -b` or -j; a PMU without "
 			      "LBR or BRBE cannot)", path);
 			ret = EXIT_RUNTIME;
 			goto out;
 		}
-		branch = opt_branch == 1 ||
+		branch = o.branch == 1 ||
 			 (pms_data_features__has(pms_data_reader__features(rd), PMS_FEAT_BRANCH_STACK) &&
 			  !(st & PERF_SAMPLE_STACK_USER));
 	}
@@ -928,18 +932,18 @@ static int run(int argc, char **argv)
 			usage_error(&cmd_report, "--sort srcline: not supported in branch mode yet (add --no-branch-stack)");
 	}
 	/* perf's group view: on by default (report.group), for the groups the file records */
-	if (!opt_stats && !opt_html && opt_group) {
-		groups_build(&groups, rd, opt_group == 1);
+	if (!o.stats && !o.html && o.group) {
+		groups_build(&groups, rd, o.group == 1);
 		group_view = groups.any;
 	}
 
 	chains = file_has_callchains(rd);
-	ho.children = opt_children == -1 ? chains : opt_children == 1;
+	ho.children = o.children == -1 ? chains : o.children == 1;
 	if (!chains)
 		ho.children = false;
 	ho.order = PMS_CG_NONE;
-	if (chains && !opt_graph_none)
-		ho.order = opt_order_set ? opt_order : ho.children ? PMS_CG_CALLER : PMS_CG_CALLEE;
+	if (chains && !o.graph_none)
+		ho.order = o.order_set ? o.order : ho.children ? PMS_CG_CALLER : PMS_CG_CALLEE;
 	if (branch) {
 		/* perf turns children off in branch mode, and its branch entries carry no chains */
 		ho.children = false;
@@ -949,10 +953,10 @@ static int run(int argc, char **argv)
 	memcpy(ho.keys, keys, sizeof(keys));
 	ho.nr_keys = nr_keys;
 	ho.filter = &filter;
-	ho.cg_min_percent = opt_cg_min;
+	ho.cg_min_percent = o.cg_min;
 	if (pms_hist__new(&h, &ho))
 		die("out of memory");
-	if (opt_html) {
+	if (o.html) {
 		html.procs = html_hist(&ho, PMS_SORT_PID, -1);
 		html.threads = html_hist(&ho, PMS_SORT_PID, PMS_SORT_TID);
 	}
@@ -962,7 +966,7 @@ static int run(int argc, char **argv)
 
 		if (counted < 0)
 			die("out of memory");
-		if (opt_html)
+		if (o.html)
 			html_add(&html, s, smp, counted);
 	}
 	damage = pms_data_reader__error(rd);
@@ -975,9 +979,9 @@ static int run(int argc, char **argv)
 	}
 	if (pms_hist__finish(h, pms_session__resolver(s)))
 		die("out of memory");
-	if (opt_html && (pms_hist__finish(html.procs, NULL) || pms_hist__finish(html.threads, NULL)))
+	if (o.html && (pms_hist__finish(html.procs, NULL) || pms_hist__finish(html.threads, NULL)))
 		die("out of memory");
-	if (opt_stats) {
+	if (o.stats) {
 		print_stats(out, pms_session__stats(s), h);
 		goto out;
 	}
@@ -996,7 +1000,7 @@ static int run(int argc, char **argv)
 		keys[2] = PMS_SORT_SYM;
 		nr_keys = 3;
 	}
-	if (!opt_html)
+	if (!o.html)
 		sections = sections_build(s, h, group_view ? &groups : NULL, &nr_sections);
 	memset(&view, 0, sizeof(view));
 	view.h = h;
@@ -1004,20 +1008,20 @@ static int run(int argc, char **argv)
 	view.nr_keys = nr_keys;
 	/* like perf, --stdio drops a column that a one-name --comm/--dso filter makes constant */
 	for (size_t k = 0; k < nr_keys; k++)
-		if (!((keys[k] == PMS_SORT_COMM && n_comms == 1) || (keys[k] == PMS_SORT_DSO && n_dsos == 1)))
+		if (!((keys[k] == PMS_SORT_COMM && o.nr_comms == 1) || (keys[k] == PMS_SORT_DSO && o.nr_dsos == 1)))
 			shown[nr_shown++] = keys[k];
-	if (!opt_json && nr_shown) {
+	if (!o.json && nr_shown) {
 		view.keys = shown;
 		view.nr_keys = nr_shown;
 	}
 	view.children = ho.children;
 	view.graph = ho.order != PMS_CG_NONE;
-	view.skip_first_frame = opt_sort && keys[0] == PMS_SORT_SYM;
-	view.percent_limit = opt_percent_limit;
-	view.nr_samples = opt_nr_samples;
-	view.cg_min_percent = opt_cg_min;
+	view.skip_first_frame = o.sort && keys[0] == PMS_SORT_SYM;
+	view.percent_limit = o.percent_limit;
+	view.nr_samples = o.nr_samples;
+	view.cg_min_percent = o.cg_min;
 
-	if (opt_html) {
+	if (o.html) {
 		char dmsg[400];
 
 		dmsg[0] = 0;
@@ -1026,9 +1030,9 @@ static int run(int argc, char **argv)
 				 damage && damage->err ? damage->msg : "read error", damage ? damage->offset : 0);
 		view.keys = keys; /* every key: the page has no constant-column rule */
 		view.nr_keys = nr_keys;
-		if (report_html(opt_html, path, s, h, &html, &view, ret ? dmsg : NULL))
+		if (report_html(o.html, path, s, h, &html, &view, ret ? dmsg : NULL))
 			ret = EXIT_RUNTIME;
-	} else if (opt_json) {
+	} else if (o.json) {
 		struct pms_json w;
 		struct strbuf jb = STRBUF_INIT;
 
@@ -1090,13 +1094,13 @@ static int run(int argc, char **argv)
 	} else {
 		const struct pms_session_stats *st = pms_session__stats(s);
 
-		if (!opt_header)
+		if (!o.header)
 			fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", out);
-		if (n_comms == 1)
-			fprintf(out, "# comm: %s\n", l_comms[0]);
-		if (n_dsos == 1)
-			fprintf(out, "# dso: %s\n", l_dsos[0]);
-		if (!opt_header)
+		if (o.nr_comms == 1)
+			fprintf(out, "# comm: %s\n", o.comms[0]);
+		if (o.nr_dsos == 1)
+			fprintf(out, "# dso: %s\n", o.dsos[0]);
+		if (!o.header)
 			fputs("#\n", out);
 		fprintf(out, "# Total Lost Samples: %" PRIu64 "\n#\n", st->lost_samples);
 		for (size_t i = 0; i < nr_sections; i++) {
@@ -1133,15 +1137,6 @@ out:
 	pms_hist__free(h);
 	pms_session__free(s);
 	reset_opts();
-	symbol_opts__reset();
-	opt_input = opt_sort = opt_time = opt_html = NULL;
-	opt_stdio = opt_json = opt_header = opt_header_only = opt_stats = opt_nr_samples = false;
-	opt_branch = opt_group = -1;
-	opt_children = -1;
-	opt_order_set = opt_graph_none = false;
-	opt_cg_min = 0.5;
-	opt_cg_min_set = false;
-	opt_percent_limit = 0;
 	if (fflush(out) && !ret)
 		ret = error("cannot write the report: %s", strerror(errno)) ? EXIT_RUNTIME : 0;
 	return ret;

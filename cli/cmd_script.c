@@ -83,31 +83,41 @@ static const struct {
 #define FIELD_LIST "comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period,addr,data_src,weight,ins_lat," \
 		   "phys_addr,data_page_size,code_page_size,srcline,trace"
 
-static const char *opt_input;
-static const char *opt_fields;
-static bool opt_header, opt_ns, opt_hide_callchain, opt_recover, opt_stats, opt_inline = true;
-static int opt_max_stack;
-static const char *opt_pids, *opt_tids, *opt_comms, *opt_cpus, *opt_time;
+/* Every option's value: reset_opts() sets them all back to the defaults. */
+static struct script_opts {
+	const char *input;
+	const char *fields;
+	bool header, ns, hide_callchain, recover, stats, inline_frames;
+	int max_stack;
+	const char *pids, *tids, *comms, *cpus, *time;
+} o;
 
 static const struct opt opts[] = {
-	OPT_STRING('i', "input", &opt_input, "<file>", "input file (default perf.data, - for stdin)"),
-	OPT_STRING('F', "fields", &opt_fields, "<fields>",
+	OPT_STRING('i', "input", &o.input, "<file>", "input file (default perf.data, - for stdin)"),
+	OPT_STRING('F', "fields", &o.fields, "<fields>",
 		   FIELD_LIST "; +f adds, -f removes"),
-	OPT_BOOL(0, "header", &opt_header, "print the file's metadata (# lines) first"),
-	OPT_BOOL(0, "ns", &opt_ns, "timestamps in nanoseconds"),
-	OPT_BOOL('G', "hide-call-graph", &opt_hide_callchain, "print only the sampled IP, not the call chain"),
-	OPT_INT(0, "max-stack", &opt_max_stack, "<n>", "frames printed per call chain (default 127)"),
-	OPT_BOOL(0, "inline", &opt_inline, "show inlined functions of DWARF-unwound frames (default; --no-inline)"),
-	OPT_STRING(0, "pid", &opt_pids, "<pids>", "only samples of these processes (comma-separated)"),
-	OPT_STRING(0, "tid", &opt_tids, "<tids>", "only samples of these threads (comma-separated)"),
-	OPT_STRING(0, "comms", &opt_comms, "<names>", "only samples of threads with these names (comma-separated)"),
-	OPT_STRING('C', "cpu", &opt_cpus, "<cpus>", "only samples taken on these CPUs (0-3,8)"),
-	OPT_STRING(0, "time", &opt_time, "<start,end>", "only samples in [start, end] seconds (either may be empty)"),
-	OPT_BOOL(0, "recover", &opt_recover, "print the samples before damage in a truncated or corrupt file"),
-	OPT_BOOL(0, "stats", &opt_stats, "after the samples, print record counts and unresolved frames to stderr"),
+	OPT_BOOL(0, "header", &o.header, "print the file's metadata (# lines) first"),
+	OPT_BOOL(0, "ns", &o.ns, "timestamps in nanoseconds"),
+	OPT_BOOL('G', "hide-call-graph", &o.hide_callchain, "print only the sampled IP, not the call chain"),
+	OPT_INT(0, "max-stack", &o.max_stack, "<n>", "frames printed per call chain (default 127)"),
+	OPT_BOOL(0, "inline", &o.inline_frames, "show inlined functions of DWARF-unwound frames (default; --no-inline)"),
+	OPT_STRING(0, "pid", &o.pids, "<pids>", "only samples of these processes (comma-separated)"),
+	OPT_STRING(0, "tid", &o.tids, "<tids>", "only samples of these threads (comma-separated)"),
+	OPT_STRING(0, "comms", &o.comms, "<names>", "only samples of threads with these names (comma-separated)"),
+	OPT_STRING('C', "cpu", &o.cpus, "<cpus>", "only samples taken on these CPUs (0-3,8)"),
+	OPT_STRING(0, "time", &o.time, "<start,end>", "only samples in [start, end] seconds (either may be empty)"),
+	OPT_BOOL(0, "recover", &o.recover, "print the samples before damage in a truncated or corrupt file"),
+	OPT_BOOL(0, "stats", &o.stats, "after the samples, print record counts and unresolved frames to stderr"),
 	OPTS_SYMBOLS,
 	OPT_END(),
 };
+
+/* Forget the options of a previous run (commands run more than once in one process: tests). */
+static void reset_opts(void)
+{
+	symbol_opts__reset();
+	o = (struct script_opts){ .inline_frames = true };
+}
 
 /* Sample filters (perf script's --pid/--tid/--comms/-C/--time). */
 struct filters {
@@ -123,12 +133,12 @@ struct filters {
 static int parse_filters(struct filters *flt)
 {
 	memset(flt, 0, sizeof(*flt));
-	if (opt_pids)
-		opt_parse_id_list(&cmd_script, "--pid", opt_pids, 0, &flt->pids, &flt->nr_pids);
-	if (opt_tids)
-		opt_parse_id_list(&cmd_script, "--tid", opt_tids, 0, &flt->tids, &flt->nr_tids);
-	if (opt_comms) {
-		char *copy = xstrdup(opt_comms), *save = NULL;
+	if (o.pids)
+		opt_parse_id_list(&cmd_script, "--pid", o.pids, 0, &flt->pids, &flt->nr_pids);
+	if (o.tids)
+		opt_parse_id_list(&cmd_script, "--tid", o.tids, 0, &flt->tids, &flt->nr_tids);
+	if (o.comms) {
+		char *copy = xstrdup(o.comms), *save = NULL;
 
 		for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 			flt->comms = xrealloc(flt->comms, (flt->nr_comms + 1) * sizeof(*flt->comms));
@@ -136,16 +146,16 @@ static int parse_filters(struct filters *flt)
 		}
 		free(copy);
 	}
-	if (opt_cpus) {
-		if (pms_cpulist__parse(opt_cpus, &flt->cpus, NULL)) {
-			error("-C: '%s' is not a CPU list (e.g. 0-3,8)", opt_cpus);
+	if (o.cpus) {
+		if (pms_cpulist__parse(o.cpus, &flt->cpus, NULL)) {
+			error("-C: '%s' is not a CPU list (e.g. 0-3,8)", o.cpus);
 			return -1;
 		}
 		flt->have_cpus = true;
 	}
-	if (opt_time) {
-		if (pms_time_range__parse(opt_time, &flt->t0, &flt->t1)) {
-			error("--time: '%s' is not <start>,<end> in seconds (e.g. 1234.5,1236)", opt_time);
+	if (o.time) {
+		if (pms_time_range__parse(o.time, &flt->t0, &flt->t1)) {
+			error("--time: '%s' is not <start>,<end> in seconds (e.g. 1234.5,1236)", o.time);
 			return -1;
 		}
 	}
@@ -308,7 +318,7 @@ static void print_time(FILE *out, uint64_t t)
 {
 	uint64_t secs = t / 1000000000ULL, ns = t % 1000000000ULL;
 
-	if (opt_ns) {
+	if (o.ns) {
 		put_uint(out, secs, 10, 5, false, ' ');
 		fputc_unlocked('.', out);
 		put_uint(out, ns, 10, 9, false, '0');
@@ -627,26 +637,27 @@ static int run(int argc, char **argv)
 	FILE *out = stdout;
 	static char outbuf[1 << 20];
 
+	reset_opts();
 	pos = opt_parse(&cmd_script, &argc, argv, 0);
 	if (pos < argc)
 		usage_error(&cmd_script, "unexpected argument '%s'", argv[pos]);
-	if (opt_max_stack < 0)
-		usage_error(&cmd_script, "--max-stack must be >= 1, not %d", opt_max_stack);
-	if (opt_fields && parse_fields(opt_fields, &fset, &fadd, &fdel, &replace))
+	if (o.max_stack < 0)
+		usage_error(&cmd_script, "--max-stack must be >= 1, not %d", o.max_stack);
+	if (o.fields && parse_fields(o.fields, &fset, &fadd, &fdel, &replace))
 		return EXIT_USAGE;
 	if (parse_filters(&flt)) {
 		release_filters(&flt);
 		return EXIT_USAGE;
 	}
-	path = opt_input ? opt_input : "perf.data";
-	sopts.recover = opt_recover;
-	sopts.callchain = !opt_hide_callchain;
-	sopts.max_stack = opt_max_stack > 0 ? (size_t)opt_max_stack : 0;
+	path = o.input ? o.input : "perf.data";
+	sopts.recover = o.recover;
+	sopts.callchain = !o.hide_callchain;
+	sopts.max_stack = o.max_stack > 0 ? (size_t)o.max_stack : 0;
 	symbol_opts__apply(&sopts);
 	rc = pms_session__open(&s, path, &sopts, &derr);
 	if (rc) {
 		data_input__open_error(path, rc, &derr, DATA_INPUT_RECORD_OR_I);
-		if (rc == -EBADMSG && !opt_recover)
+		if (rc == -EBADMSG && !o.recover)
 			note("--recover prints the samples before the damage");
 		release_filters(&flt);
 		return EXIT_RUNTIME;
@@ -662,7 +673,7 @@ static int run(int argc, char **argv)
 			use_callchain = true;
 		(void)name;
 	}
-	if (opt_hide_callchain)
+	if (o.hide_callchain)
 		use_callchain = false;
 	for (size_t i = 0; i < nr_attrs; i++) {
 		const struct perf_event_attr *a = pms_data_reader__attr(r, i);
@@ -704,7 +715,7 @@ static int run(int argc, char **argv)
 			name_width = len;
 	}
 	setvbuf(out, outbuf, _IOFBF, sizeof(outbuf));
-	if (opt_header) {
+	if (o.header) {
 		struct strbuf hb = STRBUF_INIT;
 
 		pms_data_header__text(r, path, &hb);
@@ -773,7 +784,7 @@ static int run(int argc, char **argv)
 					uint64_t adj = ss->dwarf_unwound && fr->caller &&
 						       fr->kind == PMS_FRAME_USER;
 
-					if (opt_inline && ss->dwarf_unwound && fr->kind == PMS_FRAME_USER &&
+					if (o.inline_frames && ss->dwarf_unwound && fr->kind == PMS_FRAME_USER &&
 					    !(f & F_SRCLINE) &&
 					    print_inlines(out, pms_session__resolver(s), fr, fr->map_addr - adj, adj, f))
 						continue;
@@ -812,10 +823,10 @@ static int run(int argc, char **argv)
 		if (e->err)
 			note("--recover prints the samples before the damage");
 		ret = EXIT_RUNTIME;
-	} else if (opt_recover && pms_data_reader__error(r)->err) {
+	} else if (o.recover && pms_data_reader__error(r)->err) {
 		warning("'%s': %s; samples after it are lost", path, pms_data_reader__error(r)->msg);
 	}
-	if (opt_stats) {
+	if (o.stats) {
 		const struct pms_session_stats *st = pms_session__stats(s);
 
 		fprintf(stderr, "samples: %" PRIu64 ", bad samples: %" PRIu64 ", lost events: %" PRIu64
@@ -828,7 +839,7 @@ static int run(int argc, char **argv)
 	}
 out:
 	trace_fmt__close(&tf, path);
-	symbol_opts__reset();
+	reset_opts();
 	release_filters(&flt);
 	free(evf);
 	pms_session__free(s);
