@@ -382,7 +382,8 @@ pf_mntns() {
 	pf_w=""
 	pf_i=0
 	while [ -z "$pf_w" ] && [ $pf_i -lt 50 ]; do
-		pf_w=$(pgrep -f "$pf_tmp/ns/pms-shares-ns")
+		# anchored: cp's command line names the path too, and cp exits
+		pf_w=$(pgrep -f "^$pf_tmp/ns/pms-shares-ns")
 		[ -n "$pf_w" ] || sleep 0.05
 		pf_i=$((pf_i + 1))
 	done
