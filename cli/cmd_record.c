@@ -37,36 +37,46 @@
 #include "util/cpulist.h"
 #include "util/sysfs.h"
 
-static struct opt_strings ev_strs;
-static int opt_freq;
-static uint64_t opt_period;
-static bool opt_callchain, opt_all, opt_compress, opt_no_inherit, opt_no_buildid, opt_buildid_all, opt_no_cache;
-static const char *opt_call_graph, *opt_mmap_pages, *opt_output, *opt_pid, *opt_tid, *opt_cpu;
-static double opt_duration;
+/* Every option of the command; reset_opts() gives the defaults (run() starts with it). */
+static struct record_opts {
+	int freq;
+	uint64_t period;
+	bool callchain, all, compress, no_inherit, no_buildid, buildid_all, no_cache;
+	const char *call_graph, *mmap_pages, *output, *pid, *tid, *cpu;
+	double duration;
+	struct opt_strings events;
+} o;
 
 static volatile sig_atomic_t stop_requests;
 
 static const struct opt opts[] = {
-	OPT_STRINGS('e', "event", &ev_strs, "<events>", "event selector (default: cycles, else cpu-clock)"),
-	OPT_INT('F', "freq", &opt_freq, "<n>", "sample at n Hz (default 4000)"),
-	OPT_U64('c', "count", &opt_period, "<n>", "sample every n events"),
-	OPT_BOOL('g', NULL, &opt_callchain, "record call chains (frame pointers; = --call-graph fp)"),
-	OPT_STRING(0, "call-graph", &opt_call_graph, "<fp|dwarf[,size]>",
+	OPT_STRINGS('e', "event", &o.events, "<events>", "event selector (default: cycles, else cpu-clock)"),
+	OPT_INT('F', "freq", &o.freq, "<n>", "sample at n Hz (default 4000)"),
+	OPT_U64('c', "count", &o.period, "<n>", "sample every n events"),
+	OPT_BOOL('g', NULL, &o.callchain, "record call chains (frame pointers; = --call-graph fp)"),
+	OPT_STRING(0, "call-graph", &o.call_graph, "<fp|dwarf[,size]>",
 		   "call chains: frame pointers, or user registers + a stack copy (default 8192 bytes)"),
-	OPT_STRING('m', "mmap-pages", &opt_mmap_pages, "<pages>", "ring size per CPU: pages or size (512K)"),
-	OPT_STRING('o', "output", &opt_output, "<file>", "output file (default perf.data; - for a pipe)"),
-	OPT_BOOL('z', "compression", &opt_compress, "compress records with zstd"),
-	OPT_DOUBLE(0, "duration", &opt_duration, "<s>", "stop after s seconds"),
-	OPT_BOOL('a', "all-cpus", &opt_all, "system-wide collection from all CPUs"),
-	OPT_STRING('C', "cpu", &opt_cpu, "<cpus>", "system-wide collection on these CPUs only (0-2,5)"),
-	OPT_STRING('p', "pid", &opt_pid, "<pid,...>", "record existing processes (all their threads)"),
-	OPT_STRING('t', "tid", &opt_tid, "<tid,...>", "record existing threads only (no inheritance)"),
-	OPT_BOOL('i', "no-inherit", &opt_no_inherit, "children and new threads are not sampled"),
-	OPT_BOOL('B', "no-buildid", &opt_no_buildid, "write no build-ids (and save nothing in the build-id cache)"),
-	OPT_BOOL('N', "no-buildid-cache", &opt_no_cache, "do not save the sampled objects in the build-id cache"),
-	OPT_BOOL(0, "buildid-all", &opt_buildid_all, "build-ids of every object mapped, not only those with samples"),
+	OPT_STRING('m', "mmap-pages", &o.mmap_pages, "<pages>", "ring size per CPU: pages or size (512K)"),
+	OPT_STRING('o', "output", &o.output, "<file>", "output file (default perf.data; - for a pipe)"),
+	OPT_BOOL('z', "compression", &o.compress, "compress records with zstd"),
+	OPT_DOUBLE(0, "duration", &o.duration, "<s>", "stop after s seconds"),
+	OPT_BOOL('a', "all-cpus", &o.all, "system-wide collection from all CPUs"),
+	OPT_STRING('C', "cpu", &o.cpu, "<cpus>", "system-wide collection on these CPUs only (0-2,5)"),
+	OPT_STRING('p', "pid", &o.pid, "<pid,...>", "record existing processes (all their threads)"),
+	OPT_STRING('t', "tid", &o.tid, "<tid,...>", "record existing threads only (no inheritance)"),
+	OPT_BOOL('i', "no-inherit", &o.no_inherit, "children and new threads are not sampled"),
+	OPT_BOOL('B', "no-buildid", &o.no_buildid, "write no build-ids (and save nothing in the build-id cache)"),
+	OPT_BOOL('N', "no-buildid-cache", &o.no_cache, "do not save the sampled objects in the build-id cache"),
+	OPT_BOOL(0, "buildid-all", &o.buildid_all, "build-ids of every object mapped, not only those with samples"),
 	OPT_END(),
 };
+
+/* Frees what the options own and puts every one back to its default (all zero: unset). */
+static void reset_opts(void)
+{
+	opt_strings__release(&o.events);
+	o = (struct record_opts){ 0 };
+}
 
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
@@ -311,13 +321,13 @@ static void parse_events(struct rec *r)
 
 	if (!ctx)
 		die("cannot create the event context: %s", strerror(errno));
-	for (size_t i = 0; i < ev_strs.nr; i++) {
-		if (cli_parse_events(&r->list, ctx, ev_strs.v[i])) {
+	for (size_t i = 0; i < o.events.nr; i++) {
+		if (cli_parse_events(&r->list, ctx, o.events.v[i])) {
 			pms_event_ctx__free(ctx);
 			exit(EXIT_BAD_EVENT);
 		}
 	}
-	if (!ev_strs.nr) {
+	if (!o.events.nr) {
 		struct pms_evlist probe = { 0 };
 		struct pms_parse_error pe;
 
@@ -356,13 +366,13 @@ static void setup_attrs(struct rec *r, const struct rec_setup *rs)
 		 * own (tracepoints and breakpoints: 1, every hit) keeps it unless
 		 * -c or -F is given; period=/freq= terms win over both.
 		 */
-		if (!e->period_set && !e->freq_set && (opt_period || opt_freq || !a->sample_period)) {
-			if (opt_period) {
+		if (!e->period_set && !e->freq_set && (o.period || o.freq || !a->sample_period)) {
+			if (o.period) {
 				a->freq = 0;
-				a->sample_period = opt_period;
+				a->sample_period = o.period;
 			} else {
 				a->freq = 1;
-				a->sample_freq = (uint64_t)(opt_freq ? opt_freq : 4000);
+				a->sample_freq = (uint64_t)(o.freq ? o.freq : 4000);
 			}
 		}
 		/*
@@ -514,7 +524,7 @@ static void save_in_cache(const struct pms_record_synth *out)
 		warning("no build-id cache (set HOME or PMS_BUILDID_DIR); objects not saved");
 		return;
 	}
-	err = pms_record_synth__cache(out, dir, opt_buildid_all, &st);
+	err = pms_record_synth__cache(out, dir, o.buildid_all, &st);
 	if (err)
 		warning("cannot save objects in the build-id cache %s: %s (-N skips it)", dir, strerror(-err));
 	if (verbose)
@@ -576,51 +586,52 @@ static int run(int argc, char **argv)
 	uint64_t deadline = 0;
 	bool pipe_out;
 
+	reset_opts();
 	first = opt_parse(&cmd_record, &argc, argv, OPT_STOP_AT_NON_OPTION);
 	if (first < argc)
 		cmd_argv = argv + first;
 	/* -a / -C may go with a command (system-wide while it runs), as in perf */
-	if ((cmd_argv != NULL) + (opt_pid != NULL) + (opt_tid != NULL) > 1 ||
-	    (!cmd_argv && !opt_pid && !opt_tid && !opt_all && !opt_cpu) ||
-	    ((opt_pid || opt_tid) && opt_all))
+	if ((cmd_argv != NULL) + (o.pid != NULL) + (o.tid != NULL) > 1 ||
+	    (!cmd_argv && !o.pid && !o.tid && !o.all && !o.cpu) ||
+	    ((o.pid || o.tid) && o.all))
 		usage_error(&cmd_record, "give one target: a command, -a, -C <cpus>, -p <pid> or -t <tid>");
-	if (opt_freq < 0 || (opt_freq && opt_period))
+	if (o.freq < 0 || (o.freq && o.period))
 		usage_error(&cmd_record, "-F and -c are exclusive, and -F must be positive");
-	if (opt_duration < 0)
+	if (o.duration < 0)
 		usage_error(&cmd_record, "--duration must not be negative");
-	if (opt_no_buildid && opt_buildid_all)
+	if (o.no_buildid && o.buildid_all)
 		usage_error(&cmd_record, "-B and --buildid-all are exclusive");
-	if (opt_call_graph) {
+	if (o.call_graph) {
 		struct pms_call_graph cg;
 
-		opt_parse_call_graph(&cmd_record, opt_call_graph, 1, PMS_CALL_GRAPH_DWARF_STACK_MAX, &cg);
+		opt_parse_call_graph(&cmd_record, o.call_graph, 1, PMS_CALL_GRAPH_DWARF_STACK_MAX, &cg);
 		if (cg.mode == PMS_CALL_GRAPH_DWARF && !pms_call_graph__dwarf_regs_user())
 			usage_error(&cmd_record, "--call-graph dwarf is not supported on this architecture");
 		rs.cg = cg.mode;
 		rs.stack_bytes = cg.stack_bytes;
-	} else if (opt_callchain) {
+	} else if (o.callchain) {
 		rs.cg = PMS_CALL_GRAPH_FP;
 	}
-	if (opt_cpu) {
+	if (o.cpu) {
 		size_t bad = 0;
 		struct pms_cpulist online = { 0 };
 
-		if (pms_cpulist__parse(opt_cpu, &cpus, &bad) || !cpus.nr)
-			usage_error(&cmd_record, "bad CPU list '%s'", opt_cpu);
+		if (pms_cpulist__parse(o.cpu, &cpus, &bad) || !cpus.nr)
+			usage_error(&cmd_record, "bad CPU list '%s'", o.cpu);
 		if (pms_cpulist__online(&online) == 0) {
 			for (size_t i = 0; i < cpus.nr; i++)
 				if (!pms_cpulist__contains(&online, cpus.cpus[i]))
 					usage_error(&cmd_record, "CPU %d is not online", cpus.cpus[i]);
 		}
 		pms_cpulist__release(&online);
-		if (opt_pid || opt_tid) {
+		if (o.pid || o.tid) {
 			warning("-C is ignored with -p/-t: a process is followed on every CPU (as in perf)");
 			pms_cpulist__release(&cpus);
 		}
 	}
-	if (opt_pid) {
+	if (o.pid) {
 		/* -p 12,34: every thread of each process */
-		opt_parse_id_list(&cmd_record, "-p/--pid", opt_pid, 1, &pids, &nr_pids);
+		opt_parse_id_list(&cmd_record, "-p/--pid", o.pid, 1, &pids, &nr_pids);
 		for (size_t k = 0; k < nr_pids; k++) {
 			pid_t *t;
 			size_t n;
@@ -641,33 +652,33 @@ static int run(int argc, char **argv)
 			free(t);
 		}
 	}
-	if (opt_tid && parse_tids(opt_tid, &tids, &tgids, &nr_tids)) {
+	if (o.tid && parse_tids(o.tid, &tids, &tgids, &nr_tids)) {
 		free(pids);
 		free(tids);
 		free(tgids);
 		return EXIT_RUNTIME;
 	}
-	if (opt_mmap_pages) {
+	if (o.mmap_pages) {
 		bool rounded;
 
-		if (pms_mmap__parse_pages(opt_mmap_pages, &pages, &rounded))
-			usage_error(&cmd_record, "bad -m value '%s'", opt_mmap_pages);
+		if (pms_mmap__parse_pages(o.mmap_pages, &pages, &rounded))
+			usage_error(&cmd_record, "bad -m value '%s'", o.mmap_pages);
 		if (rounded)
 			warning("rounding mmap pages size to %u pages", pages);
 	} else {
 		pms_mmap__default_pages(&pages);
 	}
-	path = opt_output ? opt_output : "perf.data";
+	path = o.output ? o.output : "perf.data";
 	pipe_out = !strcmp(path, "-");
 
-	rs.system_wide = opt_all || (opt_cpu && !opt_pid && !opt_tid);
+	rs.system_wide = o.all || (o.cpu && !o.pid && !o.tid);
 	rs.for_command = cmd_argv && !rs.system_wide;
 	/* -t samples only the threads named, as perf's -t does */
-	rs.inherit = !rs.system_wide && !opt_no_inherit && !opt_tid;
+	rs.inherit = !rs.system_wide && !o.no_inherit && !o.tid;
 	memset(&r, 0, sizeof(r));
 	/* -B: no bookkeeping at all (pms_record_synth__* accept a NULL table) */
-	r.hits = opt_no_buildid ? NULL : pms_record_hits__new();
-	if (!opt_no_buildid && !r.hits)
+	r.hits = o.no_buildid ? NULL : pms_record_hits__new();
+	if (!o.no_buildid && !r.hits)
 		die("out of memory");
 	parse_events(&r);
 	setup_attrs(&r, &rs);
@@ -675,10 +686,10 @@ static int run(int argc, char **argv)
 		die("cannot read the online CPUs");
 
 	{
-		struct pms_data_writer_opts wo = { .sz = sizeof(wo), .compress_level = opt_compress ? 1 : 0 };
+		struct pms_data_writer_opts wo = { .sz = sizeof(wo), .compress_level = o.compress ? 1 : 0 };
 
 		/* zstd compresses a flush at a time: bigger chunks compress better (dwarf: 1.4x) */
-		if (opt_compress)
+		if (o.compress)
 			wo.buffer_bytes = 4u << 20;
 
 		/*
@@ -828,10 +839,10 @@ out_open:;
 	out.hits = r.hits;
 	keep_write_err(&r, pms_record_synth__kernel(&out));
 	keep_write_err(&r, pms_record_synth__modules(&out));
-	if (opt_pid) {
+	if (o.pid) {
 		for (size_t k = 0; k < nr_pids; k++)
 			keep_write_err(&r, pms_record_synth__process(&out, pids[k], NULL, 0));
-	} else if (opt_tid) {
+	} else if (o.tid) {
 		for (size_t i = 0; i < nr_tids; i++) {
 			bool seen = false;
 
@@ -875,8 +886,8 @@ out_open:;
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	if (opt_duration > 0)
-		deadline = now_ns() + (uint64_t)(opt_duration * 1e9);
+	if (o.duration > 0)
+		deadline = now_ns() + (uint64_t)(o.duration * 1e9);
 
 	pfds = xcalloc(r.nr_rings, sizeof(*pfds));
 	for (size_t i = 0; i < r.nr_rings; i++) {
@@ -930,7 +941,7 @@ out_open:;
 	}
 	drain_all(&r);
 	if (r.hits)
-		keep_write_err(&r, pms_record_synth__build_ids(&out, opt_buildid_all));
+		keep_write_err(&r, pms_record_synth__build_ids(&out, o.buildid_all));
 	err = pms_data_writer__close(r.w);
 	if (err || r.write_err) {
 		error("cannot write %s: %s", path, strerror(-(err ? err : r.write_err)));
@@ -938,7 +949,7 @@ out_open:;
 	} else {
 		print_summary(&r, path);
 		/* after the file is whole: a slow first copy into the cache costs the recording nothing */
-		if (r.hits && !pipe_out && !opt_no_cache)
+		if (r.hits && !pipe_out && !o.no_cache)
 			save_in_cache(&out);
 		if (rs.cg == PMS_CALL_GRAPH_FP && !pipe_out && r.st.nr_samples)
 			check_chains(path);
@@ -968,7 +979,7 @@ out:
 	pms_data_outfile__release(&of);
 	pms_evlist__release(&r.list);
 	pms_cpulist__release(&cpus);
-	opt_strings__release(&ev_strs);
+	reset_opts();
 	return ret;
 }
 

@@ -31,39 +31,49 @@
 #define DEFAULT_EVENTS \
 	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses"
 
-static struct opt_strings ev_strs;
-static const char *opt_pids, *opt_tids, *opt_cpus, *opt_output, *opt_sep;
-static bool opt_all, opt_no_aggr, opt_per_thread, opt_no_inherit, opt_no_scale, opt_json, opt_append;
-static int opt_repeat = 1, opt_interval, opt_interval_count, opt_timeout, opt_verbose;
+/* Every option of the command; reset_opts() gives the defaults (run() starts with it). */
+static struct stat_opts {
+	const char *pids, *tids, *cpus, *output, *sep;
+	bool all, no_aggr, per_thread, no_inherit, no_scale, json, append;
+	int repeat, interval, interval_count, timeout, verbose;
+	struct opt_strings events;
+} o;
 
 static volatile sig_atomic_t stop_requests;
 static volatile sig_atomic_t last_signal;
 
 static const struct opt opts[] = {
 	OPT_GROUP("events"),
-	OPT_STRINGS('e', "event", &ev_strs, "<events>", "events to count (repeatable; default: perf's set)"),
-	OPT_BOOL(0, "no-inherit", &opt_no_inherit, "do not count threads/children created later"),
-	OPT_BOOL(0, "no-scale", &opt_no_scale, "show raw counts, not scaled for multiplexing"),
+	OPT_STRINGS('e', "event", &o.events, "<events>", "events to count (repeatable; default: perf's set)"),
+	OPT_BOOL(0, "no-inherit", &o.no_inherit, "do not count threads/children created later"),
+	OPT_BOOL(0, "no-scale", &o.no_scale, "show raw counts, not scaled for multiplexing"),
 	OPT_GROUP("target (default: the command)"),
-	OPT_STRING('p', "pid", &opt_pids, "<pid,...>", "count existing processes (all their threads)"),
-	OPT_STRING('t', "tid", &opt_tids, "<tid,...>", "count existing threads"),
-	OPT_BOOL('a', "all-cpus", &opt_all, "system-wide, on every online CPU"),
-	OPT_STRING('C', "cpu", &opt_cpus, "<cpulist>", "system-wide on these CPUs (\"0-3,8\")"),
+	OPT_STRING('p', "pid", &o.pids, "<pid,...>", "count existing processes (all their threads)"),
+	OPT_STRING('t', "tid", &o.tids, "<tid,...>", "count existing threads"),
+	OPT_BOOL('a', "all-cpus", &o.all, "system-wide, on every online CPU"),
+	OPT_STRING('C', "cpu", &o.cpus, "<cpulist>", "system-wide on these CPUs (\"0-3,8\")"),
 	OPT_GROUP("aggregation and repetition"),
-	OPT_BOOL('A', "no-aggr", &opt_no_aggr, "one line per CPU (with -a/-C)"),
-	OPT_BOOL(0, "per-thread", &opt_per_thread, "one line per thread (with -p, -t, -a or a command)"),
-	OPT_INT('r', "repeat", &opt_repeat, "<n>", "run the command n times; show means and +- stddev"),
-	OPT_INT('I', "interval-print", &opt_interval, "<ms>", "print deltas every ms milliseconds (>= 10)"),
-	OPT_INT(0, "interval-count", &opt_interval_count, "<n>", "stop after n intervals"),
-	OPT_INT(0, "timeout", &opt_timeout, "<ms>", "stop (and SIGTERM the command) after ms milliseconds"),
+	OPT_BOOL('A', "no-aggr", &o.no_aggr, "one line per CPU (with -a/-C)"),
+	OPT_BOOL(0, "per-thread", &o.per_thread, "one line per thread (with -p, -t, -a or a command)"),
+	OPT_INT('r', "repeat", &o.repeat, "<n>", "run the command n times; show means and +- stddev"),
+	OPT_INT('I', "interval-print", &o.interval, "<ms>", "print deltas every ms milliseconds (>= 10)"),
+	OPT_INT(0, "interval-count", &o.interval_count, "<n>", "stop after n intervals"),
+	OPT_INT(0, "timeout", &o.timeout, "<ms>", "stop (and SIGTERM the command) after ms milliseconds"),
 	OPT_GROUP("output (default: stderr, like perf)"),
-	OPT_STRING('o', "output", &opt_output, "<file>", "write the counts to file"),
-	OPT_BOOL(0, "append", &opt_append, "append to the -o file"),
-	OPT_STRING('x', "field-separator", &opt_sep, "<sep>", "CSV with this separator (docs/stat.md)"),
-	OPT_BOOL('j', "json", &opt_json, "one JSON document (JSON Lines with -I)"),
-	OPT_COUNT('v', "verbose", &opt_verbose, "-v: raw counts; -vv: every perf_event_attr opened"),
+	OPT_STRING('o', "output", &o.output, "<file>", "write the counts to file"),
+	OPT_BOOL(0, "append", &o.append, "append to the -o file"),
+	OPT_STRING('x', "field-separator", &o.sep, "<sep>", "CSV with this separator (docs/stat.md)"),
+	OPT_BOOL('j', "json", &o.json, "one JSON document (JSON Lines with -I)"),
+	OPT_COUNT('v', "verbose", &o.verbose, "-v: raw counts; -vv: every perf_event_attr opened"),
 	OPT_END(),
 };
+
+/* Frees what the options own and puts every one back to its default. */
+static void reset_opts(void)
+{
+	opt_strings__release(&o.events);
+	o = (struct stat_opts){ .repeat = 1 };
+}
 
 /* ---------------------------------------------------------------- time -- */
 
@@ -360,7 +370,7 @@ static int run_once(struct stat_ctx *x, struct pms_counters **cs_out, struct sta
 		threads = &w.pid;
 		nr_threads = 1;
 	}
-	copts.no_inherit = opt_no_inherit;
+	copts.no_inherit = o.no_inherit;
 	copts.enable_on_exec = cfg->target == ST_COMMAND;
 	if (verbose >= 2)
 		copts.on_open = print_open;
@@ -433,8 +443,8 @@ again:
 				x->out.comms[0][15] = '\0';
 		}
 	}
-	if (opt_timeout > 0)
-		t_end = t0 + (uint64_t)opt_timeout * 1000000ULL;
+	if (o.timeout > 0)
+		t_end = t0 + (uint64_t)o.timeout * 1000000ULL;
 	if (cfg->interval_ms > 0)
 		next_tick = t0 + (uint64_t)cfg->interval_ms * 1000000ULL;
 	t_last = t0;
@@ -466,7 +476,7 @@ again:
 			next_tick += (uint64_t)cfg->interval_ms * 1000000ULL;
 			if (next_tick <= now)
 				next_tick = now + (uint64_t)cfg->interval_ms * 1000000ULL;
-			if (opt_interval_count && intervals >= opt_interval_count)
+			if (o.interval_count && intervals >= o.interval_count)
 				stop = true;
 		}
 		if (t_end && now >= t_end)
@@ -513,7 +523,7 @@ again:
 		uint64_t now = now_ns();
 
 		/* the partial last interval, so no count is lost */
-		if (!(opt_interval_count && intervals >= opt_interval_count))
+		if (!(o.interval_count && intervals >= o.interval_count))
 			stat_print_interval(&x->out, cs, now - t0, (double)(now - t_last));
 	}
 	pms_workload__release(&w);
@@ -568,8 +578,8 @@ static void parse_events(struct stat_ctx *x)
 {
 	struct pms_event_ctx *ctx = pms_event_ctx__new();
 	static const char *const def[] = { DEFAULT_EVENTS };
-	const char *const *strs = ev_strs.nr ? ev_strs.v : def;
-	size_t n = ev_strs.nr ? ev_strs.nr : 1;
+	const char *const *strs = o.events.nr ? o.events.v : def;
+	size_t n = o.events.nr ? o.events.nr : 1;
 
 	if (!ctx)
 		die("cannot create the event context: %s", strerror(errno));
@@ -587,14 +597,14 @@ static void parse_events(struct stat_ctx *x)
 static void setup_target(struct stat_ctx *x)
 {
 	struct stat_cfg *c = &x->cfg;
-	int nt = (opt_pids != NULL) + (opt_tids != NULL) + (opt_all || opt_cpus);
+	int nt = (o.pids != NULL) + (o.tids != NULL) + (o.all || o.cpus);
 
 	if (nt > 1)
 		usage_error(&cmd_stat, "-p, -t and -a/-C are different targets: give one of them");
-	if (opt_pids) {
+	if (o.pids) {
 		c->target = ST_PID;
-		c->target_str = opt_pids;
-		opt_parse_id_list(&cmd_stat, "-p/--pid", opt_pids, 1, &x->pids, &x->nr_pids);
+		c->target_str = o.pids;
+		opt_parse_id_list(&cmd_stat, "-p/--pid", o.pids, 1, &x->pids, &x->nr_pids);
 		for (size_t i = 0; i < x->nr_pids; i++) {
 			int ret = add_threads_of(x->pids[i], &x->tids, &x->nr_tids);
 
@@ -613,10 +623,10 @@ static void setup_target(struct stat_ctx *x)
 				exit(EXIT_RUNTIME);
 			}
 		}
-	} else if (opt_tids) {
+	} else if (o.tids) {
 		c->target = ST_TID;
-		c->target_str = opt_tids;
-		opt_parse_id_list(&cmd_stat, "-t/--tid", opt_tids, 1, &x->tids, &x->nr_tids);
+		c->target_str = o.tids;
+		opt_parse_id_list(&cmd_stat, "-t/--tid", o.tids, 1, &x->tids, &x->nr_tids);
 		for (size_t i = 0; i < x->nr_tids; i++) {
 			/* kill(tid, 0) finds any task, thread or not, without needing procfs */
 			if (kill(x->tids[i], 0) && errno != EPERM) {
@@ -624,21 +634,21 @@ static void setup_target(struct stat_ctx *x)
 				exit(EXIT_RUNTIME);
 			}
 		}
-	} else if (opt_all && opt_per_thread) {
+	} else if (o.all && o.per_thread) {
 		/* perf's -a --per-thread: every thread that exists now, each counted on any CPU */
 		c->target = ST_SYSTEM;
 		if (add_all_threads(&x->tids, &x->nr_tids)) {
 			error("cannot list the threads in '%s'", pms_procfs_root());
 			exit(EXIT_RUNTIME);
 		}
-	} else if (opt_all || opt_cpus) {
+	} else if (o.all || o.cpus) {
 		struct pms_cpulist cl = { 0 };
 		struct pms_cpulist online = { 0 };
 		size_t bad = 0;
 		int ret;
 
-		c->target = opt_cpus ? ST_CPUS : ST_SYSTEM;
-		c->target_str = opt_cpus;
+		c->target = o.cpus ? ST_CPUS : ST_SYSTEM;
+		c->target_str = o.cpus;
 		ret = pms_cpulist__online(&online);
 		if (ret) {
 			char path[PATH_MAX];
@@ -647,9 +657,9 @@ static void setup_target(struct stat_ctx *x)
 			error("cannot read the online CPU list from '%s': %s", path, strerror(-ret));
 			exit(EXIT_RUNTIME);
 		}
-		if (opt_cpus) {
-			if (pms_cpulist__parse(opt_cpus, &cl, &bad) || !cl.nr)
-				usage_error(&cmd_stat, "bad CPU list '%s' (at offset %zu): expected e.g. 0-3,8", opt_cpus, bad);
+		if (o.cpus) {
+			if (pms_cpulist__parse(o.cpus, &cl, &bad) || !cl.nr)
+				usage_error(&cmd_stat, "bad CPU list '%s' (at offset %zu): expected e.g. 0-3,8", o.cpus, bad);
 			for (size_t i = 0; i < cl.nr; i++)
 				if (!pms_cpulist__contains(&online, cl.cpus[i]))
 					usage_error(&cmd_stat, "CPU %d is not online (online: see /sys/devices/system/cpu/online)",
@@ -671,41 +681,36 @@ static void check_options(struct stat_ctx *x)
 {
 	struct stat_cfg *c = &x->cfg;
 
-	if (opt_repeat < 1)
-		usage_error(&cmd_stat, "-r needs a positive number of runs, not %d", opt_repeat);
-	if (opt_repeat > 1 && !c->argv)
+	if (o.repeat < 1)
+		usage_error(&cmd_stat, "-r needs a positive number of runs, not %d", o.repeat);
+	if (o.repeat > 1 && !c->argv)
 		usage_error(&cmd_stat, "-r repeats a command: give one");
-	if (opt_interval && opt_interval < 10)
-		usage_error(&cmd_stat, "-I %d: the interval must be at least 10 ms", opt_interval);
-	if (opt_interval < 0 || opt_timeout < 0 || opt_interval_count < 0)
+	if (o.interval && o.interval < 10)
+		usage_error(&cmd_stat, "-I %d: the interval must be at least 10 ms", o.interval);
+	if (o.interval < 0 || o.timeout < 0 || o.interval_count < 0)
 		usage_error(&cmd_stat, "times and counts must not be negative");
-	if (opt_interval_count && !opt_interval)
+	if (o.interval_count && !o.interval)
 		usage_error(&cmd_stat, "--interval-count needs -I");
-	if (opt_repeat > 1 && opt_interval)
+	if (o.repeat > 1 && o.interval)
 		usage_error(&cmd_stat, "-r and -I cannot be combined");
-	if (opt_json && opt_sep)
+	if (o.json && o.sep)
 		usage_error(&cmd_stat, "--json and -x are different output formats: give one");
-	if (opt_sep && !*opt_sep)
+	if (o.sep && !*o.sep)
 		usage_error(&cmd_stat, "-x needs a non-empty separator");
-	if (opt_append && !opt_output)
+	if (o.append && !o.output)
 		usage_error(&cmd_stat, "--append needs -o <file>");
-	if (opt_no_aggr && opt_per_thread)
+	if (o.no_aggr && o.per_thread)
 		usage_error(&cmd_stat, "-A and --per-thread cannot be combined");
-	if (opt_no_aggr && !(c->target == ST_SYSTEM || c->target == ST_CPUS))
+	if (o.no_aggr && !(c->target == ST_SYSTEM || c->target == ST_CPUS))
 		usage_error(&cmd_stat, "-A (per-CPU counts) needs a CPU target: -a or -C");
-	if (opt_per_thread && c->target == ST_CPUS)
+	if (o.per_thread && c->target == ST_CPUS)
 		usage_error(&cmd_stat, "--per-thread needs a thread target: -p, -t, -a or a command");
-	c->aggr = opt_no_aggr ? AGGR_CPU : opt_per_thread ? AGGR_THREAD : AGGR_GLOBAL;
-	c->no_scale = opt_no_scale;
-	c->json = opt_json;
-	c->csv_sep = opt_sep;
-	c->repeat = opt_repeat;
-	c->interval_ms = opt_interval;
-}
-
-static void reset_globals(void)
-{
-	opt_strings__release(&ev_strs);
+	c->aggr = o.no_aggr ? AGGR_CPU : o.per_thread ? AGGR_THREAD : AGGR_GLOBAL;
+	c->no_scale = o.no_scale;
+	c->json = o.json;
+	c->csv_sep = o.sep;
+	c->repeat = o.repeat;
+	c->interval_ms = o.interval;
 }
 
 static int run(int argc, char **argv)
@@ -717,13 +722,14 @@ static int run(int argc, char **argv)
 	struct stat_run_info ri;
 	int i, rc = 0;
 
+	reset_opts();
 	memset(&x, 0, sizeof(x));
 	i = opt_parse(&cmd_stat, &argc, argv, OPT_STOP_AT_NON_OPTION);
 	if (i < argc) {
 		x.cfg.argv = argv + i;
 		x.cfg.argc = argc - i;
 	}
-	verbose += opt_verbose; /* stat -vv also shows the library's debug notes (fallbacks, splits) */
+	verbose += o.verbose; /* stat -vv also shows the library's debug notes (fallbacks, splits) */
 	setup_target(&x);
 	check_options(&x);
 	parse_events(&x);
@@ -739,17 +745,17 @@ static int run(int argc, char **argv)
 
 	x.out.cfg = &x.cfg;
 	x.out.f = stderr;
-	if (opt_output) {
-		int fd = open(opt_output, O_WRONLY | O_CREAT | O_CLOEXEC | (opt_append ? O_APPEND : O_TRUNC), 0666);
+	if (o.output) {
+		int fd = open(o.output, O_WRONLY | O_CREAT | O_CLOEXEC | (o.append ? O_APPEND : O_TRUNC), 0666);
 
 		if (fd < 0) {
-			error("cannot open '%s' for writing: %s", opt_output, strerror(errno));
+			error("cannot open '%s' for writing: %s", o.output, strerror(errno));
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
-		x.out.f = fdopen(pms_fd__move_high(fd), opt_append ? "a" : "w");
+		x.out.f = fdopen(pms_fd__move_high(fd), o.append ? "a" : "w");
 		if (!x.out.f)
-			die("cannot open a stream on '%s'", opt_output);
+			die("cannot open a stream on '%s'", o.output);
 	}
 	stop_signals__install(on_signal);
 
@@ -794,7 +800,7 @@ out:
 	if (x.out.f && x.out.f != stderr) {
 		/* a full disk must not leave a truncated file that looks complete */
 		if (ferror(x.out.f) | fclose(x.out.f)) {
-			error("writing '%s' failed: %s; its counts are incomplete", opt_output,
+			error("writing '%s' failed: %s; its counts are incomplete", o.output,
 			      strerror(errno ? errno : EIO));
 			if (!rc)
 				rc = EXIT_RUNTIME;
@@ -808,7 +814,7 @@ out:
 	free(x.cpus);
 	free(x.tids);
 	free(x.pids);
-	reset_globals();
+	reset_opts();
 	return rc;
 }
 
