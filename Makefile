@@ -205,7 +205,7 @@ $(BUILD)/examples/%: examples/%.c $(STAGE)/.installed
 	$(Q)$(CC) -std=gnu11 -O2 -g $(CFLAGS_WARN) $$($(STAGE_PC) --cflags pmuscope) -o $@ $< \
 		$$($(STAGE_PC) --libs pmuscope) -Wl,-rpath,$(abspath $(STAGE))/usr/lib -lpthread
 api-bin: $(BUILD)/tests/api-tests
-$(BUILD)/tests/api-tests: $(API_SRCS) $(STAGE)/.installed
+$(BUILD)/tests/api-tests: $(API_SRCS) $(wildcard tests/api/*.h) $(STAGE)/.installed
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 -O1 -g $(CFLAGS_WARN) $$($(STAGE_PC) --cflags pmuscope) -o $@ $(API_SRCS) \
 		$$($(STAGE_PC) --libs pmuscope) -Wl,-rpath,$(abspath $(STAGE))/usr/lib -lcriterion -lpthread

@@ -13,21 +13,7 @@
 
 #include <pmuscope/pmuscope.h>
 
-static volatile double sink;
-
-static void burn_ns(uint64_t ns)
-{
-	struct timespec t0, t;
-	double x = 0;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-	do {
-		for (int i = 0; i < 10000; i++)
-			x += i * 0.5;
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	} while ((uint64_t)(t.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)t.tv_nsec - (uint64_t)t0.tv_nsec < ns);
-	sink = x;
-}
+#include "burn.h"
 
 static char diag[2048];
 

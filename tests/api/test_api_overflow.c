@@ -11,21 +11,7 @@
 
 #include <pmuscope/pmuscope.h>
 
-static volatile double sink;
-
-static __attribute__((noinline)) void pms_api_test_burn(uint64_t ns)
-{
-	struct timespec t0, t;
-	double x = 0;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-	do {
-		for (int i = 0; i < 20000; i++)
-			x += i * 0.5;
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	} while ((uint64_t)(t.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)t.tv_nsec - (uint64_t)t0.tv_nsec < ns);
-	sink = x;
-}
+#include "burn.h"
 
 static struct pms_overflow *ov;
 static volatile sig_atomic_t samples, signals, mine;
@@ -58,7 +44,7 @@ Test(api_overflow, a_signal_per_period_of_cpu_time)
 	ov = pms_overflow__open("task-clock", 2000000, &o);
 	cr_assert_not_null(ov, "%s", strerror(errno));
 	cr_assert_eq(pms_overflow__enable(ov), 0);
-	pms_api_test_burn(100000000);
+	burn_ns(100000000);
 	cr_assert_eq(pms_overflow__disable(ov), 0);
 	pms_overflow__drain(ov, on_sample, NULL);
 	/* 100 ms of CPU time at one sample per 2 ms; the clock read in the loop adds a little */
@@ -74,8 +60,8 @@ Test(api_overflow, a_signal_per_period_of_cpu_time)
 	/* where the samples landed, named from this process's own maps and symbols */
 	sym = pms_symbolizer__new(getpid());
 	cr_assert_not_null(sym, "%s", strerror(errno));
-	cr_assert_eq(pms_symbolizer__lookup(sym, (uint64_t)(uintptr_t)pms_api_test_burn + 4, false, &f), 0);
-	cr_assert_str_eq(f.symbol, "pms_api_test_burn");
+	cr_assert_eq(pms_symbolizer__lookup(sym, (uint64_t)(uintptr_t)burn_ns + 4, false, &f), 0);
+	cr_assert_str_eq(f.symbol, "burn_ns");
 	cr_assert_eq(f.symbol_offset, 4);
 	cr_assert(strstr(f.object, "api-tests"), "object %s", f.object);
 	cr_assert_eq(pms_symbolizer__lookup(sym, (uint64_t)(uintptr_t)strlen, false, &f), 0);
@@ -100,7 +86,7 @@ Test(api_overflow, poll_without_a_signal)
 
 	ov = pms_overflow__open("task-clock", 1000000, &o);
 	cr_assert_not_null(ov);
-	pms_api_test_burn(10000000);
+	burn_ns(10000000);
 	pfd = (struct pollfd){ .fd = pms_overflow__fd(ov), .events = POLLIN };
 	cr_assert_eq(poll(&pfd, 1, 1000), 1);
 	cr_assert(pfd.revents & POLLIN);
