@@ -11,6 +11,8 @@
 #include "data/ordered.h"
 #include "ring/record.h"
 #include "symbol/sysobj.h"
+#include "util/hash.h"
+#include "util/idtab.h"
 
 #ifndef PERF_RECORD_FINISHED_ROUND
 #define PERF_RECORD_FINISHED_ROUND 68
@@ -54,8 +56,7 @@ struct pms_objects {
 	struct pms_object *objs;
 	size_t nr_objs, cap_objs;
 	char **short_names;         /* per object: "[module]" for kernel modules, else NULL */
-	uint32_t *by_name;          /* open addressing on (machine, name): object index + 1, 0 empty */
-	size_t cap_by_name;
+	struct pms_idtab by_name;   /* (machine, name) -> object index */
 	struct omap *kmaps;         /* kernel-side maps */
 	size_t nr_kmaps, cap_kmaps;
 	struct pms_procs procs;     /* pid -> struct proc */
@@ -88,7 +89,7 @@ void pms_objects__free(struct pms_objects *o)
 	}
 	free(o->objs);
 	free(o->short_names);
-	free(o->by_name);
+	pms_idtab__release(&o->by_name);
 	free(o->kmaps);
 	pms_procs__release(&o->procs);
 	free(o->pending);
@@ -107,46 +108,33 @@ const struct pms_object *pms_objects__at(const struct pms_objects *o, size_t i)
 
 /* ------------------------------------------------------------ names -- */
 
-static size_t name_hash(int32_t machine, const char *name)
+static uint32_t name_hash(int32_t machine, const char *name)
 {
-	uint64_t h = 1469598103934665603ULL ^ (uint32_t)machine;
-
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-		h = (h ^ *p) * 1099511628211ULL;
-	return (size_t)h;
+	return (uint32_t)pms_hash__str(pms_hash__mix64((uint64_t)(uint32_t)machine), name);
 }
 
-static int rehash(struct pms_objects *o, size_t cap)
+/* The slot of (machine, name) in by_name: its object's, or the empty one where it belongs. */
+static size_t name_slot(const struct pms_objects *o, int32_t machine, const char *name, uint32_t h)
 {
-	uint32_t *t = calloc(cap, sizeof(*t));
+	size_t i;
 
-	if (!t)
-		return -ENOMEM;
-	for (size_t i = 0; i < o->nr_objs; i++) {
-		size_t s = name_hash(o->objs[i].machine, o->objs[i].name) & (cap - 1);
+	for (i = pms_idtab__start(&o->by_name, h); pms_idtab__used(&o->by_name, i); i = pms_idtab__next(&o->by_name, i)) {
+		const struct pms_object *ob = &o->objs[pms_idtab__id(&o->by_name, i)];
 
-		while (t[s])
-			s = (s + 1) & (cap - 1);
-		t[s] = (uint32_t)i + 1;
+		if (pms_idtab__hash(&o->by_name, i) == h && ob->machine == machine && !strcmp(ob->name, name))
+			break;
 	}
-	free(o->by_name);
-	o->by_name = t;
-	o->cap_by_name = cap;
-	return 0;
+	return i;
 }
 
 int pms_objects__find(const struct pms_objects *o, int32_t machine, const char *name)
 {
-	if (!o->cap_by_name)
-		return -ENOENT;
-	for (size_t s = name_hash(machine, name) & (o->cap_by_name - 1); o->by_name[s];
-	     s = (s + 1) & (o->cap_by_name - 1)) {
-		const struct pms_object *ob = &o->objs[o->by_name[s] - 1];
+	size_t i;
 
-		if (ob->machine == machine && !strcmp(ob->name, name))
-			return (int)(o->by_name[s] - 1);
-	}
-	return -ENOENT;
+	if (!o->by_name.cap)
+		return -ENOENT;
+	i = name_slot(o, machine, name, name_hash(machine, name));
+	return pms_idtab__used(&o->by_name, i) ? (int)pms_idtab__id(&o->by_name, i) : -ENOENT;
 }
 
 /* "[snd_hda_intel]" for a module's path or bracketed name, as perf's short name; NULL for others. */
@@ -188,7 +176,7 @@ int pms_objects__findnew(struct pms_objects *o, int32_t machine, const char *nam
 		o->short_names = sn;
 		o->cap_objs = ncap;
 	}
-	if (2 * (o->nr_objs + 1) > o->cap_by_name && rehash(o, o->cap_by_name ? 2 * o->cap_by_name : 64))
+	if (pms_idtab__reserve(&o->by_name))
 		return -ENOMEM;
 	ob = &o->objs[o->nr_objs];
 	memset(ob, 0, sizeof(*ob));
@@ -199,11 +187,9 @@ int pms_objects__findnew(struct pms_objects *o, int32_t machine, const char *nam
 	ob->kernel = kernel;
 	o->short_names[o->nr_objs] = kernel ? module_short_name(name) : NULL;
 	{
-		size_t s = name_hash(machine, name) & (o->cap_by_name - 1);
+		uint32_t h = name_hash(machine, name);
 
-		while (o->by_name[s])
-			s = (s + 1) & (o->cap_by_name - 1);
-		o->by_name[s] = (uint32_t)o->nr_objs + 1;
+		pms_idtab__set(&o->by_name, name_slot(o, machine, name, h), h, (uint32_t)o->nr_objs);
 	}
 	return (int)o->nr_objs++;
 }
@@ -653,7 +639,15 @@ static void sort_for_listing(struct pms_objects *o)
 		o->objs[j] = t;
 		o->short_names[j] = sn;
 	}
-	rehash(o, o->cap_by_name);
+	/* the index names objects by position: build it again */
+	pms_idtab__release(&o->by_name);
+	for (size_t i = 0; i < o->nr_objs; i++) {
+		uint32_t h = name_hash(o->objs[i].machine, o->objs[i].name);
+
+		if (pms_idtab__reserve(&o->by_name))
+			return; /* lookups after a listing are not made; the listing stays right */
+		pms_idtab__set(&o->by_name, name_slot(o, o->objs[i].machine, o->objs[i].name, h), h, (uint32_t)i);
+	}
 }
 
 int pms_objects__from_file(struct pms_data_reader *r, bool with_hits, struct pms_objects **out,

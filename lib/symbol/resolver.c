@@ -20,6 +20,7 @@
 #include "symbol/resolver.h"
 #include "util/array.h"
 #include "util/hash.h"
+#include "util/idtab.h"
 #include "util/hex.h"
 #include "util/sysfs.h"
 
@@ -81,8 +82,7 @@ struct pms_resolver {
 	struct dso_entry *dsos;
 	size_t nr_dsos, cap_dsos;
 	size_t last; /* index of the last hit: consecutive samples share a file */
-	size_t *index; /* open addressing on hash(path): dsos index + 1, 0 = empty */
-	size_t index_cap;
+	struct pms_idtab index; /* hash(path) -> dsos index (several per path: one per build-id) */
 	struct jit_entry *jits;
 	size_t nr_jits;
 	struct pms_kallsyms own_ks;  /* a cached or given kallsyms */
@@ -125,7 +125,7 @@ void pms_resolver__free(struct pms_resolver *r)
 		free(e->path);
 	}
 	free(r->dsos);
-	free(r->index);
+	pms_idtab__release(&r->index);
 	free(r->unnamed_order);
 	for (size_t i = 0; i < r->nr_jits; i++)
 		pms_jitmap__release(&r->jits[i].jm);
@@ -493,32 +493,22 @@ static bool entry_matches(const struct dso_entry *e, const struct pms_map_ref *m
 	       !memcmp(e->build_id, m->build_id, m->build_id_size);
 }
 
-static int index_insert(size_t *index, size_t cap, const char *path, size_t idx)
+static uint32_t path_hash(const char *path)
 {
-	size_t i = (size_t)pms_hash__str(PMS_HASH_SEED, path) & (cap - 1);
-
-	while (index[i])
-		i = (i + 1) & (cap - 1);
-	index[i] = idx + 1;
-	return 0;
+	return (uint32_t)pms_hash__str(PMS_HASH_SEED, path);
 }
 
-/* Keeps the index at most half full; rebuilt from dsos[] when it grows. */
 static int index_add(struct pms_resolver *r, size_t idx)
 {
-	if ((r->nr_dsos + 1) * 2 > r->index_cap) {
-		size_t ncap = r->index_cap ? r->index_cap * 2 : 64;
-		size_t *n = calloc(ncap, sizeof(*n));
+	uint32_t h = path_hash(r->dsos[idx].path);
+	size_t i;
 
-		if (!n)
-			return -ENOMEM;
-		for (size_t i = 0; i < r->nr_dsos; i++)
-			index_insert(n, ncap, r->dsos[i].path, i);
-		free(r->index);
-		r->index = n;
-		r->index_cap = ncap;
-	}
-	return index_insert(r->index, r->index_cap, r->dsos[idx].path, idx);
+	if (pms_idtab__reserve(&r->index))
+		return -ENOMEM;
+	for (i = pms_idtab__start(&r->index, h); pms_idtab__used(&r->index, i); i = pms_idtab__next(&r->index, i))
+		;
+	pms_idtab__set(&r->index, i, h, (uint32_t)idx);
+	return 0;
 }
 
 /* <symfs>/<path> into buf, when --symfs is set. */
@@ -581,11 +571,13 @@ static struct dso_entry *get_dso(struct pms_resolver *r, const struct pms_map_re
 
 	if (r->last < r->nr_dsos && entry_matches(&r->dsos[r->last], m))
 		return &r->dsos[r->last];
-	if (r->index_cap) {
-		for (size_t i = (size_t)pms_hash__str(PMS_HASH_SEED, m->path) & (r->index_cap - 1); r->index[i];
-		     i = (i + 1) & (r->index_cap - 1))
-			if (entry_matches(&r->dsos[r->index[i] - 1], m)) {
-				r->last = r->index[i] - 1;
+	if (r->index.cap) {
+		uint32_t h = path_hash(m->path);
+
+		for (size_t i = pms_idtab__start(&r->index, h); pms_idtab__used(&r->index, i);
+		     i = pms_idtab__next(&r->index, i))
+			if (pms_idtab__hash(&r->index, i) == h && entry_matches(&r->dsos[pms_idtab__id(&r->index, i)], m)) {
+				r->last = pms_idtab__id(&r->index, i);
 				return &r->dsos[r->last];
 			}
 	}
