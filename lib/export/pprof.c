@@ -8,6 +8,7 @@
 #include "export/gz.h"
 #include "util/array.h"
 #include "util/hash.h"
+#include "util/idtab.h"
 
 /*
  * Field numbers of google/pprof proto/profile.proto (perftools.profiles).
@@ -73,71 +74,15 @@ static void pb_msg(struct strbuf *b, unsigned field, struct strbuf *sub)
 
 /* ------------------------------------------------------------ maps -- */
 
-/* u64 key -> u32 value (nonzero), open addressing. */
-struct u64map {
-	uint64_t *keys;
-	uint32_t *vals;
-	size_t cap, nr;
-};
-
-static int u64map_grow(struct u64map *m)
-{
-	size_t ncap = m->cap ? m->cap * 2 : 256;
-	uint64_t *nk = calloc(ncap, sizeof(*nk));
-	uint32_t *nv = calloc(ncap, sizeof(*nv));
-
-	if (!nk || !nv) {
-		free(nk);
-		free(nv);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < m->cap; i++) {
-		size_t j;
-
-		if (!m->vals[i])
-			continue;
-		for (j = pms_hash__mix64(m->keys[i]) & (ncap - 1); nv[j]; j = (j + 1) & (ncap - 1))
-			;
-		nk[j] = m->keys[i];
-		nv[j] = m->vals[i];
-	}
-	free(m->keys);
-	free(m->vals);
-	m->keys = nk;
-	m->vals = nv;
-	m->cap = ncap;
-	return 0;
-}
-
-/* The slot of key: its value, or 0 with *slot where to store one. */
-static int u64map_find(struct u64map *m, uint64_t key, size_t *slot)
-{
-	size_t i;
-
-	if ((m->nr + 1) * 2 > m->cap && u64map_grow(m))
-		return -ENOMEM;
-	for (i = pms_hash__mix64(key) & (m->cap - 1); m->vals[i]; i = (i + 1) & (m->cap - 1))
-		if (m->keys[i] == key)
-			break;
-	*slot = i;
-	return 0;
-}
-
-static void u64map_release(struct u64map *m)
-{
-	free(m->keys);
-	free(m->vals);
-}
-
 struct enc {
 	const struct pms_stacks *st;
 	const struct pms_stack_frame *frames;
 	/* string table: content-keyed (frames' strings are interned, constants are not) */
 	const char **strs;
 	size_t nr_strs, strs_alloc;
-	struct u64map str_map; /* hash -> chain head index + 1 */
-	uint32_t *str_next;    /* per string: next index + 1 with the same hash bucket key */
-	struct u64map fn_map, map_map;
+	struct pms_idtab str_ids;   /* hash(string) -> index in strs */
+	struct pms_idtab fn_ids;    /* hash(fn_key) -> function id - 1 */
+	struct pms_idtab map_ids;   /* hash(filename idx) -> mapping id - 1 */
 	uint32_t *loc_of_frame;     /* frame id -> location id (0: none yet) */
 	uint32_t *loc_frame;        /* location id - 1 -> frame id */
 	size_t nr_locs;
@@ -151,38 +96,21 @@ struct enc {
 /* Index of s in the string table, added if new. */
 static uint32_t str_idx(struct enc *e, const char *s)
 {
-	uint64_t h;
-	size_t slot, before;
-	uint32_t i;
+	uint32_t h;
+	size_t i;
 
-	if (!s || !*s)
+	if (!s || !*s || e->err)
 		return 0;
-	if (e->err)
-		return 0;
-	h = pms_hash__str(PMS_HASH_SEED, s) | 1; /* keys are never 0 so an all-zero table reads empty */
-	if (u64map_find(&e->str_map, h, &slot))
+	h = (uint32_t)pms_hash__str(PMS_HASH_SEED, s);
+	if (pms_idtab__reserve(&e->str_ids) ||
+	    pms_array__reserve(&e->strs, &e->strs_alloc, e->nr_strs + 1, sizeof(*e->strs)))
 		goto oom;
-	for (i = e->str_map.vals[slot]; i; i = e->str_next[i - 1])
-		if (!strcmp(e->strs[i - 1], s))
-			return i - 1;
-	before = e->strs_alloc;
-	if (pms_array__reserve(&e->strs, &e->strs_alloc, e->nr_strs + 1, sizeof(*e->strs)))
-		goto oom;
-	if (before != e->strs_alloc) {
-		uint32_t *nn = realloc(e->str_next, e->strs_alloc * sizeof(*nn));
-
-		if (!nn)
-			goto oom;
-		e->str_next = nn;
-	}
+	for (i = pms_idtab__start(&e->str_ids, h); pms_idtab__used(&e->str_ids, i); i = pms_idtab__next(&e->str_ids, i))
+		if (pms_idtab__hash(&e->str_ids, i) == h && !strcmp(e->strs[pms_idtab__id(&e->str_ids, i)], s))
+			return pms_idtab__id(&e->str_ids, i);
+	pms_idtab__set(&e->str_ids, i, h, (uint32_t)e->nr_strs);
 	e->strs[e->nr_strs] = s;
-	e->str_next[e->nr_strs] = e->str_map.vals[slot];
-	if (!e->str_map.vals[slot]) {
-		e->str_map.keys[slot] = h;
-		e->str_map.nr++;
-	}
-	e->str_map.vals[slot] = (uint32_t)++e->nr_strs;
-	return (uint32_t)e->nr_strs - 1;
+	return (uint32_t)e->nr_strs++;
 oom:
 	e->err = -ENOMEM;
 	return 0;
@@ -191,41 +119,41 @@ oom:
 static uint32_t function_id(struct enc *e, const struct pms_stack_frame *f)
 {
 	uint64_t key = (uint64_t)str_idx(e, f->name) << 32 | str_idx(e, f->file);
-	size_t slot;
+	uint32_t h = (uint32_t)pms_hash__mix64(key);
+	size_t i;
 
-	if (e->err || u64map_find(&e->fn_map, key, &slot) ||
-	    (!e->fn_map.vals[slot] && pms_array__reserve(&e->fn_key, &e->fns_alloc, e->nr_fns + 1, sizeof(*e->fn_key)))) {
+	if (e->err || pms_idtab__reserve(&e->fn_ids) ||
+	    pms_array__reserve(&e->fn_key, &e->fns_alloc, e->nr_fns + 1, sizeof(*e->fn_key))) {
 		e->err = -ENOMEM;
 		return 0;
 	}
-	if (!e->fn_map.vals[slot]) {
-		e->fn_key[e->nr_fns] = key;
-		e->fn_map.keys[slot] = key;
-		e->fn_map.vals[slot] = (uint32_t)++e->nr_fns;
-		e->fn_map.nr++;
-	}
-	return e->fn_map.vals[slot];
+	for (i = pms_idtab__start(&e->fn_ids, h); pms_idtab__used(&e->fn_ids, i); i = pms_idtab__next(&e->fn_ids, i))
+		if (pms_idtab__hash(&e->fn_ids, i) == h && e->fn_key[pms_idtab__id(&e->fn_ids, i)] == key)
+			return pms_idtab__id(&e->fn_ids, i) + 1;
+	pms_idtab__set(&e->fn_ids, i, h, (uint32_t)e->nr_fns);
+	e->fn_key[e->nr_fns] = key;
+	return (uint32_t)++e->nr_fns;
 }
 
 static uint32_t mapping_id(struct enc *e, const char *dso)
 {
-	uint32_t idx = str_idx(e, dso);
-	size_t slot;
+	uint32_t idx = str_idx(e, dso), h;
+	size_t i;
 
 	if (!idx || e->err)
 		return 0;
-	if (u64map_find(&e->map_map, idx, &slot) ||
-	    (!e->map_map.vals[slot] && pms_array__reserve(&e->map_dso, &e->maps_alloc, e->nr_maps + 1, sizeof(*e->map_dso)))) {
+	if (pms_idtab__reserve(&e->map_ids) ||
+	    pms_array__reserve(&e->map_dso, &e->maps_alloc, e->nr_maps + 1, sizeof(*e->map_dso))) {
 		e->err = -ENOMEM;
 		return 0;
 	}
-	if (!e->map_map.vals[slot]) {
-		e->map_dso[e->nr_maps] = idx;
-		e->map_map.keys[slot] = idx;
-		e->map_map.vals[slot] = (uint32_t)++e->nr_maps;
-		e->map_map.nr++;
-	}
-	return e->map_map.vals[slot];
+	h = (uint32_t)pms_hash__mix64(idx);
+	for (i = pms_idtab__start(&e->map_ids, h); pms_idtab__used(&e->map_ids, i); i = pms_idtab__next(&e->map_ids, i))
+		if (pms_idtab__hash(&e->map_ids, i) == h && e->map_dso[pms_idtab__id(&e->map_ids, i)] == idx)
+			return pms_idtab__id(&e->map_ids, i) + 1;
+	pms_idtab__set(&e->map_ids, i, h, (uint32_t)e->nr_maps);
+	e->map_dso[e->nr_maps] = idx;
+	return (uint32_t)++e->nr_maps;
 }
 
 static uint32_t location_id(struct enc *e, uint32_t frame)
@@ -285,10 +213,9 @@ static void label(struct enc *e, struct strbuf *b, struct strbuf *sub, const cha
 static void enc_release(struct enc *e)
 {
 	free(e->strs);
-	free(e->str_next);
-	u64map_release(&e->str_map);
-	u64map_release(&e->fn_map);
-	u64map_release(&e->map_map);
+	pms_idtab__release(&e->str_ids);
+	pms_idtab__release(&e->fn_ids);
+	pms_idtab__release(&e->map_ids);
 	free(e->loc_of_frame);
 	free(e->loc_frame);
 	free(e->fn_key);
@@ -310,8 +237,7 @@ int pms_export__pprof(const struct pms_stacks *st, struct strbuf *out)
 	e.loc_of_frame = calloc(nf ? nf : 1, sizeof(*e.loc_of_frame));
 	e.loc_frame = calloc(nf ? nf : 1, sizeof(*e.loc_frame));
 	e.strs = calloc(1, sizeof(*e.strs));
-	e.str_next = calloc(1, sizeof(*e.str_next));
-	if (!e.loc_of_frame || !e.loc_frame || !e.strs || !e.str_next) {
+	if (!e.loc_of_frame || !e.loc_frame || !e.strs) {
 		enc_release(&e);
 		return -ENOMEM;
 	}
