@@ -19,6 +19,7 @@
 #include "symbol/sysobj.h"
 #include "symbol/unwind.h"
 #include "util/array.h"
+#include "util/ptrmap.h"
 #include "util/hash.h"
 #include "util/idtab.h"
 
@@ -71,87 +72,6 @@ static void arena_free(struct arena *a)
 		free(a->head);
 		a->head = n;
 	}
-}
-
-/* ---- open-addressing tables ---- */
-
-static uint64_t hash_u64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
-}
-
-/* int64 key -> pointer; key INT64_MIN marks an empty slot. */
-struct itab_ent {
-	int64_t key;
-	void *val;
-};
-
-struct itab {
-	struct itab_ent *ents;
-	size_t cap, nr;
-};
-
-#define ITAB_EMPTY INT64_MIN
-
-static void **itab_slot(struct itab *t, int64_t key)
-{
-	size_t i;
-
-	if (!t->cap)
-		return NULL;
-	for (i = hash_u64((uint64_t)key) & (t->cap - 1); t->ents[i].key != ITAB_EMPTY;
-	     i = (i + 1) & (t->cap - 1))
-		if (t->ents[i].key == key)
-			return &t->ents[i].val;
-	return NULL;
-}
-
-static void *itab_get(struct itab *t, int64_t key)
-{
-	void **v = itab_slot(t, key);
-
-	return v ? *v : NULL;
-}
-
-static int itab_put(struct itab *t, int64_t key, void *val)
-{
-	void **v = itab_slot(t, key);
-	size_t i;
-
-	if (v) {
-		*v = val;
-		return 0;
-	}
-	if ((t->nr + 1) * 2 > t->cap) {
-		size_t ncap = t->cap ? t->cap * 2 : 256;
-		struct itab_ent *n = malloc(ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		for (i = 0; i < ncap; i++)
-			n[i].key = ITAB_EMPTY;
-		for (size_t j = 0; j < t->cap; j++) {
-			if (t->ents[j].key == ITAB_EMPTY)
-				continue;
-			for (i = hash_u64((uint64_t)t->ents[j].key) & (ncap - 1); n[i].key != ITAB_EMPTY;
-			     i = (i + 1) & (ncap - 1))
-				;
-			n[i] = t->ents[j];
-		}
-		free(t->ents);
-		t->ents = n;
-		t->cap = ncap;
-	}
-	for (i = hash_u64((uint64_t)key) & (t->cap - 1); t->ents[i].key != ITAB_EMPTY;
-	     i = (i + 1) & (t->cap - 1))
-		;
-	t->ents[i].key = key;
-	t->ents[i].val = val;
-	t->nr++;
-	return 0;
 }
 
 /* Interned strings: one copy of each comm and path, stable until the session is freed. */
@@ -250,7 +170,7 @@ struct pms_session {
 	struct pms_session_stats stats;
 	struct arena arena;
 	struct strtab strs;
-	struct itab threads;       /* tid -> struct thread * */
+	struct pms_ptrmap threads; /* tid -> struct thread * */
 	struct pms_procs aspaces;  /* pid -> struct aspace */
 	struct aspace *kernel;     /* the host kernel's maps: the kernel itself and its modules */
 	const struct pms_data_build_id *kernel_bid; /* from HEADER_BUILD_ID */
@@ -263,7 +183,7 @@ struct pms_session {
 	uint64_t *fixed_period;    /* per attr: the period of samples without PERIOD (-c N), else 1 */
 
 	/* HEADER_BUILD_ID entries by interned path */
-	struct itab build_ids;     /* (intptr) path -> struct pms_data_build_id * */
+	struct pms_ptrmap build_ids; /* (intptr) path -> struct pms_data_build_id * */
 	bool build_ids_by_pid;     /* some entry has pid != -1 */
 
 	/* time ordering */
@@ -362,8 +282,8 @@ void pms_session__free(struct pms_session *s)
 		return;
 	pms_procs__release(&s->aspaces);
 	aspace_free(s->kernel);
-	free(s->threads.ents);
-	free(s->build_ids.ents);
+	pms_ptrmap__release(&s->threads);
+	pms_ptrmap__release(&s->build_ids);
 	free(s->strs.strs);
 	pms_idtab__release(&s->strs.by_text);
 	arena_free(&s->arena);
@@ -393,7 +313,7 @@ static struct thread *thread_new(struct pms_session *s, int32_t pid, int32_t tid
 	t->pid = pid;
 	t->tid = tid;
 	t->comm = comm;
-	if (itab_put(&s->threads, tid, t))
+	if (pms_ptrmap__put(&s->threads, tid, t))
 		return NULL;
 	s->last_thread = t;
 	return t;
@@ -417,7 +337,7 @@ static struct thread *thread_find(struct pms_session *s, int32_t pid, int32_t ti
 
 	if (s->last_thread && s->last_thread->tid == tid)
 		return s->last_thread;
-	t = itab_get(&s->threads, tid);
+	t = pms_ptrmap__get(&s->threads, tid);
 	if (t) {
 		s->last_thread = t;
 		return t;
@@ -512,8 +432,8 @@ static int index_build_ids(struct pms_session *s)
 		}
 		if (b->pid != -1)
 			s->build_ids_by_pid = true;
-		if (!itab_get(&s->build_ids, (int64_t)(intptr_t)p) &&
-		    itab_put(&s->build_ids, (int64_t)(intptr_t)p, b))
+		if (!pms_ptrmap__get(&s->build_ids, (int64_t)(intptr_t)p) &&
+		    pms_ptrmap__put(&s->build_ids, (int64_t)(intptr_t)p, b))
 			return -ENOMEM;
 	}
 	return 0;
@@ -522,7 +442,7 @@ static int index_build_ids(struct pms_session *s)
 static const struct pms_data_build_id *build_id_of(struct pms_session *s, const char *path,
 						   int32_t pid)
 {
-	const struct pms_data_build_id *b = itab_get(&s->build_ids, (int64_t)(intptr_t)path);
+	const struct pms_data_build_id *b = pms_ptrmap__get(&s->build_ids, (int64_t)(intptr_t)path);
 	const struct pms_data_features *f;
 
 	if (!b || !s->build_ids_by_pid || b->pid == -1 || b->pid == pid)
@@ -640,12 +560,12 @@ static int handle_kernel_mmap(struct pms_session *s, const struct pms_record *r)
 		if (!m.name)
 			return -ENOMEM;
 		m.long_name = m.name;
-		if (s->build_ids.nr) {
+		if (pms_ptrmap__nr(&s->build_ids)) {
 			const char *p = intern(&s->strs, &s->arena, path);
 
 			if (!p)
 				return -ENOMEM;
-			if (itab_get(&s->build_ids, (int64_t)(intptr_t)p))
+			if (pms_ptrmap__get(&s->build_ids, (int64_t)(intptr_t)p))
 				m.long_name = p;
 		}
 		return aspace_insert(s->kernel, &m);
@@ -765,7 +685,7 @@ static int handle_mmap(struct pms_session *s, const struct pms_record *r)
 	if (r->mmap.has_build_id && r->mmap.build_id_size) {
 		if (copy_record_build_id(s, r, &m))
 			return -ENOMEM;
-	} else if (m.kind == SMAP_FILE && s->build_ids.nr) {
+	} else if (m.kind == SMAP_FILE && pms_ptrmap__nr(&s->build_ids)) {
 		const struct pms_data_build_id *b = build_id_of(s, m.path, as->proc.pid);
 
 		if (b) {
@@ -865,7 +785,7 @@ static bool resolve_frame(struct pms_session *s, struct aspace *as, int32_t pid,
 
 	if (f->kind == PMS_FRAME_GUEST || !key_as)
 		return resolve_frame_uncached(s, as, pid, f, caller);
-	e = &s->fcache[hash_u64(f->ip ^ (uint64_t)(uintptr_t)key_as ^ caller) & s->fcache_mask];
+	e = &s->fcache[pms_hash__mix64(f->ip ^ (uint64_t)(uintptr_t)key_as ^ caller) & s->fcache_mask];
 	if (e->valid && e->ip == f->ip && e->as == key_as && e->gen == gen && e->caller == caller &&
 	    e->kind == f->kind) {
 		f->res = e->res;
@@ -886,7 +806,7 @@ static bool resolve_frame(struct pms_session *s, struct aspace *as, int32_t pid,
 			s->fcache = n;
 			s->fcache_mask = 4 * (s->fcache_mask + 1) - 1;
 			s->fcache_misses = 0;
-			e = &s->fcache[hash_u64(f->ip ^ (uint64_t)(uintptr_t)key_as ^ caller) & s->fcache_mask];
+			e = &s->fcache[pms_hash__mix64(f->ip ^ (uint64_t)(uintptr_t)key_as ^ caller) & s->fcache_mask];
 		}
 	}
 	/* stale results go back to the resolver each time: it counts them per sample */
