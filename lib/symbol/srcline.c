@@ -13,6 +13,8 @@
 #include "symbol/demangle.h"
 #include "symbol/srcline.h"
 #include "util/array.h"
+#include "util/hash.h"
+#include "util/idtab.h"
 
 #define MAX_INLINE_DEPTH 64
 
@@ -20,7 +22,6 @@ struct entry {
 	uint64_t vaddr;
 	struct pms_srcline_frame *frames; /* NULL: no coverage (negative cache) */
 	size_t nr;
-	int used;
 };
 
 /* A function-like DIE (out-of-line or inlined copy) of one CU. */
@@ -60,8 +61,9 @@ struct pms_srcline {
 	size_t nr_cus, cap_cus;
 	Elf *own_elf; /* a debug file this handle opened itself */
 	int own_fd;
-	struct entry *tab;
-	size_t cap, nr;
+	struct entry *ents;         /* one per address looked up */
+	size_t nr_ents, cap_ents;
+	struct pms_idtab by_vaddr;  /* hash(vaddr) -> index in ents */
 	size_t lookups, misses;
 };
 
@@ -104,12 +106,6 @@ int pms_srcline__new(struct pms_dso *dso, struct pms_srcline **out)
 		if (!sl->dw)
 			err = -ENODATA;
 	}
-	if (!err) {
-		sl->cap = 1024;
-		sl->tab = calloc(sl->cap, sizeof(*sl->tab));
-		if (!sl->tab)
-			err = -ENOMEM;
-	}
 	if (err) {
 		pms_srcline__free(sl);
 		return err;
@@ -122,9 +118,10 @@ void pms_srcline__free(struct pms_srcline *sl)
 {
 	if (!sl)
 		return;
-	for (size_t i = 0; i < sl->cap && sl->tab; i++)
-		free(sl->tab[i].frames);
-	free(sl->tab);
+	for (size_t i = 0; i < sl->nr_ents; i++)
+		free(sl->ents[i].frames);
+	free(sl->ents);
+	pms_idtab__release(&sl->by_vaddr);
 	for (size_t i = 0; i < sl->nr_cus; i++) {
 		for (size_t k = 0; k < sl->cus[i].nr_fns; k++)
 			free(sl->cus[i].fns[k].linkage_demangled);
@@ -147,39 +144,6 @@ void pms_srcline__stats(const struct pms_srcline *sl, size_t *lookups, size_t *m
 		*lookups = sl->lookups;
 	if (misses)
 		*misses = sl->misses;
-}
-
-static size_t hash(uint64_t v)
-{
-	v ^= v >> 33;
-	v *= 0xff51afd7ed558ccdULL;
-	v ^= v >> 33;
-	return (size_t)v;
-}
-
-static struct entry *slot(struct entry *tab, size_t cap, uint64_t vaddr)
-{
-	size_t i = hash(vaddr) & (cap - 1);
-
-	while (tab[i].used && tab[i].vaddr != vaddr)
-		i = (i + 1) & (cap - 1);
-	return &tab[i];
-}
-
-static int grow(struct pms_srcline *sl)
-{
-	size_t ncap = sl->cap * 2;
-	struct entry *n = calloc(ncap, sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	for (size_t i = 0; i < sl->cap; i++)
-		if (sl->tab[i].used)
-			*slot(n, ncap, sl->tab[i].vaddr) = sl->tab[i];
-	free(sl->tab);
-	sl->tab = n;
-	sl->cap = ncap;
-	return 0;
 }
 
 static unsigned int call_line(Dwarf_Die *die)
@@ -390,26 +354,29 @@ int pms_srcline__lookup(struct pms_srcline *sl, uint64_t vaddr,
 {
 	struct entry *e;
 	struct pms_srcline_frame *f;
-	size_t n;
+	size_t n, i;
+	uint32_t h;
 	int err;
 
 	sl->lookups++;
-	e = slot(sl->tab, sl->cap, vaddr);
-	if (!e->used) {
+	h = (uint32_t)pms_hash__mix64(vaddr);
+	if (pms_idtab__reserve(&sl->by_vaddr))
+		return -ENOMEM;
+	for (i = pms_idtab__start(&sl->by_vaddr, h); pms_idtab__used(&sl->by_vaddr, i); i = pms_idtab__next(&sl->by_vaddr, i))
+		if (pms_idtab__hash(&sl->by_vaddr, i) == h && sl->ents[pms_idtab__id(&sl->by_vaddr, i)].vaddr == vaddr)
+			break;
+	if (pms_idtab__used(&sl->by_vaddr, i)) {
+		e = &sl->ents[pms_idtab__id(&sl->by_vaddr, i)];
+	} else {
 		sl->misses++;
+		if (pms_array__reserve(&sl->ents, &sl->cap_ents, sl->nr_ents + 1, sizeof(*sl->ents)))
+			return -ENOMEM;
 		err = resolve(sl, vaddr, &f, &n);
 		if (err)
 			return err;
-		if ((sl->nr + 1) * 2 > sl->cap) {
-			err = grow(sl);
-			if (err) {
-				free(f);
-				return err;
-			}
-		}
-		e = slot(sl->tab, sl->cap, vaddr);
-		*e = (struct entry){ .vaddr = vaddr, .frames = f, .nr = n, .used = 1 };
-		sl->nr++;
+		pms_idtab__set(&sl->by_vaddr, i, h, (uint32_t)sl->nr_ents);
+		e = &sl->ents[sl->nr_ents++];
+		*e = (struct entry){ .vaddr = vaddr, .frames = f, .nr = n };
 	}
 	if (!e->frames)
 		return -ENOENT;
