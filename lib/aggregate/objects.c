@@ -11,6 +11,7 @@
 #include "data/ordered.h"
 #include "ring/record.h"
 #include "symbol/sysobj.h"
+#include "util/array.h"
 #include "util/hash.h"
 #include "util/idtab.h"
 
@@ -60,8 +61,9 @@ struct pms_objects {
 	struct omap *kmaps;         /* kernel-side maps */
 	size_t nr_kmaps, cap_kmaps;
 	struct pms_procs procs;     /* pid -> struct proc */
-	struct pending *pending;    /* open addressing on (pid, ip) */
-	size_t nr_pending, cap_pending; /* used slots (tombstones included) */
+	struct pending *pending;    /* every (pid, ip) remembered, resolved ones included */
+	size_t nr_pending, cap_pending;
+	struct pms_idtab pending_ids; /* hash(pid, ip) -> index in pending */
 	size_t nr_waiting;              /* P_WAITING entries */
 };
 
@@ -93,6 +95,7 @@ void pms_objects__free(struct pms_objects *o)
 	free(o->kmaps);
 	pms_procs__release(&o->procs);
 	free(o->pending);
+	pms_idtab__release(&o->pending_ids);
 	free(o);
 }
 
@@ -288,42 +291,18 @@ static void mark_kernel(struct pms_objects *o, uint64_t ip)
 		o->objs[best->obj].hit = true;
 }
 
-static size_t pending_slot(uint32_t pid, uint64_t ip, size_t cap)
-{
-	uint64_t k = (ip ^ ((uint64_t)pid << 40)) * 0x9e3779b97f4a7c15ULL;
-
-	return (size_t)(k >> 20) & (cap - 1);
-}
-
 static int pending_add(struct pms_objects *o, uint32_t pid, uint64_t ip)
 {
+	uint32_t h = (uint32_t)pms_hash__mix64(ip ^ ((uint64_t)pid << 40));
+	struct pending *e;
 	size_t i;
 
-	if (2 * (o->nr_pending + 1) > o->cap_pending) {
-		struct pending *old = o->pending, *n;
-		size_t old_cap = o->cap_pending, ncap = old_cap ? 2 * old_cap : 1024;
-
-		if (o->nr_pending >= PENDING_MAX)
-			return 0; /* bounded: such an address is simply not marked */
-		n = calloc(ncap, sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		for (size_t k = 0; k < old_cap; k++) {
-			if (old[k].state == P_EMPTY)
-				continue;
-			for (i = pending_slot(old[k].pid, old[k].ip, ncap); n[i].state != P_EMPTY; i = (i + 1) & (ncap - 1))
-				;
-			n[i] = old[k];
-		}
-		free(old);
-		o->pending = n;
-		o->cap_pending = ncap;
-	}
-	for (i = pending_slot(pid, ip, o->cap_pending); o->pending[i].state != P_EMPTY;
-	     i = (i + 1) & (o->cap_pending - 1)) {
-		struct pending *e = &o->pending[i];
-
-		if (e->pid == pid && e->ip == ip) {
+	if (pms_idtab__reserve(&o->pending_ids))
+		return -ENOMEM;
+	for (i = pms_idtab__start(&o->pending_ids, h); pms_idtab__used(&o->pending_ids, i);
+	     i = pms_idtab__next(&o->pending_ids, i)) {
+		e = &o->pending[pms_idtab__id(&o->pending_ids, i)];
+		if (pms_idtab__hash(&o->pending_ids, i) == h && e->pid == pid && e->ip == ip) {
 			if (e->state != P_WAITING) {
 				e->state = P_WAITING; /* seen unmapped again: look again */
 				o->nr_waiting++;
@@ -331,10 +310,12 @@ static int pending_add(struct pms_objects *o, uint32_t pid, uint64_t ip)
 			return 0;
 		}
 	}
-	o->pending[i].state = P_WAITING;
-	o->pending[i].pid = pid;
-	o->pending[i].ip = ip;
-	o->nr_pending++;
+	if (o->nr_pending >= PENDING_MAX)
+		return 0; /* bounded: such an address is simply not marked */
+	if (pms_array__reserve(&o->pending, &o->cap_pending, o->nr_pending + 1, sizeof(*o->pending)))
+		return -ENOMEM;
+	pms_idtab__set(&o->pending_ids, i, h, (uint32_t)o->nr_pending);
+	o->pending[o->nr_pending++] = (struct pending){ .ip = ip, .pid = pid, .state = P_WAITING };
 	o->nr_waiting++;
 	return 0;
 }
@@ -373,7 +354,7 @@ void pms_objects__pass_done(struct pms_objects *o)
 {
 	if (!o->nr_waiting)
 		return;
-	for (size_t i = 0; i < o->cap_pending; i++) {
+	for (size_t i = 0; i < o->nr_pending; i++) {
 		struct pending *e = &o->pending[i];
 
 		if (e->state != P_WAITING)
@@ -385,7 +366,7 @@ void pms_objects__pass_done(struct pms_objects *o)
 
 void pms_objects__finish(struct pms_objects *o)
 {
-	for (size_t i = 0; i < o->cap_pending; i++) {
+	for (size_t i = 0; i < o->nr_pending; i++) {
 		const struct pending *e = &o->pending[i];
 
 		if (e->state == P_WAITING || e->state == P_RETRIED)
@@ -393,6 +374,7 @@ void pms_objects__finish(struct pms_objects *o)
 	}
 	free(o->pending);
 	o->pending = NULL;
+	pms_idtab__release(&o->pending_ids);
 	o->nr_pending = o->cap_pending = o->nr_waiting = 0;
 }
 
