@@ -57,6 +57,7 @@ struct pms_objects {
 	struct pms_object *objs;
 	size_t nr_objs, cap_objs;
 	char **short_names;         /* per object: "[module]" for kernel modules, else NULL */
+	size_t cap_short_names;
 	struct pms_idtab by_name;   /* (machine, name) -> object index */
 	struct omap *kmaps;         /* kernel-side maps */
 	size_t nr_kmaps, cap_kmaps;
@@ -165,20 +166,9 @@ int pms_objects__findnew(struct pms_objects *o, int32_t machine, const char *nam
 	}
 	if (o->nr_objs >= UINT32_MAX - 1)
 		return -ENOMEM;
-	if (o->nr_objs == o->cap_objs) {
-		size_t ncap = o->cap_objs ? 2 * o->cap_objs : 32;
-		struct pms_object *n = realloc(o->objs, ncap * sizeof(*n));
-		char **sn;
-
-		if (!n)
-			return -ENOMEM;
-		o->objs = n;
-		sn = realloc(o->short_names, ncap * sizeof(*sn));
-		if (!sn)
-			return -ENOMEM;
-		o->short_names = sn;
-		o->cap_objs = ncap;
-	}
+	if (pms_array__reserve(&o->objs, &o->cap_objs, o->nr_objs + 1, sizeof(*o->objs)) ||
+	    pms_array__reserve(&o->short_names, &o->cap_short_names, o->nr_objs + 1, sizeof(*o->short_names)))
+		return -ENOMEM;
 	if (pms_idtab__reserve(&o->by_name))
 		return -ENOMEM;
 	ob = &o->objs[o->nr_objs];
@@ -219,15 +209,8 @@ int pms_objects__kernel_map(struct pms_objects *o, size_t idx, uint64_t start, u
 
 	if (idx >= o->nr_objs || !len)
 		return -EINVAL;
-	if (o->nr_kmaps == o->cap_kmaps) {
-		size_t ncap = o->cap_kmaps ? 2 * o->cap_kmaps : 16;
-
-		m = realloc(o->kmaps, ncap * sizeof(*m));
-		if (!m)
-			return -ENOMEM;
-		o->kmaps = m;
-		o->cap_kmaps = ncap;
-	}
+	if (pms_array__reserve(&o->kmaps, &o->cap_kmaps, o->nr_kmaps + 1, sizeof(*o->kmaps)))
+		return -ENOMEM;
 	m = &o->kmaps[o->nr_kmaps++];
 	m->start = start;
 	m->end = len > UINT64_MAX - start ? UINT64_MAX : start + len;

@@ -47,6 +47,7 @@ struct pstate {
 	struct pms_parse_error *err;
 	struct pms_evlist tmp;      /* events of this string, appended to the caller's list on success */
 	unsigned char *exclude_GH;  /* parallel to tmp.entries */
+	size_t cap_exclude_GH;
 	size_t gh_cap;
 };
 
@@ -131,20 +132,9 @@ static struct pms_evsel *new_evsel(struct pstate *ps)
 	struct pms_evlist *l = &ps->tmp;
 	struct pms_evsel *e;
 
-	if (l->nr == l->cap) {
-		size_t ncap = l->cap ? l->cap * 2 : 8;
-		struct pms_evsel *n = realloc(l->entries, ncap * sizeof(*n));
-		unsigned char *g;
-
-		if (!n)
-			return NULL;
-		l->entries = n;
-		l->cap = ncap;
-		g = realloc(ps->exclude_GH, ncap);
-		if (!g)
-			return NULL;
-		ps->exclude_GH = g;
-	}
+	if (pms_array__reserve(&l->entries, &l->cap, l->nr + 1, sizeof(*l->entries)) ||
+	    pms_array__reserve(&ps->exclude_GH, &ps->cap_exclude_GH, l->nr + 1, sizeof(*ps->exclude_GH)))
+		return NULL;
 	e = &l->entries[l->nr];
 	memset(e, 0, sizeof(*e));
 	e->attr.size = sizeof(struct perf_event_attr);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/cpulist.h"
 #include "util/fileio.h"
 #include "util/sysfs.h"
@@ -20,17 +21,8 @@ static int cmp_int(const void *a, const void *b)
 
 static int push(struct pms_cpulist *l, size_t *cap, int cpu)
 {
-	int *p;
-
-	if (l->nr == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 16;
-
-		p = realloc(l->cpus, ncap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		l->cpus = p;
-		*cap = ncap;
-	}
+	if (pms_array__reserve(&l->cpus, cap, l->nr + 1, sizeof(*l->cpus)))
+		return -ENOMEM;
 	l->cpus[l->nr++] = cpu;
 	return 0;
 }
