@@ -33,6 +33,7 @@
 #include "ring/ring.h"
 #include "ring/stats.h"
 #include "symbol/buildid_cache.h"
+#include "util/tasks.h"
 #include "util/strbuf.h"
 #include "util/cpulist.h"
 #include "util/sysfs.h"
@@ -235,50 +236,6 @@ static void drain_all(struct rec *r)
 	if (r->hits)
 		pms_record_hits__pass_done(r->hits);
 	pms_data_writer__flush(r->w);
-}
-
-static int list_threads(pid_t pid, pid_t **out, size_t *nr)
-{
-	char path[PATH_MAX];
-	DIR *d;
-	struct dirent *de;
-
-	*nr = 0;
-	*out = NULL;
-	if (pms_procfs__path(path, sizeof(path), "%d/task", (int)pid) < 0 || !(d = opendir(path)))
-		return -ESRCH;
-	while ((de = readdir(d))) {
-		long tid = strtol(de->d_name, NULL, 10);
-
-		if (tid <= 0)
-			continue;
-		*out = xrealloc(*out, (*nr + 1) * sizeof(**out));
-		(*out)[(*nr)++] = (pid_t)tid;
-	}
-	closedir(d);
-	return *nr ? 0 : -ESRCH;
-}
-
-/* Is thread tid of process pid still running? A zombie counts as gone: it runs no more. */
-static bool task_alive(pid_t pid, pid_t tid)
-{
-	char path[PATH_MAX], buf[256];
-	const char *paren;
-	ssize_t n;
-	int fd;
-
-	if (kill(pid, 0) && errno == ESRCH)
-		return false;
-	if (pms_procfs__path(path, sizeof(path), "%d/task/%d/stat", (int)pid, (int)tid) < 0 ||
-	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return errno != ENOENT;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return true;
-	buf[n] = 0;
-	paren = strrchr(buf, ')');
-	return !(paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'));
 }
 
 /*
@@ -562,7 +519,7 @@ static void check_chains(const char *path)
 static bool targets_alive(const pid_t *tgids, const pid_t *tids, size_t nr)
 {
 	for (size_t i = 0; i < nr; i++)
-		if (task_alive(tgids[i], tids[i]))
+		if (pms_task__alive(tgids[i], tids[i]))
 			return true;
 	return false;
 }
@@ -633,10 +590,11 @@ static int run(int argc, char **argv)
 		/* -p 12,34: every thread of each process */
 		opt_parse_id_list(&cmd_record, "-p/--pid", o.pid, 1, &pids, &nr_pids);
 		for (size_t k = 0; k < nr_pids; k++) {
-			pid_t *t;
-			size_t n;
+			pid_t *t = NULL;
+			size_t n = 0;
 
-			if (list_threads(pids[k], &t, &n)) {
+			if (pms_tasks__of_process(pids[k], &t, &n)) {
+				free(t);
 				error("no such process: %d", (int)pids[k]);
 				free(tids);
 				free(tgids);

@@ -24,6 +24,7 @@
 #include "perf_event/counter.h"
 #include "stat_print.h"
 #include "stop_signals.h"
+#include "util/tasks.h"
 #include "util/cpulist.h"
 #include "util/fileio.h"
 #include "util/sysfs.h"
@@ -97,68 +98,6 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 
 
 /* -------------------------------------------------------------- targets -- */
-
-static int cmp_pid(const void *a, const void *b)
-{
-	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* All threads of process pid, from <procfs>/<pid>/task. */
-static int add_threads_of(pid_t pid, pid_t **tids, size_t *nr)
-{
-	char path[PATH_MAX];
-	DIR *d;
-	struct dirent *de;
-	size_t first = *nr;
-
-	if (pms_procfs__path(path, sizeof(path), "%d/task", (int)pid))
-		return -ENAMETOOLONG;
-	d = opendir(path);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		uint64_t v;
-
-		if (de->d_name[0] == '.' || pms_str__to_u64(de->d_name, &v) || v > INT_MAX)
-			continue;
-		*tids = xrealloc(*tids, (*nr + 1) * sizeof(**tids));
-		(*tids)[(*nr)++] = (pid_t)v;
-	}
-	closedir(d);
-	qsort(*tids + first, *nr - first, sizeof(**tids), cmp_pid);
-	return *nr > first ? 0 : -ESRCH;
-}
-
-/* Every thread of every process in <procfs>, for -a --per-thread. */
-static int add_all_threads(pid_t **tids, size_t *nr)
-{
-	DIR *d = opendir(pms_procfs_root());
-	struct dirent *de;
-
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		uint64_t v;
-
-		if (pms_str__to_u64(de->d_name, &v) || v > INT_MAX || v == 0)
-			continue;
-		add_threads_of((pid_t)v, tids, nr); /* a process that just exited is skipped */
-	}
-	closedir(d);
-	return *nr ? 0 : -ESRCH;
-}
-
-static char *read_comm(pid_t tid)
-{
-	char path[PATH_MAX], buf[64];
-
-	if (pms_procfs__path(path, sizeof(path), "%d/comm", (int)tid) ||
-	    pms_file__read_str(path, buf, sizeof(buf)))
-		return NULL;
-	return xstrdup(buf);
-}
 
 /* --------------------------------------------------------------- -vv -- */
 
@@ -307,19 +246,6 @@ static bool raise_nofile(void)
 	return setrlimit(RLIMIT_NOFILE, &rl) == 0;
 }
 
-/* A task that still runs: its <procfs>/<id>/stat exists and it is not a zombie. */
-static bool task_alive(pid_t id)
-{
-	char path[PATH_MAX], buf[512];
-	const char *paren;
-
-	if (pms_procfs__path(path, sizeof(path), "%d/stat", (int)id) ||
-	    pms_file__read_str(path, buf, sizeof(buf)))
-		return false;
-	paren = strrchr(buf, ')'); /* comm may hold spaces and parentheses */
-	return !(paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'));
-}
-
 static bool targets_alive(const struct stat_ctx *x)
 {
 	const pid_t *ids = x->cfg.target == ST_PID ? x->pids : x->tids;
@@ -328,7 +254,7 @@ static bool targets_alive(const struct stat_ctx *x)
 	if (x->cfg.target != ST_PID && x->cfg.target != ST_TID)
 		return true;
 	for (size_t i = 0; i < n; i++)
-		if (task_alive(ids[i]))
+		if (pms_task__alive(ids[i], ids[i]))
 			return true;
 	return false;
 }
@@ -409,7 +335,7 @@ again:
 		x->out.comms = xcalloc(cs->nr_threads, sizeof(char *));
 		for (size_t t = 0; t < cs->nr_threads; t++)
 			if (cs->threads[t] > 0 && !(cfg->argv && cfg->target == ST_COMMAND))
-				x->out.comms[t] = read_comm(cs->threads[t]);
+				x->out.comms[t] = pms_task__comm(cs->threads[t]);
 	}
 	t0 = now_ns();
 	if (cfg->target != ST_COMMAND)
@@ -606,7 +532,7 @@ static void setup_target(struct stat_ctx *x)
 		c->target_str = o.pids;
 		opt_parse_id_list(&cmd_stat, "-p/--pid", o.pids, 1, &x->pids, &x->nr_pids);
 		for (size_t i = 0; i < x->nr_pids; i++) {
-			int ret = add_threads_of(x->pids[i], &x->tids, &x->nr_tids);
+			int ret = pms_tasks__of_process(x->pids[i], &x->tids, &x->nr_tids);
 
 			if (ret && (kill(x->pids[i], 0) == 0 || errno == EPERM)) {
 				char path[PATH_MAX];
@@ -637,7 +563,7 @@ static void setup_target(struct stat_ctx *x)
 	} else if (o.all && o.per_thread) {
 		/* perf's -a --per-thread: every thread that exists now, each counted on any CPU */
 		c->target = ST_SYSTEM;
-		if (add_all_threads(&x->tids, &x->nr_tids)) {
+		if (pms_tasks__all(&x->tids, &x->nr_tids)) {
 			error("cannot list the threads in '%s'", pms_procfs_root());
 			exit(EXIT_RUNTIME);
 		}

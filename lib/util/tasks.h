@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Processes and threads as procfs shows them now (<procfs>/<pid>/task,
+ * <pid>/stat, comm): the targets of `stat -p/-t/--per-thread` and
+ * `record -p/-t`.
+ *
+ * Invariants: the procfs root is pms_procfs_root() (tests point it at a
+ * fixture); a task that exits while it is listed is skipped, never an
+ * error; a zombie counts as gone (it runs no more); 0 or -errno.
+ */
+#ifndef PMS_UTIL_TASKS_H
+#define PMS_UTIL_TASKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * Append the threads of process pid, in ascending tid order, to *tids
+ * (grown as needed; *nr counts them). -ESRCH if it has none (gone),
+ * -ENOMEM, or the -errno of opening its task directory.
+ */
+int pms_tasks__of_process(pid_t pid, pid_t **tids, size_t *nr);
+/* Append every thread of every process. -ESRCH if none could be listed. */
+int pms_tasks__all(pid_t **tids, size_t *nr);
+/* Thread tid of process pid (pid == tid for a process) still runs: listed and not a zombie. */
+bool pms_task__alive(pid_t pid, pid_t tid);
+/* Its comm, malloc()ed, or NULL (gone, or ENOMEM). */
+char *pms_task__comm(pid_t tid);
+
+#endif
