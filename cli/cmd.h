@@ -24,6 +24,12 @@ struct pms_cmd {
 	const char *usage;        /* "pmuscope stat [<options>] [--] <command> [<args>]" */
 	const struct opt *opts;   /* table ending in OPT_END() */
 	int (*run)(int argc, char **argv); /* argv[0] is the command name */
+	/*
+	 * Sets every option back to its default and frees what options own;
+	 * main calls it before and after run(), so a run starts from the
+	 * defaults whatever ran before in the process. NULL: no options.
+	 */
+	void (*reset)(void);
 };
 
 #define CMD(n) extern const struct pms_cmd cmd_##n;

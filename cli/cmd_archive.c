@@ -83,7 +83,6 @@ static int run(int argc, char **argv)
 	bool only_hits;
 	int first, fd, err, ret = EXIT_RUNTIME;
 
-	reset_opts();
 	first = opt_parse(&cmd_archive, &argc, argv, 0);
 	if (argc - first > 1)
 		usage_error(&cmd_archive, "one perf.data file at most");
@@ -183,4 +182,5 @@ const struct pms_cmd cmd_archive = {
 	.usage = "pmuscope archive [-o <archive>] [<file>]",
 	.opts = opts,
 	.run = run,
+	.reset = reset_opts,
 };

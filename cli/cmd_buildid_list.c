@@ -100,7 +100,6 @@ static int run(int argc, char **argv)
 	bool only_hits = false;
 	int err, ret = 0;
 
-	reset_opts();
 	if (opt_parse(&cmd_buildid_list, &argc, argv, 0) < argc)
 		usage_error(&cmd_buildid_list, "unexpected argument '%s' (name the file with -i)", argv[1]);
 	/* -k answers about this machine, whatever file is named (as perf) */
@@ -143,4 +142,5 @@ const struct pms_cmd cmd_buildid_list = {
 	.usage = "pmuscope buildid-list [-i <file>] [-H] | -k",
 	.opts = opts,
 	.run = run,
+	.reset = reset_opts,
 };

@@ -323,7 +323,6 @@ static int run(int argc, char **argv)
 	struct pms_diff *df = NULL;
 	int pos, ret = 0, err;
 
-	reset_opts();
 	pos = opt_parse(&cmd_diff, &argc, argv, 0);
 	if (argc - pos == 1)
 		usage_error(&cmd_diff, "want two files: the base and the new recording");
@@ -375,7 +374,6 @@ out:
 	pms_stacks__free(n.st);
 	pms_session__free(b.s);
 	pms_session__free(n.s);
-	reset_opts();
 	return ret;
 }
 
@@ -385,4 +383,5 @@ const struct pms_cmd cmd_diff = {
 	.usage = "pmuscope diff [--sort total|self] [--limit <n>] [--percent-limit <p>] [--json] [--flamegraph <file.html>] [<base.data> <new.data>]",
 	.opts = opts,
 	.run = run,
+	.reset = reset_opts,
 };

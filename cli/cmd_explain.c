@@ -739,7 +739,6 @@ static int run(int argc, char **argv)
 	const char *str;
 	int i;
 
-	reset_opts();
 	i = opt_parse(&cmd_explain, &argc, argv, 0);
 	probing = !o.no_probe && pms_caps__probing_meaningful();
 	if (i >= argc)
@@ -810,4 +809,5 @@ const struct pms_cmd cmd_explain = {
 	.usage = "pmuscope explain [--vendor <v>] [--no-probe] [--json] <event>",
 	.opts = opts,
 	.run = run,
+	.reset = reset_opts,
 };

@@ -62,7 +62,6 @@ static int run(int argc, char **argv)
 	const char *path;
 	int pos, err, ret = 0;
 
-	reset_opts();
 	pos = opt_parse(&cmd_export, &argc, argv, 0);
 	if (pos < argc)
 		usage_error(&cmd_export, "unexpected argument '%s' (the input file goes after -i)", argv[pos]);
@@ -158,7 +157,6 @@ out:
 	strbuf_release(&out);
 	pms_stacks__free(st);
 	pms_session__free(s);
-	reset_opts();
 	return ret;
 }
 
@@ -168,4 +166,5 @@ const struct pms_cmd cmd_export = {
 	.usage = "pmuscope export [-i <file>] [-o <file>] [--format <fmt>] [--weight samples|period]",
 	.opts = opts,
 	.run = run,
+	.reset = reset_opts,
 };

@@ -95,7 +95,6 @@ static int run(int argc, char **argv)
 	size_t nr_nodes = 0;
 	int pos, err, ret;
 
-	reset_opts();
 	pos = opt_parse(&cmd_flamegraph, &argc, argv, 0);
 	if (pos < argc)
 		usage_error(&cmd_flamegraph, "unexpected argument '%s' (the input file goes after -i)", argv[pos]);
@@ -162,7 +161,6 @@ out:
 	strbuf_release(&out);
 	pms_stacks__free(st);
 	pms_stacks__free(base);
-	reset_opts();
 	return ret;
 }
 
@@ -172,4 +170,5 @@ const struct pms_cmd cmd_flamegraph = {
 	.usage = "pmuscope flamegraph [-i <file>] [-o <file>] [--svg] [--icicle] [--weight samples|period] [--root comm|pid|tid|none]",
 	.opts = opts,
 	.run = run,
+	.reset = reset_opts,
 };

@@ -707,7 +707,6 @@ static int run(int argc, char **argv)
 	struct info in;
 	int i;
 
-	reset_opts();
 	i = opt_parse(&cmd_info, &argc, argv, 0);
 	if (i < argc)
 		usage_error(&cmd_info, "unexpected argument '%s'", argv[i]);
@@ -735,4 +734,5 @@ const struct pms_cmd cmd_info = {
 	.usage = "pmuscope info [--json] [--no-probe] [--dump-cpuid]",
 	.opts = opts,
 	.run = run,
+	.reset = reset_opts,
 };

@@ -555,7 +555,6 @@ static int run(int argc, char **argv)
 	const struct pms_event_name *t;
 	int first, ret = 0;
 
-	reset_opts();
 	first = opt_parse(&cmd_list, &argc, argv, 0);
 	probing = !o.no_probe && pms_caps__probing_meaningful();
 	filter_init(&f, argv + first, argc - first);
@@ -630,4 +629,5 @@ const struct pms_cmd cmd_list = {
 	.usage = "pmuscope list [--all] [--json] [--no-mount] [hw|sw|cache|pmu|tracepoint|<glob>...]",
 	.opts = opts,
 	.run = run,
+	.reset = reset_opts,
 };

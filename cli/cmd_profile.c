@@ -75,9 +75,7 @@ static void reset_opts(void)
 #ifdef PMS_NO_HOST_LIBS
 static int run(int argc, char **argv)
 {
-	reset_opts();
 	opt_parse(&cmd_profile, &argc, argv, 0);
-	reset_opts();
 	return error("profile is not available in this build (it needs libbpf; built with HOST_LIBS=0)"), EXIT_RUNTIME;
 }
 #else
@@ -532,7 +530,6 @@ static int run(int argc, char **argv)
 
 	if (!rd.chains)
 		die("out of memory");
-	reset_opts();
 	pos = opt_parse(&cmd_profile, &argc, argv, 0);
 	if (pos < argc)
 		usage_error(&cmd_profile, "unexpected argument '%s' (profile takes no command: use -p PID or -a)", argv[pos]);
@@ -743,7 +740,6 @@ out:
 	pms_resolver__free(res);
 	pms_cpulist__release(&cpus);
 	free(pids);
-	reset_opts();
 	return ret;
 }
 #endif
@@ -754,4 +750,5 @@ const struct pms_cmd cmd_profile = {
 	.usage = "pmuscope profile [-F <hz> [--stream] [--call-graph fp|dwarf[,size]] | --off-cpu [--min-block <t>] [--max-block <t>]] [-a | -p <pids> | -t <tids>] [-C <cpus>] [--duration <s>] [-U | -K] [--folded | -o <file> [--format <fmt>]]",
 	.opts = opts,
 	.run = run,
+	.reset = reset_opts,
 };

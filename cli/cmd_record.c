@@ -543,7 +543,6 @@ static int run(int argc, char **argv)
 	uint64_t deadline = 0;
 	bool pipe_out;
 
-	reset_opts();
 	first = opt_parse(&cmd_record, &argc, argv, OPT_STOP_AT_NON_OPTION);
 	if (first < argc)
 		cmd_argv = argv + first;
@@ -937,7 +936,6 @@ out:
 	pms_data_outfile__release(&of);
 	pms_evlist__release(&r.list);
 	pms_cpulist__release(&cpus);
-	reset_opts();
 	return ret;
 }
 
@@ -947,4 +945,5 @@ const struct pms_cmd cmd_record = {
 	.usage = "pmuscope record [<options>] [-a | -C <cpus> | -p <pid> | -t <tid> | [--] <command> [<args>]]",
 	.opts = opts,
 	.run = run,
+	.reset = reset_opts,
 };

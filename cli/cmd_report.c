@@ -848,7 +848,6 @@ static int run(int argc, char **argv)
 	int pos, err, ret = 0;
 	FILE *out = stdout;
 
-	reset_opts();
 	pos = opt_parse(&cmd_report, &argc, argv, 0);
 	if (pos < argc)
 		usage_error(&cmd_report, "unexpected argument '%s' (the input file goes after -i)", argv[pos]);
@@ -1136,7 +1135,6 @@ out:
 	html_free(&html);
 	pms_hist__free(h);
 	pms_session__free(s);
-	reset_opts();
 	if (fflush(out) && !ret)
 		ret = error("cannot write the report: %s", strerror(errno)) ? EXIT_RUNTIME : 0;
 	return ret;
@@ -1148,4 +1146,5 @@ const struct pms_cmd cmd_report = {
 	.usage = "pmuscope report [-i <file>] [--stdio | --json | --html <file>] [--sort <keys>] [-g caller|callee|none] [<filters>]",
 	.opts = opts,
 	.run = run,
+	.reset = reset_opts,
 };

@@ -637,7 +637,6 @@ static int run(int argc, char **argv)
 	FILE *out = stdout;
 	static char outbuf[1 << 20];
 
-	reset_opts();
 	pos = opt_parse(&cmd_script, &argc, argv, 0);
 	if (pos < argc)
 		usage_error(&cmd_script, "unexpected argument '%s'", argv[pos]);
@@ -839,7 +838,6 @@ static int run(int argc, char **argv)
 	}
 out:
 	trace_fmt__close(&tf, path);
-	reset_opts();
 	release_filters(&flt);
 	free(evf);
 	pms_session__free(s);
@@ -852,4 +850,5 @@ const struct pms_cmd cmd_script = {
 	.usage = "pmuscope script [<options>]",
 	.opts = opts,
 	.run = run,
+	.reset = reset_opts,
 };

@@ -648,7 +648,6 @@ static int run(int argc, char **argv)
 	struct stat_run_info ri;
 	int i, rc = 0;
 
-	reset_opts();
 	memset(&x, 0, sizeof(x));
 	i = opt_parse(&cmd_stat, &argc, argv, OPT_STOP_AT_NON_OPTION);
 	if (i < argc) {
@@ -740,7 +739,6 @@ out:
 	free(x.cpus);
 	free(x.tids);
 	free(x.pids);
-	reset_opts();
 	return rc;
 }
 
@@ -750,4 +748,5 @@ const struct pms_cmd cmd_stat = {
 	.usage = "pmuscope stat [<options>] [--] [<command> [<args>]]",
 	.opts = opts,
 	.run = run,
+	.reset = reset_opts,
 };

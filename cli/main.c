@@ -19,6 +19,18 @@ const struct pms_cmd *const pms_commands[] = {
 };
 #undef CMD
 
+static int run_cmd(const struct pms_cmd *c, int argc, char **argv)
+{
+	int ret;
+
+	if (c->reset)
+		c->reset();
+	ret = c->run(argc, argv);
+	if (c->reset)
+		c->reset();
+	return ret;
+}
+
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
 {
 	fflush(stdout);
@@ -204,5 +216,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pmuscope: '%s' is not a pmuscope command. See 'pmuscope -h'.\n", argv[i]);
 		return EXIT_USAGE;
 	}
-	return c->run(argc - i, argv + i);
+	return run_cmd(c, argc - i, argv + i);
 }
