@@ -66,14 +66,8 @@ static int run(int argc, char **argv)
 	if (pos < argc)
 		usage_error(&cmd_export, "unexpected argument '%s' (the input file goes after -i)", argv[pos]);
 	fmt = output__format(&cmd_export, o.format);
-	if (o.weight) {
-		if (!strcmp(o.weight, "samples"))
-			eo.weight = PMS_WEIGHT_SAMPLES;
-		else if (!strcmp(o.weight, "period"))
-			eo.weight = PMS_WEIGHT_PERIOD;
-		else
-			usage_error(&cmd_export, "--weight: want samples or period, not '%s'", o.weight);
-	}
+	if (o.weight && pms_export_weight__parse(o.weight, &eo.weight))
+		usage_error(&cmd_export, "--weight: want samples or period, not '%s'", o.weight);
 	sto.root = fmt->root;
 	if (o.root && pms_stacks_root__parse(o.root, &sto.root))
 		usage_error(&cmd_export, "--root: want none, comm, pid or tid, not '%s'", o.root);

@@ -98,7 +98,8 @@ static int run(int argc, char **argv)
 	pos = opt_parse(&cmd_flamegraph, &argc, argv, 0);
 	if (pos < argc)
 		usage_error(&cmd_flamegraph, "unexpected argument '%s' (the input file goes after -i)", argv[pos]);
-	if (o.weight && strcmp(o.weight, "samples") && strcmp(o.weight, "period"))
+	fo.weight = PMS_WEIGHT_SAMPLES;
+	if (o.weight && pms_export_weight__parse(o.weight, &fo.weight))
 		usage_error(&cmd_flamegraph, "--weight: want samples or period, not '%s'", o.weight);
 	if (o.root && pms_stacks_root__parse(o.root, &sto.root))
 		usage_error(&cmd_flamegraph, "--root: want none, comm, pid or tid, not '%s'", o.root);
@@ -108,7 +109,6 @@ static int run(int argc, char **argv)
 	sto.event = o.event;
 	fo.title = o.title;
 	fo.icicle = o.icicle;
-	fo.weight = o.weight && !strcmp(o.weight, "period") ? PMS_WEIGHT_PERIOD : PMS_WEIGHT_SAMPLES;
 	/* 0 asks the library for its default; an explicit 0 means "merge nothing" (one part in 10^12) */
 	fo.min_width_fraction = o.min_width < 0 ? 0 : o.min_width == 0 ? 1e-12 : o.min_width / 100;
 	path = o.input ? o.input : "perf.data";

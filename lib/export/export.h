@@ -26,6 +26,9 @@ enum pms_export_weight {
 	PMS_WEIGHT_PERIOD,
 };
 
+/* "samples" or "period" (--weight): 0, or -EINVAL for another name. */
+int pms_export_weight__parse(const char *name, enum pms_export_weight *out);
+
 /* "comm;main;work;leaf 12\n", one space, integer counts, ';' in names replaced by ':'. */
 int pms_export__folded(const struct pms_stacks *st, enum pms_export_weight w, struct strbuf *out);
 

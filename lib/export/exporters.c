@@ -97,3 +97,16 @@ void pms_exporter__names(struct strbuf *out)
 	for (size_t i = 0; i < n; i++)
 		strbuf_addf(out, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", exporters[i].name);
 }
+
+int pms_export_weight__parse(const char *name, enum pms_export_weight *out)
+{
+	if (!name)
+		return -EINVAL;
+	if (!strcmp(name, "samples"))
+		*out = PMS_WEIGHT_SAMPLES;
+	else if (!strcmp(name, "period"))
+		*out = PMS_WEIGHT_PERIOD;
+	else
+		return -EINVAL;
+	return 0;
+}

@@ -548,3 +548,17 @@ Test(stacks_root, names)
 	cr_assert_eq(pms_stacks_root__parse(NULL, &r), -EINVAL);
 	cr_assert_eq(r, PMS_STACKS_ROOT_NONE);
 }
+
+Test(export, weight_names)
+{
+	enum pms_export_weight w = PMS_WEIGHT_SAMPLES;
+
+	cr_assert_eq(pms_export_weight__parse("period", &w), 0);
+	cr_assert_eq(w, PMS_WEIGHT_PERIOD);
+	cr_assert_eq(pms_export_weight__parse("samples", &w), 0);
+	cr_assert_eq(w, PMS_WEIGHT_SAMPLES);
+	cr_assert_eq(pms_export_weight__parse("Period", &w), -EINVAL);
+	cr_assert_eq(pms_export_weight__parse("", &w), -EINVAL);
+	cr_assert_eq(pms_export_weight__parse(NULL, &w), -EINVAL);
+	cr_assert_eq(w, PMS_WEIGHT_SAMPLES, "unchanged on error");
+}
