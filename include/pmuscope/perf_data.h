@@ -80,6 +80,14 @@ PMS_API struct pms_perf_data *pms_perf_data__open(const char *path, const struct
 PMS_API void pms_perf_data__close(struct pms_perf_data *d);
 /* Next sample in time order: 1 with *out set, 0 at the end, -errno on damage (see recover). */
 PMS_API int pms_perf_data__next(struct pms_perf_data *d, const struct pms_sample_info **out);
+/*
+ * Name addr in process pid of the recording, with its maps as of the
+ * sample last read by __next() (the file's own process state, not this
+ * machine's), then the recorded kernel's. 0 with *out filled (symbol NULL
+ * when unknown; strings live until __close()), -EINVAL for bad arguments.
+ */
+PMS_API int pms_perf_data__symbolize(struct pms_perf_data *d, uint32_t pid, uint64_t addr,
+				     struct pms_sample_frame *out);
 /* Samples lost by the kernel while recording (PERF_RECORD_LOST*), complete after __next() gave 0. */
 PMS_API uint64_t pms_perf_data__lost(const struct pms_perf_data *d);
 

@@ -1229,25 +1229,29 @@ void pms_session__chain_check(struct pms_session *s, struct pms_chaincheck_resul
 	pms_chaincheck__result(s->chains, out);
 }
 
-int pms_session__resolve_addr(struct pms_session *s, uint64_t addr, struct pms_frame *out)
+int pms_session__resolve_pid_addr(struct pms_session *s, uint32_t pid, uint64_t addr, struct pms_frame *out)
 {
-	const struct pms_session_sample *o = &s->out;
-	struct aspace *as;
-	if (!o->sample)
-		return -EINVAL;
-	as = aspace_find(s, (int32_t)o->pid, false);
+	struct aspace *as = aspace_find(s, (int32_t)pid, false);
+
 	/* perf's thread__find_cpumode_addr_location(): the process's maps, then the kernel's */
 	memset(out, 0, sizeof(*out));
 	out->ip = addr;
 	out->kind = PMS_FRAME_USER;
-	if (resolve_frame(s, as, (int32_t)o->pid, out, FRAME_AT_IP))
+	if (resolve_frame(s, as, (int32_t)pid, out, FRAME_AT_IP))
 		return 0;
 	memset(out, 0, sizeof(*out));
 	out->ip = addr;
 	out->kind = PMS_FRAME_KERNEL;
-	if (!resolve_frame(s, as, (int32_t)o->pid, out, FRAME_AT_IP))
+	if (!resolve_frame(s, as, (int32_t)pid, out, FRAME_AT_IP))
 		out->kind = addr >= KERNEL_HALF ? PMS_FRAME_KERNEL : PMS_FRAME_USER;
 	return 0;
+}
+
+int pms_session__resolve_addr(struct pms_session *s, uint64_t addr, struct pms_frame *out)
+{
+	if (!s->out.sample)
+		return -EINVAL;
+	return pms_session__resolve_pid_addr(s, s->out.pid, addr, out);
 }
 
 /* ---- sample delivery ---- */

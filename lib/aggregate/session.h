@@ -155,6 +155,12 @@ int pms_session__next(struct pms_session *s, const struct pms_session_sample **o
  */
 int pms_session__resolve_addr(struct pms_session *s, uint64_t addr, struct pms_frame *out);
 
+/*
+ * The same for process pid as the replay has it now (its maps as of the
+ * sample last returned; before any, as of the file's start). 0.
+ */
+int pms_session__resolve_pid_addr(struct pms_session *s, uint32_t pid, uint64_t addr, struct pms_frame *out);
+
 /* The name of event attr_idx: the file's, else perf's name for its attr ("cycles:ppH"); NULL past the end. */
 const char *pms_session__event_name(const struct pms_session *s, size_t attr_idx);
 

@@ -150,6 +150,21 @@ PMS_API int pms_perf_data__next(struct pms_perf_data *d, const struct pms_sample
 	return 1;
 }
 
+PMS_API int pms_perf_data__symbolize(struct pms_perf_data *d, uint32_t pid, uint64_t addr,
+				     struct pms_sample_frame *out)
+{
+	struct pms_frame f;
+	int err;
+
+	if (!d || !out)
+		return -EINVAL;
+	err = pms_session__resolve_pid_addr(d->s, pid, addr, &f);
+	if (err)
+		return err;
+	public_frame(&f, out);
+	return 0;
+}
+
 PMS_API uint64_t pms_perf_data__lost(const struct pms_perf_data *d)
 {
 	const struct pms_session_stats *st = d ? pms_session__stats(d->s) : NULL;

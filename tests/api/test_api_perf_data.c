@@ -22,8 +22,16 @@ Test(api_perf_data, samples_as_perf_script_counts_them)
 
 	cr_assert_not_null(d, "%s: %s (run from the source tree)", FIXTURE, strerror(errno));
 	while ((ret = pms_perf_data__next(d, &s)) == 1) {
+		struct pms_sample_frame f;
+
 		cr_assert_geq(s->nr_frames, 1);
 		cr_assert_not_null(s->frames[0].object);
+		/* the sampled IP named again through the file's process, at this point of the replay */
+		cr_assert_eq(pms_perf_data__symbolize(d, s->pid, s->frames[0].ip, &f), 0);
+		cr_assert_str_eq(f.object, s->frames[0].object);
+		cr_assert((!f.symbol && !s->frames[0].symbol) ||
+			  (f.symbol && s->frames[0].symbol && !strcmp(f.symbol, s->frames[0].symbol)));
+		cr_assert_eq(f.symbol_offset, s->frames[0].symbol_offset);
 		if (!strcmp(s->event, "cpu-clock"))
 			cpu_clock++;
 		else if (!strcmp(s->event, "task-clock"))
