@@ -77,6 +77,12 @@ struct pms_count_opts {
 	bool inherit;      /* also count threads and processes created later (no user-page reads) */
 	bool enabled;      /* start counting at open instead of at pms_count_set__enable() */
 	bool no_user_page; /* always read(2) */
+	/*
+	 * Count on every online CPU (per-CPU values through
+	 * pms_count_set__read_cpu(); __read() sums them, then scales, as perf
+	 * stat -a does). With pid -1: every task, system-wide. No user-page reads.
+	 */
+	bool all_cpus;
 };
 
 /*
@@ -108,6 +114,13 @@ PMS_API int pms_count_set__reset(struct pms_count_set *set);
  * no_user_page.
  */
 PMS_API int pms_count_set__read(struct pms_count_set *set, size_t idx, struct pms_count_value *out);
+/* CPUs the set counts on: 1 unless opened with all_cpus. */
+PMS_API size_t pms_count_set__nr_cpus(const struct pms_count_set *set);
+/* The i-th of them (its number), or -1 for "wherever the thread runs"; -EINVAL past the end. */
+PMS_API int pms_count_set__cpu(const struct pms_count_set *set, size_t cpu_idx);
+/* Event idx on the cpu_idx-th CPU alone (read(2)). -ENODEV where the event does not count on it (its PMU's CPUs). */
+PMS_API int pms_count_set__read_cpu(struct pms_count_set *set, size_t idx, size_t cpu_idx,
+				    struct pms_count_value *out);
 /* Read every event into out[0 .. nr_events); nr must be at least nr_events (-EINVAL). */
 PMS_API int pms_count_set__read_all(struct pms_count_set *set, struct pms_count_value *out, size_t nr);
 /*

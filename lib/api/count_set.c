@@ -13,6 +13,7 @@
 #include "perf_event/counter.h"
 #include "perf_event/mmap.h"
 #include "perf_event/userpage.h"
+#include "util/cpulist.h"
 #include "util/fileio.h"
 #include "util/print.h"
 #include "util/strbuf.h"
@@ -153,6 +154,7 @@ PMS_API struct pms_count_set *pms_count_set__open(const char *events, const stru
 	struct pms_counter_error cerr = { 0 };
 	struct pms_evlist list = { 0 };
 	struct pms_count_set *set;
+	struct pms_cpulist online = { 0 };
 	pid_t thread;
 	int cpu, err;
 	bool self;
@@ -164,33 +166,44 @@ PMS_API struct pms_count_set *pms_count_set__open(const char *events, const stru
 	}
 	if (opts)
 		memcpy(&o, opts, opts->sz);
-	if (o.pid < -1 || (o.pid == -1 && !o.cpu_set) || (o.cpu_set && o.cpu < 0)) {
+	if (o.pid < -1 || (o.pid == -1 && !o.cpu_set && !o.all_cpus) || (o.cpu_set && o.cpu < 0) ||
+	    (o.cpu_set && o.all_cpus)) {
 		errno = EINVAL;
 		return NULL;
 	}
-	self = o.pid == 0 && !o.inherit && !o.no_user_page;
+	if (o.all_cpus) {
+		err = pms_cpulist__online(&online);
+		if (err || !online.nr) {
+			pms_cpulist__release(&online);
+			errno = err ? -err : ENODEV;
+			return NULL;
+		}
+	}
+	/* the user page describes the counter of the thread that reads it: only for itself, on any CPU */
+	self = o.pid == 0 && !o.inherit && !o.no_user_page && !o.all_cpus && !o.cpu_set;
 	err = parse_events(events, &list, self);
-	if (err) {
+	if (err || !list.nr) {
 		pms_evlist__release(&list);
-		errno = -err;
-		return NULL;
-	}
-	if (!list.nr) {
-		pms_evlist__release(&list);
-		errno = EINVAL;
+		pms_cpulist__release(&online);
+		errno = err ? -err : EINVAL;
 		return NULL;
 	}
 	set = calloc(1, sizeof(*set));
 	if (!set) {
 		pms_evlist__release(&list);
+		pms_cpulist__release(&online);
 		errno = ENOMEM;
 		return NULL;
 	}
 	thread = o.pid;
 	cpu = o.cpu_set ? o.cpu : -1;
 	copts.no_inherit = !o.inherit;
-	set->cs = pms_counters__new(&list, &cpu, 1, &thread, 1, &copts);
+	if (o.all_cpus)
+		set->cs = pms_counters__new(&list, online.cpus, online.nr, &thread, 1, &copts);
+	else
+		set->cs = pms_counters__new(&list, &cpu, 1, &thread, 1, &copts);
 	pms_evlist__release(&list);
+	pms_cpulist__release(&online);
 	if (!set->cs) {
 		err = -errno;
 		goto fail;
@@ -262,10 +275,12 @@ static int ioctl_leaders(struct pms_count_set *set, enum pms_group_ioctl req)
 
 		if (c->leader != (int)i)
 			continue;
-		int err = pms_perf_fd__group_ioctl(c->fds[0], req);
+		for (size_t k = 0; k < set->cs->nr_cpus; k++) {
+			int err = c->fds[k] < 0 ? 0 : pms_perf_fd__group_ioctl(c->fds[k], req);
 
-		if (err)
-			return err;
+			if (err)
+				return err;
+		}
 	}
 	return 0;
 }
@@ -290,19 +305,65 @@ PMS_API bool pms_count_set__user_page_capable(const struct pms_count_set *set, s
 	return set && set->pages && idx < set->cs->nr && pms_userpage__capable(set->pages[idx]);
 }
 
-static int read_syscall(struct pms_count_set *set, size_t idx, struct pms_count *out)
+/* One CPU's slot of event idx (the set has one thread): 0, -ENODEV where it did not open, or -errno. */
+static int read_slot(struct pms_count_set *set, size_t idx, size_t slot, struct pms_count *out)
 {
 	const struct pms_counter *c = &set->cs->c[idx];
 	const struct pms_counter *l = &set->cs->c[c->leader];
 	ssize_t got;
 
+	if (c->fds[slot] < 0)
+		return -ENODEV;
 	if (!(l->attr.read_format & PERF_FORMAT_GROUP))
-		return pms_perf_fd__read_count(c->fds[0], out);
-	got = pms_perf_fd__read_group(l->fds[0], set->group_buf, set->group_buf_words);
+		return pms_perf_fd__read_count(c->fds[slot], out);
+	got = pms_perf_fd__read_group(l->fds[slot], set->group_buf, set->group_buf_words);
 	if (got < 0)
 		return (int)got;
-	return pms_group_read__decode(set->group_buf, (size_t)got / sizeof(*set->group_buf), &c->ids[0], 1,
+	*out = (struct pms_count){ 0 };
+	return pms_group_read__decode(set->group_buf, (size_t)got / sizeof(*set->group_buf), &c->ids[slot], 1,
 				      out);
+}
+
+/* The sum over the set's CPUs, as perf stat -a aggregates (then scales). */
+static int read_syscall(struct pms_count_set *set, size_t idx, struct pms_count *out)
+{
+	*out = (struct pms_count){ 0 };
+	for (size_t k = 0; k < set->cs->nr_cpus; k++) {
+		struct pms_count v;
+		int err = read_slot(set, idx, k, &v);
+
+		if (err == -ENODEV)
+			continue;
+		if (err)
+			return err;
+		pms_count__add(out, &v);
+	}
+	return 0;
+}
+
+PMS_API size_t pms_count_set__nr_cpus(const struct pms_count_set *set)
+{
+	return set ? set->cs->nr_cpus : 0;
+}
+
+PMS_API int pms_count_set__cpu(const struct pms_count_set *set, size_t cpu_idx)
+{
+	return set && cpu_idx < set->cs->nr_cpus ? set->cs->cpus[cpu_idx] : -EINVAL;
+}
+
+PMS_API int pms_count_set__read_cpu(struct pms_count_set *set, size_t idx, size_t cpu_idx,
+				    struct pms_count_value *out)
+{
+	struct pms_count c;
+	int err;
+
+	if (!set || !out || idx >= set->cs->nr || cpu_idx >= set->cs->nr_cpus)
+		return -EINVAL;
+	err = read_slot(set, idx, cpu_idx, &c);
+	if (err)
+		return err;
+	pms_count_value__from_count(&c, PMS_READ_SYSCALL, out);
+	return 0;
 }
 
 void pms_count_value__from_count(const struct pms_count *c, enum pms_read_path path,

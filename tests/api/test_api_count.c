@@ -161,3 +161,55 @@ Test(api_count, errors_say_why)
 	cr_assert_str_eq(pms_version(), PMS_VERSION_STRING);
 	pms_set_print(old);
 }
+
+Test(api_count, every_cpu)
+{
+	struct pms_count_opts sys = { .sz = sizeof(sys), .pid = -1, .all_cpus = true };
+	struct pms_count_opts me = { .sz = sizeof(me), .all_cpus = true, .enabled = true };
+	struct pms_count_set *s = pms_count_set__open("cpu-clock", &sys), *t;
+	struct timespec nap = { .tv_sec = 0, .tv_nsec = 50000000 }, t0, t1;
+	struct pms_count_value sum, v;
+	uint64_t wall, per_cpu_sum = 0;
+	size_t n;
+
+	cr_assert_not_null(s, "%s", strerror(errno));
+	/* counted within [t0, t1] and across the whole nap, however late this thread gets the CPU */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	cr_assert_eq(pms_count_set__enable(s), 0);
+	nanosleep(&nap, NULL);
+	cr_assert_eq(pms_count_set__disable(s), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	wall = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
+	n = pms_count_set__nr_cpus(s);
+	cr_assert_eq(n, (size_t)sysconf(_SC_NPROCESSORS_ONLN));
+	for (size_t k = 0; k < n; k++) {
+		cr_assert_geq(pms_count_set__cpu(s, k), 0);
+		if (k)
+			cr_assert_gt(pms_count_set__cpu(s, k), pms_count_set__cpu(s, k - 1), "ascending CPUs");
+		cr_assert_eq(pms_count_set__read_cpu(s, 0, k, &v), 0);
+		/* a CPU's cpu-clock runs all the time it is counted, idle or not: the 50 ms nap at least */
+		cr_assert_geq(v.value, 45000000, "cpu %d: %lu ns", pms_count_set__cpu(s, k), (unsigned long)v.value);
+		cr_assert_leq(v.value, wall, "cpu %d: %lu ns of %lu", pms_count_set__cpu(s, k), (unsigned long)v.value,
+			      (unsigned long)wall);
+		per_cpu_sum += v.value;
+	}
+	cr_assert_eq(pms_count_set__read(s, 0, &sum), 0);
+	cr_assert_eq(sum.value, per_cpu_sum, "the set's value is the sum over its CPUs");
+	cr_assert_eq(sum.path, PMS_READ_SYSCALL);
+	cr_assert_eq(pms_count_set__read_cpu(s, 0, n, &v), -EINVAL);
+	cr_assert_eq(pms_count_set__cpu(s, n), -EINVAL);
+	pms_count_set__close(s);
+
+	/* this thread, on whichever CPU it runs: the CPUs' parts add up to its CPU time */
+	t = pms_count_set__open("task-clock", &me);
+	cr_assert_not_null(t, "%s", strerror(errno));
+	burn_ns(20000000);
+	pms_count_set__disable(t);
+	cr_assert_eq(pms_count_set__read(t, 0, &sum), 0);
+	cr_assert_geq(sum.value, 20000000);
+	cr_assert_not(pms_count_set__user_page_capable(t, 0));
+	pms_count_set__close(t);
+	struct pms_count_opts both = { .sz = sizeof(both), .all_cpus = true, .cpu_set = true };
+	cr_assert_null(pms_count_set__open("task-clock", &both), "one CPU or all, not both");
+	cr_assert_eq(errno, EINVAL);
+}
