@@ -180,11 +180,15 @@ void pms_workload__abort(struct pms_workload *w)
 {
 	if (w->pid <= 0)
 		return;
+	/*
+	 * Kill before closing the release pipe: a child still waiting on it
+	 * reads EOF at the close and would exit on its own, racing the kill.
+	 */
+	if (!w->exited)
+		kill(w->pid, SIGKILL);
 	if (w->go_fd >= 0)
 		close(w->go_fd);
 	w->go_fd = -1;
-	if (!w->exited)
-		kill(w->pid, SIGKILL);
 	pms_workload__reap(w, true);
 	pms_workload__release(w);
 }
