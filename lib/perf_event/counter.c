@@ -553,9 +553,9 @@ static int read_group(struct pms_counters *cs, int l, size_t s, uint64_t *buf, u
 	ssize_t got;
 	int k = 0;
 
-	got = read(lc->fds[s], buf, (3 + 2 * (size_t)nr) * sizeof(*buf));
+	got = pms_perf_fd__read_group(lc->fds[s], buf, 3 + 2 * (size_t)nr);
 	if (got < 0)
-		return -errno;
+		return (int)got;
 	for (int j = l; j < l + nr && (size_t)j < cs->nr; j++, k++) {
 		ids[k] = cs->c[j].fds[s] >= 0 ? cs->c[j].ids[s] : 0;
 		vals[k] = cs->c[j].counts[s];
@@ -603,15 +603,7 @@ int pms_counters__read(struct pms_counters *cs)
 			if (c->attr.read_format & PERF_FORMAT_GROUP) {
 				ret = read_group(cs, (int)i, s, buf, ids, vals);
 			} else {
-				ssize_t got = read(c->fds[s], buf, 3 * sizeof(*buf));
-
-				if (got != 3 * sizeof(*buf)) {
-					ret = got < 0 ? -errno : -EIO;
-					break;
-				}
-				c->counts[s].val = buf[0];
-				c->counts[s].ena = buf[1];
-				c->counts[s].run = buf[2];
+				ret = pms_perf_fd__read_count(c->fds[s], &c->counts[s]);
 			}
 		}
 	}
