@@ -10,14 +10,12 @@
 #include "api/api_priv.h"
 #include "event/event.h"
 #include "event/pmu.h"
+#include "perf_event/caps.h"
 #include "perf_event/counter.h"
 #include "perf_event/mmap.h"
 #include "perf_event/userpage.h"
 #include "util/cpulist.h"
-#include "util/fileio.h"
 #include "util/print.h"
-#include "util/strbuf.h"
-#include "util/sysfs.h"
 
 struct pms_count_set {
 	struct pms_counters *cs;
@@ -26,16 +24,6 @@ struct pms_count_set {
 	uint64_t *group_buf; /* a group read's buffer, sized for the largest group */
 	size_t group_buf_words;
 };
-
-/* arm64 hands the counters to user space only when asked per event, and only if the sysctl allows. */
-static bool user_access_sysctl_on(void)
-{
-	char path[256];
-	int on = 0;
-
-	return pms_procfs__path(path, sizeof(path), "sys/kernel/perf_user_access") == 0 &&
-	       pms_file__read_int(path, &on) == 0 && on == 1;
-}
 
 static void set_format_term(struct perf_event_attr *attr, const struct pms_pmu_format *fmt)
 {
@@ -65,7 +53,8 @@ static void request_user_access(struct pms_evlist *list, struct pms_event_ctx *c
 	const struct pms_pmu *const *pmus;
 	const struct pms_pmu_format *core = NULL;
 
-	if (!user_access_sysctl_on())
+	/* arm64 hands the counters to user space only when asked per event, and only if the sysctl allows */
+	if (pms_knob__sysctl("perf_user_access") != 1)
 		return;
 	pmus = pms_event_ctx__pmus(ctx, &nr_pmus);
 	for (size_t i = 0; pmus && i < nr_pmus && !core; i++)
@@ -86,21 +75,13 @@ static void request_user_access(struct pms_evlist *list, struct pms_event_ctx *c
 static int parse_events(const char *events, struct pms_evlist *list, bool want_user_access)
 {
 	struct pms_event_ctx *ctx = pms_event_ctx__new();
-	struct pms_parse_error perr = { 0 };
 	int err;
 
 	if (!ctx)
 		return -errno;
-	err = pms_evlist__parse(list, ctx, events, &perr);
-	if (err) {
-		struct strbuf sb = STRBUF_INIT;
-
-		pms_parse_error__format(&perr, events, &sb);
-		pr_warn("%s", sb.buf ? sb.buf : perr.msg);
-		strbuf_release(&sb);
-	} else if (want_user_access && pms_userpage__arch_supported()) {
+	err = pms_api__parse_events(events, list, ctx);
+	if (!err && want_user_access && pms_userpage__arch_supported())
 		request_user_access(list, ctx);
-	}
 	pms_event_ctx__free(ctx);
 	return err;
 }
@@ -149,7 +130,7 @@ static int map_pages(struct pms_count_set *set)
 
 PMS_API struct pms_count_set *pms_count_set__open(const char *events, const struct pms_count_opts *opts)
 {
-	struct pms_count_opts o = { 0 };
+	struct pms_count_opts o;
 	struct pms_counter_opts copts = { 0 };
 	struct pms_counter_error cerr = { 0 };
 	struct pms_evlist list = { 0 };
@@ -160,12 +141,10 @@ PMS_API struct pms_count_set *pms_count_set__open(const char *events, const stru
 	bool self;
 	size_t max_members = 1;
 
-	if (!events || (opts && (opts->sz < sizeof(size_t) || opts->sz > sizeof(o)))) {
+	if (!events || pms_api__copy_opts(&o, sizeof(o), opts)) {
 		errno = EINVAL;
 		return NULL;
 	}
-	if (opts)
-		memcpy(&o, opts, opts->sz);
 	if (o.pid < -1 || (o.pid == -1 && !o.cpu_set && !o.all_cpus) || (o.cpu_set && o.cpu < 0) ||
 	    (o.cpu_set && o.all_cpus)) {
 		errno = EINVAL;
@@ -372,14 +351,12 @@ void pms_count_value__from_count(const struct pms_count *c, enum pms_read_path p
 	out->value = c->val;
 	out->enabled_ns = c->ena;
 	out->running_ns = c->run;
-	if (c->run == c->ena) {
-		/* never multiplexed (the usual case): no division on the read path */
+	/* never multiplexed (the usual case): no division on the read path */
+	if (c->run == c->ena)
 		out->scaled = c->run ? (double)c->val : 0.0;
-		out->running_pct = 100.0;
-	} else {
+	else
 		out->scaled = c->run ? (double)c->val * ((double)c->ena / (double)c->run) : 0.0;
-		out->running_pct = c->ena ? 100.0 * (double)c->run / (double)c->ena : 100.0;
-	}
+	out->running_pct = pms_count__running_pct(c);
 	out->path = path;
 }
 

@@ -8,13 +8,13 @@
 
 #include <pmuscope/overflow.h>
 
+#include "api/api_priv.h"
 #include "event/event.h"
 #include "perf_event/mmap.h"
 #include "perf_event/sys.h"
 #include "ring/ring.h"
 #include "ring/sample.h"
 #include "util/print.h"
-#include "util/strbuf.h"
 
 #define DEFAULT_RING_PAGES 8
 
@@ -36,19 +36,14 @@ struct drain_ctx {
 static int parse_one(const char *event, struct perf_event_attr *attr)
 {
 	struct pms_event_ctx *ctx = pms_event_ctx__new();
-	struct pms_parse_error perr = { 0 };
 	struct pms_evlist list = { 0 };
 	int err;
 
 	if (!ctx)
 		return -errno;
-	err = pms_evlist__parse(&list, ctx, event, &perr);
+	err = pms_api__parse_events(event, &list, ctx);
 	if (err) {
-		struct strbuf sb = STRBUF_INIT;
-
-		pms_parse_error__format(&perr, event, &sb);
-		pr_warn("%s", sb.buf ? sb.buf : perr.msg);
-		strbuf_release(&sb);
+		/* the callback has had perf's message */
 	} else if (list.nr != 1 || list.entries[0].tool_event != PMS_TOOL_NONE) {
 		pr_warn("%s: overflow sampling takes one event\n", event);
 		err = -EINVAL;
@@ -63,18 +58,16 @@ static int parse_one(const char *event, struct perf_event_attr *attr)
 PMS_API struct pms_overflow *pms_overflow__open(const char *event, uint64_t period,
 					       const struct pms_overflow_opts *opts)
 {
-	struct pms_overflow_opts o = { 0 };
+	struct pms_overflow_opts o;
 	struct perf_event_attr attr;
 	struct pms_overflow *ov;
 	unsigned pages;
 	int err;
 
-	if (!event || !period || (opts && (opts->sz < sizeof(size_t) || opts->sz > sizeof(o)))) {
+	if (!event || !period || pms_api__copy_opts(&o, sizeof(o), opts)) {
 		errno = EINVAL;
 		return NULL;
 	}
-	if (opts)
-		memcpy(&o, opts, opts->sz);
 	pages = o.ring_pages ? o.ring_pages : DEFAULT_RING_PAGES;
 	if (o.pid < 0 || (pages & (pages - 1))) {
 		errno = EINVAL;

@@ -6,6 +6,7 @@
 
 #include <pmuscope/perf_data.h>
 
+#include "api/api_priv.h"
 #include "aggregate/session.h"
 #include "aggregate/stacks.h"
 #include "data/reader.h"
@@ -39,29 +40,7 @@ static enum pms_sample_frame_kind frame_kind(enum pms_frame_kind k)
 
 static void public_frame(const struct pms_frame *f, struct pms_sample_frame *out)
 {
-	*out = (struct pms_sample_frame){
-		.ip = f->ip,
-		.symbol = f->res.status == PMS_RES_OK ? f->res.sym : NULL,
-		.symbol_offset = f->res.status == PMS_RES_OK ? f->res.sym_off : 0,
-		.object = f->res.dso ? f->res.dso : "[unknown]",
-		.kind = frame_kind(f->kind),
-		.return_address = f->caller,
-	};
-}
-
-/* Checks opts->sz and copies what the caller's version of the struct has. */
-static int copy_opts(void *dst, size_t dst_size, const void *src)
-{
-	size_t sz;
-
-	memset(dst, 0, dst_size);
-	if (!src)
-		return 0;
-	memcpy(&sz, src, sizeof(sz));
-	if (sz < sizeof(size_t) || sz > dst_size)
-		return -EINVAL;
-	memcpy(dst, src, sz);
-	return 0;
+	pms_api__frame(&f->res, f->ip, frame_kind(f->kind), f->caller, out);
 }
 
 static int open_session(const char *path, bool callchain, bool recover, const char *symfs,
@@ -89,7 +68,7 @@ PMS_API struct pms_perf_data *pms_perf_data__open(const char *path, const struct
 {
 	struct pms_perf_data_opts o;
 	struct pms_perf_data *d;
-	int err = copy_opts(&o, sizeof(o), opts);
+	int err = pms_api__copy_opts(&o, sizeof(o), opts);
 
 	if (err) {
 		errno = -err;
@@ -185,7 +164,7 @@ PMS_API struct pms_stack_tree *pms_stack_tree__from_perf_data(const char *path, 
 	struct pms_stacks_opts sto = { .sz = sizeof(sto) };
 	struct pms_session *s = NULL;
 	struct pms_stack_tree *p;
-	int err = copy_opts(&o, sizeof(o), opts);
+	int err = pms_api__copy_opts(&o, sizeof(o), opts);
 
 	if (err) {
 		errno = -err;

@@ -104,13 +104,13 @@ static void thread_exit(void *arg)
 
 static void at_exit(void)
 {
+	bool write;
+
 	pthread_mutex_lock(&lock);
-	if (initialized && json_path) {
-		pthread_mutex_unlock(&lock);
-		(void)pms_region__write_json(json_path);
-		return;
-	}
+	write = initialized && json_path;
 	pthread_mutex_unlock(&lock);
+	if (write)
+		(void)pms_region__write_json(json_path);
 }
 
 static void free_state(void)
@@ -172,15 +172,12 @@ static struct thread_state *thread_state_new(struct pms_count_set *set)
 /* Called with the lock held. */
 static int init_locked(const struct pms_region_opts *opts)
 {
-	struct pms_region_opts o = { 0 };
+	struct pms_region_opts o;
 	const char *evs, *path;
 	struct pms_count_set *set;
 
-	if (opts) {
-		if (opts->sz < sizeof(size_t) || opts->sz > sizeof(o))
-			return -EINVAL;
-		memcpy(&o, opts, opts->sz);
-	}
+	if (pms_api__copy_opts(&o, sizeof(o), opts))
+		return -EINVAL;
 	no_user_page = o.no_user_page;
 	evs = o.events ? o.events : getenv("PMS_REGION_EVENTS");
 	if (evs && *evs) {

@@ -6,6 +6,7 @@
 
 #include <pmuscope/perf_data.h>
 
+#include "api/api_priv.h"
 #include "aggregate/live_syms.h"
 #include "symbol/resolver.h"
 
@@ -66,25 +67,19 @@ PMS_API int pms_symbolizer__lookup(struct pms_symbolizer *s, uint64_t addr, bool
 
 	if (!s || !out)
 		return -EINVAL;
-	*out = (struct pms_sample_frame){ .ip = addr, .object = "[unknown]", .return_address = return_address };
 	/* the upper half of the address space is the kernel's on x86-64 and arm64 */
 	if ((int64_t)addr < 0) {
 		err = pms_resolver__kernel(s->res, return_address ? addr - 1 : addr, &r);
-		out->kind = PMS_SAMPLE_FRAME_KERNEL;
 		if (err)
 			return err;
-	} else {
-		err = pms_live_syms__resolve_user(s->ls, s->img, addr, !return_address, &r, &map);
-		if (err)
-			return err;
-		if (!map)
-			return 0;
+		pms_api__frame(&r, addr, PMS_SAMPLE_FRAME_KERNEL, return_address, out);
+		return 0;
 	}
-	if (r.dso)
-		out->object = r.dso;
-	if (r.status == PMS_RES_OK) {
-		out->symbol = r.sym;
-		out->symbol_offset = r.sym_off;
-	}
+	err = pms_live_syms__resolve_user(s->ls, s->img, addr, !return_address, &r, &map);
+	if (err)
+		return err;
+	if (!map)
+		r = (struct pms_resolved){ 0 }; /* nothing mapped there: "[unknown]" */
+	pms_api__frame(&r, addr, PMS_SAMPLE_FRAME_USER, return_address, out);
 	return 0;
 }

@@ -31,7 +31,7 @@ static int read_knob(const char *path)
 	return (int)v;
 }
 
-static int read_sysctl(const char *name)
+int pms_knob__sysctl(const char *name)
 {
 	char path[4096];
 
@@ -67,14 +67,14 @@ void pms_knobs__read(struct pms_knobs *k)
 	struct stat st;
 
 	memset(k, 0, sizeof(*k));
-	k->paranoid = read_sysctl("perf_event_paranoid");
-	k->max_sample_rate = read_sysctl("perf_event_max_sample_rate");
-	k->cpu_time_max_percent = read_sysctl("perf_cpu_time_max_percent");
-	k->mlock_kb = read_sysctl("perf_event_mlock_kb");
-	k->max_stack = read_sysctl("perf_event_max_stack");
-	k->unprivileged_bpf_disabled = read_sysctl("unprivileged_bpf_disabled");
-	k->perf_user_access = read_sysctl("perf_user_access");
-	k->nmi_watchdog = read_sysctl("nmi_watchdog");
+	k->paranoid = pms_knob__sysctl("perf_event_paranoid");
+	k->max_sample_rate = pms_knob__sysctl("perf_event_max_sample_rate");
+	k->cpu_time_max_percent = pms_knob__sysctl("perf_cpu_time_max_percent");
+	k->mlock_kb = pms_knob__sysctl("perf_event_mlock_kb");
+	k->max_stack = pms_knob__sysctl("perf_event_max_stack");
+	k->unprivileged_bpf_disabled = pms_knob__sysctl("unprivileged_bpf_disabled");
+	k->perf_user_access = pms_knob__sysctl("perf_user_access");
+	k->nmi_watchdog = pms_knob__sysctl("nmi_watchdog");
 	read_rdpmc(k);
 	k->btf = pms_sysfs__path(path, sizeof(path), "kernel/btf/vmlinux") == 0 && stat(path, &st) == 0;
 	/* $PMS_TRACEFS_ROOT is returned even when it does not exist */

@@ -32,6 +32,8 @@ struct pms_knobs {
 	bool tracefs;                 /* tracefs mounted (util/sysfs.h) */
 };
 
+/* One knob, <procfs>/sys/kernel/<name> ("perf_user_access"), or PMS_KNOB_ABSENT. */
+int pms_knob__sysctl(const char *name);
 /* Fill *k; absent or unparsable knobs are PMS_KNOB_ABSENT. Never fails. */
 void pms_knobs__read(struct pms_knobs *k);
 /* What an unprivileged user may do at this paranoid level, in words. */
