@@ -41,12 +41,12 @@ struct proc {
 	uint32_t last_gen;
 };
 
-enum { P_EMPTY, P_WAITING, P_RETRIED, P_RESOLVED };
+enum { P_WAITING, P_RETRIED, P_RESOLVED };
 
 struct pending {
 	uint64_t ip;
 	uint32_t pid;
-	uint8_t state; /* P_*; P_RESOLVED entries stay as tombstones */
+	uint8_t state; /* P_*; resolved entries stay, so an address seen again is found */
 };
 
 /* Bound on remembered unresolved user addresses (16 B each). */
