@@ -17,20 +17,14 @@
 #include "stop_signals.h"
 #include "util/time_range.h"
 #include "aggregate/chaincheck.h"
-#ifndef PMS_NO_HOST_LIBS
-#include "aggregate/live_syms.h"
-#endif
 #include "aggregate/stacks.h"
 #include "bpf/profile.h"
 #include "export/export.h"
+#ifndef PMS_NO_HOST_LIBS
+#include "live/profiler.h"
+#endif
 #include "util/cpulist.h"
 #include "util/strbuf.h"
-#ifndef PMS_NO_HOST_LIBS
-#include "symbol/dso.h"
-#include "symbol/maps.h"
-#include "symbol/resolver.h"
-#include "symbol/unwind.h"
-#endif
 
 /* Every option's value: reset_opts() sets them all back to the defaults. */
 static struct profile_opts {
@@ -96,192 +90,27 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* ------------------------------------------------ symbols -- */
-
-static uint32_t intern(struct pms_stacks *st, const struct pms_stack_frame *f)
-{
-	int64_t id = pms_stacks__intern(st, f);
-
-	if (id < 0)
-		die("out of memory");
-	return (uint32_t)id;
-}
-
-static uint32_t user_frame(struct pms_live_syms *ls, struct pms_stacks *st, struct pms_live_image *img,
-			   uint64_t ip, bool leaf)
-{
-	uint32_t frame;
-
-	if (pms_live_syms__user_frame(ls, st, img, ip, leaf, &frame))
-		die("out of memory");
-	return frame;
-}
-
-static uint32_t kernel_frame(struct pms_live_syms *ls, struct pms_stacks *st, uint64_t ip)
-{
-	uint32_t frame;
-
-	if (pms_live_syms__kernel_frame(ls, st, ip, &frame))
-		die("out of memory");
-	return frame;
-}
-
-/* ------------------------------------------------------- reading -- */
-
-struct reader {
-	struct pms_live_syms *ls;
-	struct pms_stacks *st;
-	uint32_t path[2 * PF_MAX_FRAMES + 2];
-	uint64_t samples;
-	uint64_t period_ns; /* per sample: cpu-clock's 1/freq (pprof's second value, --weight period) */
-	uint64_t evicted; /* samples whose stack was deleted between intervals */
-	uint64_t streamed; /* samples that came through the ring buffer */
-	uint64_t unwound, unwind_failed; /* --call-graph dwarf */
-	uint64_t blocked_ns; /* --off-cpu: time in the tree */
-	bool off_cpu;     /* weights are time blocked (ns), not samples */
-	bool dwarf;       /* --call-graph dwarf */
-	struct pms_chaincheck *chains; /* frame-pointer user stacks that stop short */
-};
-
-/* The image a key's user stack belongs to, snapshotted now if its announcement was not read yet. */
-static struct pms_live_image *image_of(struct reader *rd, const struct pf_key *k)
-{
-	struct pms_live_image *img = pms_live_syms__image(rd->ls, k->tgid, k->exec_id);
-
-	if (!img)
-		die("out of memory");
-	return img;
-}
-
-/* --call-graph dwarf: unwind the copied stack with the image's CFI; path[n..] gets the frames, outermost first. */
-static size_t dwarf_user_frames(struct reader *rd, const struct pms_profile_sample *s, size_t n)
-{
-	struct pms_live_image *img = image_of(rd, s->key);
-	struct pms_unwinder *unw = pms_live_syms__unwinder(rd->ls, img);
-	struct pms_unwind_regs regs = { .arch = PMS_UNWIND_X86_64, .mask = s->user_regs_mask, .values = s->user_regs };
-	uint64_t ips[PF_MAX_FRAMES];
-	size_t nr = 0;
-
-	if (!unw || pms_unwinder__unwind(unw, &regs, s->user_stack, s->user_stack_size, ips, PF_MAX_FRAMES, &nr) ||
-	    !nr) {
-		struct pms_stack_frame f = { .kind = PMS_STACK_UNKNOWN, .name = "[user stack lost]" };
-
-		rd->unwind_failed += s->count;
-		rd->path[n++] = intern(rd->st, &f);
-		return n;
-	}
-	rd->unwound += s->count;
-	for (size_t i = nr; i-- > 0;)
-		rd->path[n++] = user_frame(rd->ls, rd->st, img, ips[i], i == 0);
-	return n;
-}
-
-/* Where a frame-pointer user stack ended, for the "stop before an entry" check. */
-static void check_chain(struct reader *rd, struct pms_live_image *img, const struct pms_profile_sample *s)
-{
-	struct pms_chaincheck_chain ch = { .weight = s->count, .at_depth_limit = s->nr_user >= PF_MAX_FRAMES };
-
-	for (uint32_t i = s->nr_user; i-- > 0;) {
-		const struct pms_map *m;
-		struct pms_resolved r;
-
-		if (pms_live_syms__resolve_user(rd->ls, img, s->user[i], i == 0, &r, &m))
-			die("out of memory");
-		if (i == s->nr_user - 1) {
-			ch.outer_sym = r.status == PMS_RES_OK ? r.sym : NULL;
-			ch.outer_vaddr = r.addr;
-			ch.outer_elf = r.elf;
-		}
-		if (m && r.dso) {
-			ch.blame_dso = r.dso;
-			ch.blame_elf = r.elf;
-			break;
-		}
-	}
-	if (pms_chaincheck__add(rd->chains, &ch))
-		die("out of memory");
-}
-
-/* The tracepoint's own frames: the BPF program and the kernel's code that runs it. */
-static bool tracing_frame(const struct reader *rd, uint32_t frame)
-{
-	size_t nr;
-	const struct pms_stack_frame *f = pms_stacks__frames(rd->st, &nr);
-	const char *name = frame < nr ? f[frame].name : "";
-
-	return !strncmp(name, "bpf_prog_", 9) || !strncmp(name, "bpf_trace_run", 13) ||
-	       !strncmp(name, "__bpf_trace_", 12) || !strncmp(name, "__traceiter_", 12);
-}
-
-static int on_sample(void *ctx, const struct pms_profile_sample *s)
-{
-	struct reader *rd = ctx;
-	const struct pf_key *k = s->key;
-	struct pms_stack_frame root = { .kind = PMS_STACK_PROCESS };
-	char comm[PF_COMM_LEN + 1];
-	size_t n = 0;
-
-	memcpy(comm, k->comm, PF_COMM_LEN);
-	comm[PF_COMM_LEN] = 0;
-	root.name = comm;
-	rd->path[n++] = intern(rd->st, &root);
-	rd->samples += s->count;
-	rd->streamed += s->streamed ? s->count : 0;
-	rd->blocked_ns += s->time_ns;
-	if (s->missing_user || s->missing_kernel)
-		rd->evicted += s->count;
-	if (s->user_stack) {
-		n = dwarf_user_frames(rd, s, n);
-	} else if (s->user) {
-		struct pms_live_image *img = image_of(rd, k);
-
-		for (uint32_t i = s->nr_user; i-- > 0;)
-			rd->path[n++] = user_frame(rd->ls, rd->st, img, s->user[i], i == 0);
-		if (s->nr_user)
-			check_chain(rd, img, s);
-	} else if ((k->flags & PF_F_USER_LOST) && !o.kernel) {
-		struct pms_stack_frame f = { .kind = PMS_STACK_UNKNOWN, .name = "[user stack lost]" };
-
-		rd->path[n++] = intern(rd->st, &f);
-	}
-	{
-		uint32_t skip = 0;
-
-		/* off-CPU stacks are taken inside the tracepoint: its BPF frames are not where the thread blocked */
-		while (rd->off_cpu && skip < s->nr_kernel && tracing_frame(rd, kernel_frame(rd->ls, rd->st, s->kernel[skip])))
-			skip++;
-		for (uint32_t i = s->nr_kernel; i-- > skip;)
-			rd->path[n++] = kernel_frame(rd->ls, rd->st, s->kernel[i]);
-	}
-	if (pms_stacks__add_path(rd->st, rd->path, n, s->count, rd->off_cpu ? s->time_ns : s->count * rd->period_ns))
-		die("out of memory");
-	return 0;
-}
-
-static int on_task(void *ctx, const struct pf_task_event *ev)
-{
-	struct reader *rd = ctx;
-
-	if (!pms_live_syms__announce(rd->ls, ev->tgid, ev->exec_id))
-		die("out of memory");
-	return 0;
-}
-
 /* ------------------------------------------------------- output -- */
-
-struct fn_row {
-	uint32_t frame;
-	uint64_t self, total;
-};
 
 static int cmp_rows(const void *a, const void *b)
 {
-	const struct fn_row *x = a, *y = b;
+	const struct pms_stacks_function *x = a, *y = b;
 
-	if (x->total != y->total)
-		return x->total < y->total ? 1 : -1;
-	if (x->self != y->self)
-		return x->self < y->self ? 1 : -1;
+	if (x->total_samples != y->total_samples)
+		return x->total_samples < y->total_samples ? 1 : -1;
+	if (x->self_samples != y->self_samples)
+		return x->self_samples < y->self_samples ? 1 : -1;
+	return x->frame < y->frame ? -1 : x->frame > y->frame;
+}
+
+static int cmp_rows_by_time(const void *a, const void *b)
+{
+	const struct pms_stacks_function *x = a, *y = b;
+
+	if (x->total_period != y->total_period)
+		return x->total_period < y->total_period ? 1 : -1;
+	if (x->self_period != y->self_period)
+		return x->self_period < y->self_period ? 1 : -1;
 	return x->frame < y->frame ? -1 : x->frame > y->frame;
 }
 
@@ -294,40 +123,25 @@ static void print_table(FILE *f, const struct pms_stacks *st, int top, bool by_t
 	size_t nr_nodes, nr_frames, nr_rows = 0;
 	const struct pms_stack_node *nodes = pms_stacks__nodes(st, &nr_nodes);
 	const struct pms_stack_frame *frames = pms_stacks__frames(st, &nr_frames);
-	struct fn_row *rows = xcalloc(nr_frames ? nr_frames : 1, sizeof(*rows));
+	struct pms_stacks_function *rows;
 	uint64_t total = nr_nodes ? (by_time ? nodes[0].total_period : nodes[0].total_samples) : 0;
 
-	for (size_t i = 0; i < nr_frames; i++)
-		rows[i].frame = (uint32_t)i;
-	for (size_t i = 1; i < nr_nodes; i++) {
-		const struct pms_stack_node *nd = &nodes[i];
-		bool outer = false;
-
-		rows[nd->frame].self += by_time ? nd->self_period : nd->self_samples;
-		for (uint32_t p = nd->parent; p; p = nodes[p].parent)
-			if (nodes[p].frame == nd->frame) {
-				outer = true;
-				break;
-			}
-		if (!outer)
-			rows[nd->frame].total += by_time ? nd->total_period : nd->total_samples;
-	}
-	for (size_t i = 0; i < nr_frames; i++)
-		if (frames[i].kind != PMS_STACK_PROCESS && frames[i].kind != PMS_STACK_THREAD && rows[i].total)
-			rows[nr_rows++] = rows[i];
-	qsort(rows, nr_rows, sizeof(*rows), cmp_rows);
+	if (pms_stacks__functions(st, &rows, &nr_rows))
+		die("out of memory");
+	qsort(rows, nr_rows, sizeof(*rows), by_time ? cmp_rows_by_time : cmp_rows);
 	fprintf(f, "# Children      Self  %sShared Object         Symbol\n", by_time ? "  Total time  " : "");
 	fprintf(f, "# ........  ........  %s....................  ......\n", by_time ? "............  " : "");
 	for (size_t i = 0; i < nr_rows && (int)i < top; i++) {
 		const struct pms_stack_frame *fr = &frames[rows[i].frame];
 		const char *dso = fr->dso ? report_dso_short(fr->dso) : "[unknown]";
+		uint64_t tot = by_time ? rows[i].total_period : rows[i].total_samples;
+		uint64_t self = by_time ? rows[i].self_period : rows[i].self_samples;
 
-		fprintf(f, "  %7.2f%%  %7.2f%%  ", 100.0 * (double)rows[i].total / (double)total,
-			100.0 * (double)rows[i].self / (double)total);
+		fprintf(f, "  %7.2f%%  %7.2f%%  ", 100.0 * (double)tot / (double)total, 100.0 * (double)self / (double)total);
 		if (by_time) {
 			struct strbuf tb = STRBUF_INIT;
 
-			strbuf_add_duration_ns(&tb, rows[i].total);
+			strbuf_add_duration_ns(&tb, rows[i].total_period);
 			fprintf(f, "%12s  ", strbuf_str(&tb));
 			strbuf_release(&tb);
 		}
@@ -408,9 +222,11 @@ static int emit(struct pms_stacks *st, const char *event, double secs, size_t nr
 	return 0;
 }
 
-static void print_stats(struct pms_profile *p, const struct reader *rd, const struct pms_live_syms_stats *sy,
-			unsigned int drains)
+static void print_stats(struct pms_profiler *pr, bool dwarf)
 {
+	struct pms_profile *p = pms_profiler__sampler(pr);
+	const struct pms_profiler_counts *c = pms_profiler__counts(pr);
+	const struct pms_live_syms_stats *sy = pms_profiler__syms_stats(pr);
 	struct pms_profile_stats s;
 	const uint64_t *v = s.v;
 	uint64_t ulost, klost;
@@ -419,20 +235,17 @@ static void print_stats(struct pms_profile *p, const struct reader *rd, const st
 		warning("cannot read the drop counters");
 		return;
 	}
-	ulost = v[PF_STAT_USER_FAULT] + v[PF_STAT_USER_EMPTY] + v[PF_STAT_USER_MAP_FULL] +
-		v[PF_STAT_USER_COLLISION] + v[PF_STAT_USER_NOMEM] + v[PF_STAT_COUNTS_FULL_USER] +
-		v[PF_STAT_STREAM_LOST_USER];
-	klost = v[PF_STAT_KERNEL_FAULT] + v[PF_STAT_KERNEL_MAP_FULL] + v[PF_STAT_KERNEL_COLLISION] +
-		v[PF_STAT_KERNEL_NOMEM];
+	ulost = pms_profile_stats__user_lost(&s);
+	klost = pms_profile_stats__kernel_lost(&s);
 	fprintf(stderr,
 		"profile: %" PRIu64 " %s, %" PRIu64 " distinct stacks (map %u), %" PRIu64
-		" keys (map %u, read early %u times to keep room), %" PRIu64 " idle %s left out\n",
+		" keys (map %u, read early %" PRIu64 " times to keep room), %" PRIu64 " idle %s left out\n",
 		v[PF_STAT_SAMPLES], o.off_cpu ? "blocks" : "samples", s.nr_stacks, s.max_stacks,
-		v[PF_STAT_KEYS_CREATED], s.max_counts, drains, v[PF_STAT_IDLE], o.off_cpu ? "switches" : "samples");
-	if (rd->dwarf)
+		v[PF_STAT_KEYS_CREATED], s.max_counts, c->drains, v[PF_STAT_IDLE], o.off_cpu ? "switches" : "samples");
+	if (dwarf)
 		fprintf(stderr, "profile: DWARF unwinding: %" PRIu64 " samples unwound, %" PRIu64
 			" failed (no CFI or mappings for the sampled code: shown as [user stack lost])\n",
-			rd->unwound, rd->unwind_failed);
+			c->unwound, c->unwind_failed);
 	if (o.off_cpu)
 		fprintf(stderr,
 			"profile: blocks left out: shorter than --min-block %" PRIu64 ", longer than --max-block %" PRIu64
@@ -443,7 +256,7 @@ static void print_stats(struct pms_profile *p, const struct reader *rd, const st
 			"profile: streamed through the ring buffer: %" PRIu64 " samples%s (moved there: stacks map full %"
 			PRIu64 ", counts map full %" PRIu64 ", collision %" PRIu64 ", allocator empty %" PRIu64
 			"); dropped (ring buffer full): %" PRIu64 "\n",
-			v[PF_STAT_STREAMED], o.stream ? " (--stream)" : rd->dwarf ? " (--call-graph dwarf)"
+			v[PF_STAT_STREAMED], o.stream ? " (--stream)" : dwarf ? " (--call-graph dwarf)"
 					     : pms_profile__streaming(p) ? " (switched: maps full)" : "",
 			v[PF_STAT_SWITCH_STACKS_FULL], v[PF_STAT_SWITCH_COUNTS_FULL], v[PF_STAT_SWITCH_COLLISION],
 			v[PF_STAT_STREAM_NOMEM], v[PF_STAT_STREAM_LOST]);
@@ -465,7 +278,7 @@ static void print_stats(struct pms_profile *p, const struct reader *rd, const st
 	fprintf(stderr,
 		"profile: truncated at %d frames (kept, outer callers missing): user %" PRIu64 ", kernel %" PRIu64
 		"; stacks cleared to make room before their samples were read: %" PRIu64 "\n",
-		PF_MAX_FRAMES, v[PF_STAT_USER_TRUNC], v[PF_STAT_KERNEL_TRUNC], rd->evicted);
+		PF_MAX_FRAMES, v[PF_STAT_USER_TRUNC], v[PF_STAT_KERNEL_TRUNC], c->evicted);
 	fprintf(stderr,
 		"profile: processes: %" PRIu64 " mappings snapshots at first sample (%" PRIu64
 		" in another mount namespace or root: files opened through /proc/PID/root), %" PRIu64
@@ -476,7 +289,7 @@ static void print_stats(struct pms_profile *p, const struct reader *rd, const st
 		struct pms_chaincheck_result cc;
 		struct strbuf sb = STRBUF_INIT;
 
-		pms_chaincheck__result(rd->chains, &cc);
+		pms_profiler__chains(pr, &cc);
 		if (pms_chaincheck__describe(&cc, &sb))
 			fprintf(stderr, "profile: call chains: %s\n", strbuf_str(&sb));
 		strbuf_release(&sb);
@@ -515,21 +328,15 @@ static bool any_alive(const pid_t *pids, size_t n)
 static int run(int argc, char **argv)
 {
 	struct pms_profile_opts po = { .sz = sizeof(po) };
-	struct pms_stacks_opts sto = { .sz = sizeof(sto), .root = PMS_STACKS_ROOT_COMM };
 	struct pms_cpulist cpus = { 0 };
-	struct pms_profile *p = NULL;
-	struct pms_resolver *res = NULL;
-	struct reader rd = { .chains = pms_chaincheck__new() };
+	struct pms_profiler *pr = NULL;
+	struct pms_profile *p;
 	enum pms_profile_fail fail;
 	pid_t *pids = NULL;
 	struct pms_profile_stats ps;
-	double t0, t_iv, next_iv, next_check;
-	unsigned int drains = 0;
-	bool switched = false;
+	double t0, t_iv, next_iv;
 	int pos, err, ret = 0;
 
-	if (!rd.chains)
-		die("out of memory");
 	pos = opt_parse(&cmd_profile, &argc, argv, 0);
 	if (pos < argc)
 		usage_error(&cmd_profile, "unexpected argument '%s' (profile takes no command: use -p PID or -a)", argv[pos]);
@@ -610,17 +417,14 @@ static int run(int argc, char **argv)
 	po.try_hardware = true;
 	po.stream = o.stream;
 	po.off_cpu = o.off_cpu;
-	rd.off_cpu = o.off_cpu;
-	rd.dwarf = po.dwarf_stack_bytes != 0;
 	po.duration_s = o.interval ? o.interval : o.duration;
 	if (o.map_entries) {
 		po.max_counts = (uint32_t)o.map_entries;
 		po.max_stacks = (uint32_t)o.map_entries * 2;
 	}
 
-	rd.period_ns = 1000000000ull / po.freq;
 	stop_signals__install(on_stop);
-	err = pms_profile__start(&po, &p, &fail);
+	err = pms_profiler__start(&po, PMS_STACKS_ROOT_COMM, &pr, &fail);
 	if (err) {
 		error("%s%s%s", fail_message(fail, err), fail == PMS_PF_OK || fail == PMS_PF_LOAD ||
 			fail == PMS_PF_EVENT || fail == PMS_PF_ATTACH ? ": " : "",
@@ -629,12 +433,9 @@ static int run(int argc, char **argv)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
+	p = pms_profiler__sampler(pr);
 	if (!o.off_cpu && strcmp(pms_profile__event(p), "cycles"))
 		note("no hardware cycles counter here: sampling cpu-clock at %u Hz", po.freq);
-	res = pms_resolver__new();
-	rd.ls = res ? pms_live_syms__new(res) : NULL;
-	if (!rd.ls)
-		die("out of memory");
 	{
 		bool per_task;
 		size_t nev = pms_profile__nr_events(p, &per_task);
@@ -654,10 +455,6 @@ static int run(int argc, char **argv)
 
 	t0 = t_iv = now_s();
 	next_iv = t0 + o.interval;
-	next_check = t0 + 0.5;
-	rd.st = pms_stacks__new(&sto);
-	if (!rd.st)
-		die("out of memory");
 	while (!stop_flag) {
 		double t = now_s();
 		int timeout = 100;
@@ -666,78 +463,55 @@ static int run(int argc, char **argv)
 			break;
 		if (o.duration && (o.duration - (t - t0)) * 1000 < timeout)
 			timeout = (int)((o.duration - (t - t0)) * 1000) + 1;
-		err = pms_profile__poll(p, timeout, on_task, on_sample, &rd);
+		err = pms_profiler__poll(pr, timeout);
+		if (err == -ENOMEM)
+			die("out of memory");
 		if (err < 0 && err != -EINTR) {
 			error("reading the BPF ring buffer: %s", strerror(-err));
 			ret = EXIT_RUNTIME;
 			break;
 		}
-		if (!o.stream && !po.dwarf_stack_bytes && !switched && pms_profile__streaming(p)) {
-			switched = true;
-			if (!pms_profile__stats(p, &ps))
-				note("after %.1f s the in-kernel maps are full (%u stacks, %u keys): every sample now goes "
-				     "through the ring buffer, as with --stream", now_s() - t0, ps.max_stacks, ps.max_counts);
-		}
+		if (pms_profiler__just_switched(pr) && !pms_profile__stats(p, &ps))
+			note("after %.1f s the in-kernel maps are full (%u stacks, %u keys): every sample now goes "
+			     "through the ring buffer, as with --stream", now_s() - t0, ps.max_stacks, ps.max_counts);
 		if (po.nr_pids && !any_alive(pids, po.nr_pids))
 			break;
 		if (o.interval && now_s() >= next_iv) {
-			if (pms_profile__read(p, true, on_sample, &rd))
-				warning("reading the counts map failed");
-			emit(rd.st, pms_profile__event(p), now_s() - t_iv, pms_profile__nr_cpus(p), po.freq);
-			printf("\n");
-			pms_stacks__free(rd.st);
-			pms_live_syms__new_tree(rd.ls);
-			rd.st = pms_stacks__new(&sto);
-			if (!rd.st)
+			struct pms_stacks *st;
+
+			err = pms_profiler__cut(pr, &st);
+			if (err == -ENOMEM)
 				die("out of memory");
+			if (err)
+				warning("reading the counts map failed: %s", strerror(-err));
+			else
+				emit(st, pms_profile__event(p), now_s() - t_iv, pms_profile__nr_cpus(p), po.freq);
+			printf("\n");
+			pms_stacks__free(err ? NULL : st);
 			next_iv += o.interval;
 			t_iv = now_s();
-			/* stacks outlive their interval's counts; start over before the map fills */
-			if (!pms_profile__stats(p, &ps) && ps.nr_stacks > ps.max_stacks / 2 &&
-			    pms_profile__clear_stacks(p))
-				warning("cannot clear the stacks map");
-		} else if (now_s() >= next_check) {
-			/*
-			 * A run longer or busier than the maps were sized for: move the counts
-			 * into the tree before the map fills (the tree adds them up), and start
-			 * the stacks over once their keys are read.
-			 */
-			next_check = now_s() + 0.5;
-			if (!pms_profile__stats(p, &ps) && ps.live_counts > ps.max_counts / 4 * 3) {
-				if (pms_profile__read(p, true, on_sample, &rd))
-					warning("reading the counts map failed");
-				drains++;
-				if (!pms_profile__stats(p, &ps) && ps.nr_stacks > ps.max_stacks / 2 &&
-				    pms_profile__clear_stacks(p))
-					warning("cannot clear the stacks map");
-			}
 		}
 	}
-	pms_profile__stop(p);
-	/* drain announcements still queued: snapshots before reading the counts */
-	while (pms_profile__poll(p, 0, on_task, on_sample, &rd) > 0)
-		;
-	err = pms_profile__read(p, o.interval > 0, on_sample, &rd);
+	err = pms_profiler__stop(pr);
+	if (err == -ENOMEM)
+		die("out of memory");
 	if (err) {
 		error("reading the counts map: %s", strerror(-err));
 		ret = EXIT_RUNTIME;
 	}
-	if (rd.samples == 0 && !o.interval) {
+	if (pms_profiler__counts(pr)->samples == 0 && !o.interval) {
 		if (o.off_cpu)
 			error("no thread blocked%s", po.nr_pids ? " among the given processes" : "");
 		else
 			error("no samples%s", po.nr_pids ? " of the given processes (were they running?)" : "");
 		ret = EXIT_RUNTIME;
-	} else if (emit(rd.st, pms_profile__event(p), now_s() - t_iv, pms_profile__nr_cpus(p), po.freq)) {
+	} else if (emit(pms_profiler__tree(pr), pms_profile__event(p), now_s() - t_iv, pms_profile__nr_cpus(p),
+			po.freq)) {
 		ret = EXIT_RUNTIME;
 	}
-	print_stats(p, &rd, pms_live_syms__stats(rd.ls), drains);
+	print_stats(pr, po.dwarf_stack_bytes != 0);
 out:
-	pms_chaincheck__free(rd.chains);
-	pms_stacks__free(rd.st);
-	pms_profile__free(p);
-	pms_live_syms__free(rd.ls);
-	pms_resolver__free(res);
+	pms_profiler__free(pr);
 	pms_cpulist__release(&cpus);
 	free(pids);
 	return ret;

@@ -3,6 +3,8 @@
 # Enforces the dependency rule of docs/architecture.md by grepping includes:
 #   util <- event <- perf_event <- ring <- data <- aggregate <- export
 #   symbol uses only util; lib/bpf may use util, event, perf_event, ring;
+#   lib/live (live profiling: the BPF sampler into call trees) may use
+#   aggregate, symbol and bpf and what they use;
 #   lib/api (the public functions over them all) may use every layer;
 #   lib/ never includes cli/; public headers include only libc/uapi headers.
 # Also rejects banned unsafe libc calls anywhere in lib/ and cli/.
@@ -22,7 +24,8 @@ allowed() { # allowed <layer> -> space separated layers it may include
 	export) echo "util event perf_event ring data aggregate symbol export" ;;
 	symbol) echo "util symbol" ;;
 	bpf) echo "util event perf_event ring bpf" ;;
-	api) echo "util event perf_event ring data aggregate symbol export bpf api" ;;
+	live) echo "util event perf_event ring data aggregate symbol bpf live" ;;
+	api) echo "util event perf_event ring data aggregate symbol export bpf live api" ;;
 	*) echo "" ;;
 	esac
 }

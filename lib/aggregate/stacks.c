@@ -799,6 +799,43 @@ int pms_stacks__set_meta(struct pms_stacks *st, const struct pms_stacks_meta *me
 	return 0;
 }
 
+int pms_stacks__functions(const struct pms_stacks *st, struct pms_stacks_function **out, size_t *nr)
+{
+	struct pms_stacks_function *fn = calloc(st->nr_frames ? st->nr_frames : 1, sizeof(*fn));
+	size_t n = 0;
+
+	if (!fn)
+		return -ENOMEM;
+	for (size_t i = 1; i < st->nr_nodes; i++) {
+		const struct pms_stack_node *nd = &st->nodes[i];
+		struct pms_stacks_function *f = &fn[nd->frame];
+		bool outermost = true;
+
+		for (uint32_t up = nd->parent; up; up = st->nodes[up].parent)
+			if (st->nodes[up].frame == nd->frame) {
+				outermost = false;
+				break;
+			}
+		f->self_samples += nd->self_samples;
+		f->self_period += nd->self_period;
+		if (outermost) {
+			f->total_samples += nd->total_samples;
+			f->total_period += nd->total_period;
+		}
+	}
+	for (size_t i = 0; i < st->nr_frames; i++) {
+		enum pms_stack_kind k = st->frames[i].kind;
+
+		if (k == PMS_STACK_PROCESS || k == PMS_STACK_THREAD || (!fn[i].total_samples && !fn[i].total_period))
+			continue;
+		fn[i].frame = (uint32_t)i;
+		fn[n++] = fn[i];
+	}
+	*out = fn;
+	*nr = n;
+	return 0;
+}
+
 const char *pms_stacks__build_id(const struct pms_stacks *st, const char *dso)
 {
 	if (!dso)

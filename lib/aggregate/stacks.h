@@ -137,6 +137,21 @@ const struct pms_stacks_meta *pms_stacks__meta(const struct pms_stacks *st);
 /* Meta for trees filled by path (profile): strings are copied. */
 int pms_stacks__set_meta(struct pms_stacks *st, const struct pms_stacks_meta *meta);
 
+/* One function's weights over the whole tree (perf report's children and self columns). */
+struct pms_stacks_function {
+	uint32_t frame;                      /* frame id */
+	uint64_t self_samples, self_period;  /* summed over every node of the frame */
+	uint64_t total_samples, total_period; /* over the outermost node of the frame on each path:
+						  a recursive function counts once per stack */
+};
+
+/*
+ * The functions of the tree (PROCESS and THREAD frames left out, and frames
+ * of no weight), in frame-id order. 0 with *out (the caller frees it) and
+ * *nr, or -ENOMEM.
+ */
+int pms_stacks__functions(const struct pms_stacks *st, struct pms_stacks_function **out, size_t *nr);
+
 /*
  * The build-id of object dso (a frame's dso) as the recording's
  * HEADER_BUILD_ID had it, in lowercase hex; NULL when not recorded.

@@ -248,48 +248,33 @@ static int cmp_fn(const void *a, const void *b)
 	return c ? c : strcmp(x->object ? x->object : "", y->object ? y->object : "");
 }
 
-/* Per frame: self from every node of it, total from the outermost one on each path (recursion counts once). */
 static int build_functions(struct pms_stack_tree *p)
 {
-	size_t nr_nodes = 0, nr_frames = 0, n = 0;
-	const struct pms_stack_node *nodes = pms_stacks__nodes(p->st, &nr_nodes);
+	size_t nr_frames = 0, n = 0;
 	const struct pms_stack_frame *frames = pms_stacks__frames(p->st, &nr_frames);
-	struct pms_stack_tree_function *acc = calloc(nr_frames ? nr_frames : 1, sizeof(*acc));
+	struct pms_stacks_function *fn;
+	struct pms_stack_tree_function *out;
+	int err = pms_stacks__functions(p->st, &fn, &n);
 
-	if (!acc)
+	if (err)
+		return err;
+	out = calloc(n ? n : 1, sizeof(*out));
+	if (!out) {
+		free(fn);
 		return -ENOMEM;
-	for (size_t i = 0; i < nr_nodes; i++) {
-		const struct pms_stack_node *nd = &nodes[i];
-		struct pms_stack_tree_function *f;
-		bool outermost = true;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct pms_stack_frame *f = &frames[fn[i].frame];
 
-		if (nd->frame == PMS_STACKS_NO_FRAME || nd->frame >= nr_frames)
-			continue;
-		if (frames[nd->frame].kind == PMS_STACK_PROCESS || frames[nd->frame].kind == PMS_STACK_THREAD)
-			continue;
-		for (uint32_t up = nd->parent; up != 0 && up < nr_nodes; up = nodes[up].parent) {
-			if (nodes[up].frame == nd->frame) {
-				outermost = false;
-				break;
-			}
-		}
-		f = &acc[nd->frame];
-		f->self_samples += nd->self_samples;
-		f->self_period += nd->self_period;
-		if (outermost) {
-			f->total_samples += nd->total_samples;
-			f->total_period += nd->total_period;
-		}
+		out[i] = (struct pms_stack_tree_function){
+			.name = f->name, .object = f->dso,
+			.self_samples = fn[i].self_samples, .self_period = fn[i].self_period,
+			.total_samples = fn[i].total_samples, .total_period = fn[i].total_period,
+		};
 	}
-	for (size_t i = 0; i < nr_frames; i++) {
-		if (!acc[i].total_samples && !acc[i].self_samples)
-			continue;
-		acc[i].name = frames[i].name;
-		acc[i].object = frames[i].dso;
-		acc[n++] = acc[i];
-	}
-	qsort(acc, n, sizeof(*acc), cmp_fn);
-	p->fns = acc;
+	free(fn);
+	qsort(out, n, sizeof(*out), cmp_fn);
+	p->fns = out;
 	p->nr_fns = n;
 	return 0;
 }

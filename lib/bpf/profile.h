@@ -153,6 +153,10 @@ int pms_profile__read(struct pms_profile *p, bool clear, pms_profile_sample_fn c
  */
 int pms_profile__clear_stacks(struct pms_profile *p);
 
+/* User stacks and kernel stacks that were not taken, summed over every reason. */
+uint64_t pms_profile_stats__user_lost(const struct pms_profile_stats *s);
+uint64_t pms_profile_stats__kernel_lost(const struct pms_profile_stats *s);
+
 /* Drop counters and map fill, summed over CPUs. 0 or -errno. */
 int pms_profile__stats(struct pms_profile *p, struct pms_profile_stats *out);
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The pure parts of the BPF profiler's user side (map and ring sizing, the stack hash), in every build including the one without libbpf.
+// The pure parts of the BPF profiler's user side (map and ring sizing, the stack hash, loss sums), in every build including the one without libbpf.
 #include "profile.h"
 
 void pms_profile__size_maps(unsigned int freq, size_t nr_cpus, double duration_s,
@@ -45,4 +45,20 @@ uint64_t pms_profile__stack_hash(const uint64_t *ips, uint32_t nr, uint32_t kind
 	for (uint32_t i = 0; i < nr && i < PF_MAX_FRAMES; i++)
 		h = pf_hash_step(h, ips[i]);
 	return pf_hash_final(h, nr, kind);
+}
+
+uint64_t pms_profile_stats__user_lost(const struct pms_profile_stats *s)
+{
+	const uint64_t *v = s->v;
+
+	return v[PF_STAT_USER_FAULT] + v[PF_STAT_USER_EMPTY] + v[PF_STAT_USER_MAP_FULL] + v[PF_STAT_USER_COLLISION] +
+	       v[PF_STAT_USER_NOMEM] + v[PF_STAT_COUNTS_FULL_USER] + v[PF_STAT_STREAM_LOST_USER];
+}
+
+uint64_t pms_profile_stats__kernel_lost(const struct pms_profile_stats *s)
+{
+	const uint64_t *v = s->v;
+
+	return v[PF_STAT_KERNEL_FAULT] + v[PF_STAT_KERNEL_MAP_FULL] + v[PF_STAT_KERNEL_COLLISION] +
+	       v[PF_STAT_KERNEL_NOMEM];
 }

@@ -299,7 +299,7 @@ pf_offcpu() {
 	pf_c=$!
 	# attached once each has said so
 	pf_i=0
-	while [ $pf_i -lt 100 ] && [ "$(cat "$pf_tmp/off.err" "$pf_tmp/offmin.err" "$pf_tmp/offmax.err" | grep -c 'off the CPU')" -lt 3 ]; do
+	while [ $pf_i -lt 100 ] && [ "$(cat "$pf_tmp/off.err" "$pf_tmp/offmin.err" "$pf_tmp/offmax.err" 2>/dev/null | grep -c 'off the CPU')" -lt 3 ]; do
 		sleep 0.1
 		pf_i=$((pf_i + 1))
 	done

@@ -111,6 +111,37 @@ Test(stacks, paths_merge_and_totals_add_up)
 	pms_stacks__free(st);
 }
 
+Test(stacks, functions_count_recursion_once_and_skip_pseudo_frames)
+{
+	struct pms_stacks *st = pms_stacks__new(NULL);
+	struct pms_stack_frame proc = { .name = "app", .kind = PMS_STACK_PROCESS, .pid = 7 };
+	int64_t pid = pms_stacks__intern(st, &proc);
+	uint32_t m = fid(st, "main", PMS_STACK_USER), r = fid(st, "rec", PMS_STACK_USER),
+		 l = fid(st, "leaf", PMS_STACK_USER), unused = fid(st, "never", PMS_STACK_USER);
+	struct pms_stacks_function *fn;
+	size_t nr;
+
+	cr_assert_geq(pid, 0);
+	/* app;main;rec;rec;leaf x3, app;main;rec x2, app;main x1 */
+	cr_assert_eq(pms_stacks__add_path(st, (uint32_t[]){ (uint32_t)pid, m, r, r, l }, 5, 3, 30), 0);
+	cr_assert_eq(pms_stacks__add_path(st, (uint32_t[]){ (uint32_t)pid, m, r }, 3, 2, 20), 0);
+	cr_assert_eq(pms_stacks__add_path(st, (uint32_t[]){ (uint32_t)pid, m }, 2, 1, 10), 0);
+	cr_assert_eq(pms_stacks__functions(st, &fn, &nr), 0);
+	cr_assert_eq(nr, 3, "main, rec, leaf: not the process frame, not a frame of no weight (%u)", unused);
+	cr_assert_eq(fn[0].frame, m);
+	cr_assert_eq(fn[0].total_samples, 6);
+	cr_assert_eq(fn[0].self_samples, 1);
+	cr_assert_eq(fn[1].frame, r);
+	cr_assert_eq(fn[1].total_samples, 5, "rec twice on one stack counts once");
+	cr_assert_eq(fn[1].self_samples, 2);
+	cr_assert_eq(fn[1].total_period, 50);
+	cr_assert_eq(fn[2].frame, l);
+	cr_assert_eq(fn[2].self_samples, 3);
+	cr_assert_eq(fn[2].self_period, 30);
+	free(fn);
+	pms_stacks__free(st);
+}
+
 Test(stacks, sort_is_stable_for_many_children)
 {
 	struct pms_stacks *st = pms_stacks__new(NULL);

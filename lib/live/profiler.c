@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: MIT
+// Live profiling: the BPF sampler's stacks named by the live-process symbolizer and merged into a call tree, with the sampler's maps kept from filling.
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "profiler.h"
+#include "symbol/resolver.h"
+#include "symbol/unwind.h"
+
+struct pms_profiler {
+	struct pms_profiler_opts opts;
+	struct pms_profile *sampler;   /* NULL for a builder fed by hand */
+	struct pms_resolver *res;
+	struct pms_live_syms *syms;
+	struct pms_stacks *st;
+	struct pms_chaincheck *chains;
+	struct pms_profiler_counts counts;
+	bool asked_stream;             /* streaming from the start: never a switch */
+	bool switched, switch_told;
+	int err;                       /* the first error of a callback, handed back by the call that ran it */
+	uint64_t next_check_ns;
+	uint32_t path[2 * PF_MAX_FRAMES + 2];
+};
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static struct pms_stacks *new_tree(const struct pms_profiler *pr)
+{
+	struct pms_stacks_opts sto = { .sz = sizeof(sto), .root = pr->opts.root };
+
+	return pms_stacks__new(&sto);
+}
+
+struct pms_profiler *pms_profiler__new(const struct pms_profiler_opts *opts)
+{
+	struct pms_profiler *pr;
+
+	if (opts && opts->sz != sizeof(*opts)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (opts && opts->root != PMS_STACKS_ROOT_NONE && opts->root != PMS_STACKS_ROOT_COMM &&
+	    opts->root != PMS_STACKS_ROOT_PID) {
+		errno = EINVAL;
+		return NULL;
+	}
+	pr = calloc(1, sizeof(*pr));
+	if (!pr)
+		goto oom;
+	if (opts)
+		pr->opts = *opts;
+	pr->opts.sz = sizeof(pr->opts);
+	if (pr->opts.root == PMS_STACKS_ROOT_NONE)
+		pr->opts.root = PMS_STACKS_ROOT_COMM;
+	pr->res = pms_resolver__new();
+	pr->syms = pr->res ? pms_live_syms__new(pr->res) : NULL;
+	pr->st = new_tree(pr);
+	pr->chains = pms_chaincheck__new();
+	if (!pr->syms || !pr->st || !pr->chains)
+		goto oom;
+	return pr;
+oom:
+	pms_profiler__free(pr);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void pms_profiler__free(struct pms_profiler *pr)
+{
+	if (!pr)
+		return;
+	if (pr->sampler)
+		pms_profile__stop(pr->sampler);
+	pms_profile__free(pr->sampler);
+	pms_chaincheck__free(pr->chains);
+	pms_stacks__free(pr->st);
+	pms_live_syms__free(pr->syms);
+	pms_resolver__free(pr->res);
+	free(pr);
+}
+
+/* ------------------------------------------------------ the tree -- */
+
+static int push(struct pms_profiler *pr, size_t *n, const struct pms_stack_frame *f)
+{
+	int64_t id = pms_stacks__intern(pr->st, f);
+
+	if (id < 0)
+		return (int)id;
+	pr->path[(*n)++] = (uint32_t)id;
+	return 0;
+}
+
+static int push_lost_user(struct pms_profiler *pr, size_t *n)
+{
+	struct pms_stack_frame f = { .kind = PMS_STACK_UNKNOWN, .name = "[user stack lost]" };
+
+	return push(pr, n, &f);
+}
+
+/* --call-graph dwarf: unwind the copied stack with the image's CFI, outermost frame first. */
+static int add_dwarf_user(struct pms_profiler *pr, struct pms_live_image *img, const struct pms_profile_sample *s,
+			  size_t *n)
+{
+	struct pms_unwinder *unw = pms_live_syms__unwinder(pr->syms, img);
+	struct pms_unwind_regs regs = { .arch = PMS_UNWIND_X86_64, .mask = s->user_regs_mask, .values = s->user_regs };
+	uint64_t ips[PF_MAX_FRAMES];
+	size_t nr = 0;
+
+	if (!unw || pms_unwinder__unwind(unw, &regs, s->user_stack, s->user_stack_size, ips, PF_MAX_FRAMES, &nr) ||
+	    !nr) {
+		pr->counts.unwind_failed += s->count;
+		return push_lost_user(pr, n);
+	}
+	pr->counts.unwound += s->count;
+	for (size_t i = nr; i-- > 0;) {
+		int err = pms_live_syms__user_frame(pr->syms, pr->st, img, ips[i], i == 0, &pr->path[*n]);
+
+		if (err)
+			return err;
+		(*n)++;
+	}
+	return 0;
+}
+
+/* Where a frame-pointer user stack ended, for the "stopped before an entry point" check. */
+static int check_chain(struct pms_profiler *pr, struct pms_live_image *img, const struct pms_profile_sample *s)
+{
+	struct pms_chaincheck_chain ch = { .weight = s->count, .at_depth_limit = s->nr_user >= PF_MAX_FRAMES };
+
+	for (uint32_t i = s->nr_user; i-- > 0;) {
+		const struct pms_map *m;
+		struct pms_resolved r;
+		int err = pms_live_syms__resolve_user(pr->syms, img, s->user[i], i == 0, &r, &m);
+
+		if (err)
+			return err;
+		if (i == s->nr_user - 1) {
+			ch.outer_sym = r.status == PMS_RES_OK ? r.sym : NULL;
+			ch.outer_vaddr = r.addr;
+			ch.outer_elf = r.elf;
+		}
+		if (m && r.dso) {
+			ch.blame_dso = r.dso;
+			ch.blame_elf = r.elf;
+			break;
+		}
+	}
+	return pms_chaincheck__add(pr->chains, &ch);
+}
+
+/* The tracepoint's own frames: the BPF program and the kernel's code that runs it. */
+static bool tracing_frame(const struct pms_profiler *pr, uint32_t frame)
+{
+	size_t nr;
+	const struct pms_stack_frame *f = pms_stacks__frames(pr->st, &nr);
+	const char *name = frame < nr ? f[frame].name : "";
+
+	return !strncmp(name, "bpf_prog_", 9) || !strncmp(name, "bpf_trace_run", 13) ||
+	       !strncmp(name, "__bpf_trace_", 12) || !strncmp(name, "__traceiter_", 12);
+}
+
+static int add_kernel(struct pms_profiler *pr, const struct pms_profile_sample *s, size_t *n)
+{
+	uint32_t skip = 0, frame;
+	int err;
+
+	/* off-CPU stacks are taken inside the tracepoint: its frames are not where the thread blocked */
+	while (pr->opts.off_cpu && skip < s->nr_kernel) {
+		err = pms_live_syms__kernel_frame(pr->syms, pr->st, s->kernel[skip], &frame);
+		if (err)
+			return err;
+		if (!tracing_frame(pr, frame))
+			break;
+		skip++;
+	}
+	for (uint32_t i = s->nr_kernel; i-- > skip;) {
+		err = pms_live_syms__kernel_frame(pr->syms, pr->st, s->kernel[i], &pr->path[*n]);
+		if (err)
+			return err;
+		(*n)++;
+	}
+	return 0;
+}
+
+int pms_profiler__add_sample(struct pms_profiler *pr, const struct pms_profile_sample *s)
+{
+	const struct pf_key *k = s->key;
+	struct pms_stack_frame root = { .kind = PMS_STACK_PROCESS };
+	char comm[PF_COMM_LEN + 1];
+	size_t n = 0;
+	int err;
+
+	memcpy(comm, k->comm, PF_COMM_LEN);
+	comm[PF_COMM_LEN] = 0;
+	root.name = comm;
+	if (pr->opts.root == PMS_STACKS_ROOT_PID)
+		root.pid = k->tgid;
+	err = push(pr, &n, &root);
+	if (!err && (s->user_stack || s->user)) {
+		struct pms_live_image *img = pms_live_syms__image(pr->syms, k->tgid, k->exec_id);
+
+		if (!img)
+			return -ENOMEM;
+		if (s->user_stack) {
+			err = add_dwarf_user(pr, img, s, &n);
+		} else {
+			for (uint32_t i = s->nr_user; !err && i-- > 0;) {
+				err = pms_live_syms__user_frame(pr->syms, pr->st, img, s->user[i], i == 0, &pr->path[n]);
+				n += !err;
+			}
+			if (!err && s->nr_user)
+				err = check_chain(pr, img, s);
+		}
+	} else if (!err && (k->flags & PF_F_USER_LOST) && !pr->opts.kernel_only) {
+		err = push_lost_user(pr, &n);
+	}
+	if (!err)
+		err = add_kernel(pr, s, &n);
+	if (!err)
+		err = pms_stacks__add_path(pr->st, pr->path, n, s->count,
+					   pr->opts.off_cpu ? s->time_ns : s->count * pr->opts.period_ns);
+	if (err)
+		return err;
+	pr->counts.samples += s->count;
+	pr->counts.streamed += s->streamed ? s->count : 0;
+	pr->counts.blocked_ns += s->time_ns;
+	if (s->missing_user || s->missing_kernel)
+		pr->counts.evicted += s->count;
+	return 0;
+}
+
+int pms_profiler__announce(struct pms_profiler *pr, uint32_t tgid, uint32_t exec_id)
+{
+	return pms_live_syms__announce(pr->syms, tgid, exec_id) ? 0 : -ENOMEM;
+}
+
+/* ------------------------------------------------------ the sampler -- */
+
+static int on_sample(void *ctx, const struct pms_profile_sample *s)
+{
+	struct pms_profiler *pr = ctx;
+
+	pr->err = pms_profiler__add_sample(pr, s);
+	return pr->err;
+}
+
+static int on_task(void *ctx, const struct pf_task_event *ev)
+{
+	struct pms_profiler *pr = ctx;
+
+	pr->err = pms_profiler__announce(pr, ev->tgid, ev->exec_id);
+	return pr->err;
+}
+
+/* A sampler call that ran the callbacks: the callback's error first (it stopped the walk). */
+static int callback_result(struct pms_profiler *pr, int ret)
+{
+	int err = pr->err;
+
+	pr->err = 0;
+	return err ? err : ret;
+}
+
+int pms_profiler__start(const struct pms_profile_opts *sampler, enum pms_stacks_root root,
+			struct pms_profiler **out, enum pms_profile_fail *fail)
+{
+	struct pms_profiler_opts po = {
+		.sz = sizeof(po), .root = root, .off_cpu = sampler->off_cpu,
+		.kernel_only = sampler->kernel && !sampler->user,
+		.period_ns = 1000000000ull / (sampler->freq ? sampler->freq : 1),
+	};
+	struct pms_profiler *pr = pms_profiler__new(&po);
+	int err;
+
+	*fail = PMS_PF_OK;
+	if (!pr)
+		return -errno;
+	err = pms_profile__start(sampler, &pr->sampler, fail);
+	if (err) {
+		pms_profiler__free(pr);
+		return err;
+	}
+	pr->asked_stream = sampler->stream || sampler->dwarf_stack_bytes;
+	pr->next_check_ns = monotonic_ns() + 500000000ull;
+	*out = pr;
+	return 0;
+}
+
+/* Move the counts into the tree (which adds them up) before the map fills; start the stacks over when half full. */
+static int read_counts(struct pms_profiler *pr)
+{
+	struct pms_profile_stats ps;
+	int err = callback_result(pr, pms_profile__read(pr->sampler, true, on_sample, pr));
+
+	if (err)
+		return err;
+	if (!pms_profile__stats(pr->sampler, &ps) && ps.nr_stacks > ps.max_stacks / 2)
+		return pms_profile__clear_stacks(pr->sampler);
+	return 0;
+}
+
+int pms_profiler__poll(struct pms_profiler *pr, int timeout_ms)
+{
+	struct pms_profile_stats ps;
+	int ret;
+
+	if (!pr->sampler)
+		return -EINVAL;
+	ret = callback_result(pr, pms_profile__poll(pr->sampler, timeout_ms, on_task, on_sample, pr));
+	if (ret < 0)
+		return ret;
+	if (!pr->asked_stream && pms_profile__streaming(pr->sampler))
+		pr->switched = true;
+	if (monotonic_ns() >= pr->next_check_ns) {
+		pr->next_check_ns = monotonic_ns() + 500000000ull;
+		if (!pms_profile__stats(pr->sampler, &ps) && ps.live_counts > ps.max_counts / 4 * 3) {
+			int err = read_counts(pr);
+
+			if (err)
+				return err;
+			pr->counts.drains++;
+		}
+	}
+	return ret;
+}
+
+bool pms_profiler__just_switched(struct pms_profiler *pr)
+{
+	if (!pr->switched || pr->switch_told)
+		return false;
+	pr->switch_told = true;
+	return true;
+}
+
+int pms_profiler__cut(struct pms_profiler *pr, struct pms_stacks **out)
+{
+	struct pms_stacks *next;
+	int err = pr->sampler ? read_counts(pr) : 0;
+
+	if (err)
+		return err;
+	next = new_tree(pr);
+	if (!next)
+		return -ENOMEM;
+	*out = pr->st;
+	pr->st = next;
+	pms_live_syms__new_tree(pr->syms);
+	pr->counts.cuts++;
+	return 0;
+}
+
+int pms_profiler__stop(struct pms_profiler *pr)
+{
+	int err;
+
+	if (!pr->sampler)
+		return 0;
+	pms_profile__stop(pr->sampler);
+	do
+		err = callback_result(pr, pms_profile__poll(pr->sampler, 0, on_task, on_sample, pr));
+	while (err > 0);
+	if (err < 0 && err != -EINTR)
+		return err;
+	return callback_result(pr, pms_profile__read(pr->sampler, true, on_sample, pr));
+}
+
+struct pms_stacks *pms_profiler__tree(struct pms_profiler *pr)
+{
+	return pr->st;
+}
+
+struct pms_profile *pms_profiler__sampler(struct pms_profiler *pr)
+{
+	return pr->sampler;
+}
+
+const struct pms_profiler_counts *pms_profiler__counts(const struct pms_profiler *pr)
+{
+	return &pr->counts;
+}
+
+const struct pms_live_syms_stats *pms_profiler__syms_stats(const struct pms_profiler *pr)
+{
+	return pms_live_syms__stats(pr->syms);
+}
+
+void pms_profiler__chains(struct pms_profiler *pr, struct pms_chaincheck_result *out)
+{
+	pms_chaincheck__result(pr->chains, out);
+}
