@@ -32,6 +32,14 @@ struct pms_cmd {
 	void (*reset)(void);
 };
 
+/*
+ * The definition that ends each cmd_<name>.c: the command's entry, with the
+ * file's own option table `opts`, `run` and `reset_opts`.
+ */
+#define PMS_COMMAND(ident, cmd_name, one_line, usage_line)                                           \
+	const struct pms_cmd cmd_##ident = { .name = (cmd_name), .summary = (one_line), .usage = (usage_line), \
+					     .opts = opts, .run = run, .reset = reset_opts }
+
 #define CMD(n) extern const struct pms_cmd cmd_##n;
 #include "commands.def"
 #undef CMD

@@ -15,6 +15,7 @@
 #include "data/reader.h"
 #include "symbol/buildid_archive.h"
 #include "symbol/buildid_cache.h"
+#include "util/fileio.h"
 #include "util/hex.h"
 
 /* Every option's value: reset_opts() sets them all back to the defaults. */
@@ -77,11 +78,12 @@ static int run(int argc, char **argv)
 	struct pms_data_reader *r = NULL;
 	struct pms_objects *objs = NULL;
 	struct pms_data_error derr;
-	char dir[PATH_MAX], *out = NULL, *tmp = NULL;
+	char dir[PATH_MAX], *out = NULL;
+	struct pms_file_replace rep;
 	const char *path = "perf.data";
 	size_t nr, nr_missing = 0;
 	bool only_hits;
-	int first, fd, err, ret = EXIT_RUNTIME;
+	int first, err, ret = EXIT_RUNTIME;
 
 	first = opt_parse(&cmd_archive, &argc, argv, 0);
 	if (argc - first > 1)
@@ -122,22 +124,13 @@ static int run(int argc, char **argv)
 	else if (asprintf(&out, "%s.tar.gz", path) < 0)
 		die("out of memory");
 	/* written whole under a temporary name, so a failed archive never replaces a good one */
-	if (asprintf(&tmp, "%s.XXXXXX", out) < 0)
-		die("out of memory");
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		error("cannot create %s: %s", out, strerror(errno));
+	err = pms_file_replace__begin(&rep, out);
+	if (err) {
+		error("cannot create %s: %s", out, strerror(-err));
 		goto out;
 	}
-	err = pms_buildid_archive__write(dir, arch, nr, fd, &st);
-	if (!err && fchmod(fd, 0644))
-		err = -errno;
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && rename(tmp, out))
-		err = -errno;
+	err = pms_file_replace__end(&rep, out, 0644, pms_buildid_archive__write(dir, arch, nr, rep.fd, &st));
 	if (err) {
-		unlink(tmp);
 		error("cannot write %s: %s", out, strerror(-err));
 		goto out;
 	}
@@ -170,17 +163,11 @@ static int run(int argc, char **argv)
 out:
 	free(arch);
 	free(out);
-	free(tmp);
 	pms_objects__free(objs);
 	pms_data_reader__free(r);
 	return ret;
 }
 
-const struct pms_cmd cmd_archive = {
-	.name = "archive",
-	.summary = "pack the objects a perf.data file names into FILE.tar.gz (perf archive)",
-	.usage = "pmuscope archive [-o <archive>] [<file>]",
-	.opts = opts,
-	.run = run,
-	.reset = reset_opts,
-};
+PMS_COMMAND(archive, "archive",
+	    "pack the objects a perf.data file names into FILE.tar.gz (perf archive)",
+	    "pmuscope archive [-o <archive>] [<file>]");

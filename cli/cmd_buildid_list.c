@@ -136,11 +136,6 @@ static int run(int argc, char **argv)
 	return ret;
 }
 
-const struct pms_cmd cmd_buildid_list = {
-	.name = "buildid-list",
-	.summary = "list the build-ids a perf.data file names (perf buildid-list)",
-	.usage = "pmuscope buildid-list [-i <file>] [-H] | -k",
-	.opts = opts,
-	.run = run,
-	.reset = reset_opts,
-};
+PMS_COMMAND(buildid_list, "buildid-list",
+	    "list the build-ids a perf.data file names (perf buildid-list)",
+	    "pmuscope buildid-list [-i <file>] [-H] | -k");

@@ -75,18 +75,12 @@ static int load(struct side *d)
 	const struct pms_session_sample *smp;
 	struct pms_stacks **trees = NULL;
 	const char **names = NULL;
-	struct pms_data_error derr;
 	const struct pms_data_error *dmg;
 	size_t nr_trees = 0, pick;
 	int err;
 
-	memset(&derr, 0, sizeof(derr));
-	symbol_opts__apply(&so);
-	err = pms_session__open(&d->s, d->path, &so, &derr);
-	if (err) {
-		data_input__open_error(d->path, err, &derr, NULL);
+	if (data_input__open_session(&d->s, d->path, &so, NULL))
 		return EXIT_RUNTIME;
-	}
 	while ((err = pms_session__next(d->s, &smp)) > 0) {
 		if (smp->attr_idx >= nr_trees) {
 			size_t n = smp->attr_idx + 1;
@@ -377,11 +371,6 @@ out:
 	return ret;
 }
 
-const struct pms_cmd cmd_diff = {
-	.name = "diff",
-	.summary = "compare two perf.data files: per-function share deltas, differential flame graph",
-	.usage = "pmuscope diff [--sort total|self] [--limit <n>] [--percent-limit <p>] [--json] [--flamegraph <file.html>] [<base.data> <new.data>]",
-	.opts = opts,
-	.run = run,
-	.reset = reset_opts,
-};
+PMS_COMMAND(diff, "diff",
+	    "compare two perf.data files: per-function share deltas, differential flame graph",
+	    "pmuscope diff [--sort total|self] [--limit <n>] [--percent-limit <p>] [--json] [--flamegraph <file.html>] [<base.data> <new.data>]");

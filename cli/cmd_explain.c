@@ -63,17 +63,8 @@ static const char *uarch_short(enum pms_uarch u)
 	}
 }
 
-static void line(const char *key, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void line(const char *key, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("  %-32s ", key);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
+/* "  key   value": explain's keys are attr field names, up to 32 columns */
+#define line(...) output__kv(32, __VA_ARGS__)
 
 static const char *sw_id_name(uint64_t c)
 {
@@ -803,11 +794,6 @@ static const struct opt opts[] = {
 	OPT_END(),
 };
 
-const struct pms_cmd cmd_explain = {
-	.name = "explain",
-	.summary = "show the perf_event_attr of an event and what it counts in hardware",
-	.usage = "pmuscope explain [--vendor <v>] [--no-probe] [--json] <event>",
-	.opts = opts,
-	.run = run,
-	.reset = reset_opts,
-};
+PMS_COMMAND(explain, "explain",
+	    "show the perf_event_attr of an event and what it counts in hardware",
+	    "pmuscope explain [--vendor <v>] [--no-probe] [--json] <event>");

@@ -54,7 +54,6 @@ static int run(int argc, char **argv)
 	struct pms_stacks_opts sto = { .sz = sizeof(sto) };
 	struct pms_export_opts eo = { .sz = sizeof(eo), .weight = PMS_WEIGHT_SAMPLES };
 	const struct pms_exporter *fmt;
-	struct pms_data_error derr = { 0 };
 	struct pms_session *s = NULL;
 	struct pms_stacks *st = NULL;
 	struct strbuf out = STRBUF_INIT;
@@ -86,29 +85,23 @@ static int run(int argc, char **argv)
 	so.max_stack = o.max_stack > 0 ? (size_t)o.max_stack : 0;
 	path = o.input ? o.input : "perf.data";
 
-	symbol_opts__apply(&so);
-	err = pms_session__open(&s, path, &so, &derr);
+	err = data_input__open_session(&s, path, &so, DATA_INPUT_RECORD_OR_I);
 	if (err) {
-		data_input__open_error(path, err, &derr, DATA_INPUT_RECORD_OR_I);
 		if (err == -EBADMSG && !o.recover)
 			note("--recover exports the samples before the damage");
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	st = pms_stacks__new(&sto);
-	if (!st)
-		die("out of memory");
-	err = pms_stacks__add_session(st, s);
+	err = pms_stacks__from_session(s, &sto, &st, &damage);
 	if (err == -ENOMEM)
 		die("out of memory");
-	damage = pms_data_reader__error(pms_session__reader(s));
 	if (err < 0) {
-		error("'%s': %s", path, damage && damage->err ? damage->msg : strerror(-err));
+		error("'%s': %s", path, damage ? damage->msg : strerror(-err));
 		note("--recover exports the samples before the damage");
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	if (o.recover && damage && damage->err)
+	if (damage)
 		warning("'%s': %s; samples after it are left out", path, damage->msg);
 	if (o.event && !pms_stacks__meta(st)->samples && pms_stacks__meta(st)->samples_filtered) {
 		struct pms_data_reader *rd = pms_session__reader(s);
@@ -154,11 +147,6 @@ out:
 	return ret;
 }
 
-const struct pms_cmd cmd_export = {
-	.name = "export",
-	.summary = "write a perf.data file's call stacks for other tools: pprof, folded, speedscope, Chrome trace, ...",
-	.usage = "pmuscope export [-i <file>] [-o <file>] [--format <fmt>] [--weight samples|period]",
-	.opts = opts,
-	.run = run,
-	.reset = reset_opts,
-};
+PMS_COMMAND(export, "export",
+	    "write a perf.data file's call stacks for other tools: pprof, folded, speedscope, Chrome trace, ...",
+	    "pmuscope export [-i <file>] [-o <file>] [--format <fmt>] [--weight samples|period]");

@@ -53,30 +53,20 @@ static void reset_opts(void)
 static int load(const char *path, const struct pms_stacks_opts *sto, struct pms_stacks **out)
 {
 	struct pms_session_opts so = { .sz = sizeof(so), .recover = true, .callchain = true };
-	struct pms_data_error derr;
 	const struct pms_data_error *damage;
 	struct pms_session *s = NULL;
 	struct pms_stacks *st;
 	int err, ret = 0;
 
 	*out = NULL;
-	memset(&derr, 0, sizeof(derr));
-	symbol_opts__apply(&so);
-	err = pms_session__open(&s, path, &so, &derr);
-	if (err) {
-		data_input__open_error(path, err, &derr, "record one with `pmuscope record -g`, or name it with -i");
+	if (data_input__open_session(&s, path, &so, "record one with `pmuscope record -g`, or name it with -i"))
 		return EXIT_RUNTIME;
-	}
-	st = pms_stacks__new(sto);
-	if (!st)
-		die("out of memory");
-	err = pms_stacks__add_session(st, s);
+	err = pms_stacks__from_session(s, sto, &st, &damage);
 	if (err == -ENOMEM)
 		die("out of memory");
-	damage = pms_data_reader__error(pms_session__reader(s));
-	if (err < 0 || (damage && damage->err)) {
+	if (err < 0 || damage) {
 		/* like report: what came before the damage is still drawn, and the exit status says it is partial */
-		error("%s: %s", path, damage && damage->err ? damage->msg : strerror(-err));
+		error("%s: %s", path, damage ? damage->msg : strerror(-err));
 		ret = EXIT_RUNTIME;
 	}
 	pms_session__free(s);
@@ -164,11 +154,6 @@ out:
 	return ret;
 }
 
-const struct pms_cmd cmd_flamegraph = {
-	.name = "flamegraph",
-	.summary = "draw a perf.data file as an interactive flame graph (HTML) or a static SVG",
-	.usage = "pmuscope flamegraph [-i <file>] [-o <file>] [--svg] [--icicle] [--weight samples|period] [--root comm|pid|tid|none]",
-	.opts = opts,
-	.run = run,
-	.reset = reset_opts,
-};
+PMS_COMMAND(flamegraph, "flamegraph",
+	    "draw a perf.data file as an interactive flame graph (HTML) or a static SVG",
+	    "pmuscope flamegraph [-i <file>] [-o <file>] [--svg] [--icicle] [--weight samples|period] [--root comm|pid|tid|none]");

@@ -318,17 +318,7 @@ static const char *yesno(bool b)
 	return b ? "yes" : "no";
 }
 
-static void kv(const char *key, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void kv(const char *key, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("  %-28s ", key);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
+#define kv(...) output__kv(28, __VA_ARGS__)
 
 static void knob_line(const char *key, int v, const char *unit, const char *words)
 {
@@ -728,11 +718,6 @@ static const struct opt opts[] = {
 	OPT_END(),
 };
 
-const struct pms_cmd cmd_info = {
-	.name = "info",
-	.summary = "show this machine's performance-monitoring capabilities",
-	.usage = "pmuscope info [--json] [--no-probe] [--dump-cpuid]",
-	.opts = opts,
-	.run = run,
-	.reset = reset_opts,
-};
+PMS_COMMAND(info, "info",
+	    "show this machine's performance-monitoring capabilities",
+	    "pmuscope info [--json] [--no-probe] [--dump-cpuid]");

@@ -623,11 +623,6 @@ static const struct opt opts[] = {
 	OPT_END(),
 };
 
-const struct pms_cmd cmd_list = {
-	.name = "list",
-	.summary = "list the events that work on this machine",
-	.usage = "pmuscope list [--all] [--json] [--no-mount] [hw|sw|cache|pmu|tracepoint|<glob>...]",
-	.opts = opts,
-	.run = run,
-	.reset = reset_opts,
-};
+PMS_COMMAND(list, "list",
+	    "list the events that work on this machine",
+	    "pmuscope list [--all] [--json] [--no-mount] [hw|sw|cache|pmu|tracepoint|<glob>...]");

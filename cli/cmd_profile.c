@@ -92,25 +92,18 @@ static double now_s(void)
 
 /* ------------------------------------------------------- output -- */
 
+static bool rows_by_time; /* qsort has no context: print_table sets which weight orders the rows */
+
 static int cmp_rows(const void *a, const void *b)
 {
 	const struct pms_stacks_function *x = a, *y = b;
+	uint64_t xt = rows_by_time ? x->total_period : x->total_samples, yt = rows_by_time ? y->total_period : y->total_samples;
+	uint64_t xs = rows_by_time ? x->self_period : x->self_samples, ys = rows_by_time ? y->self_period : y->self_samples;
 
-	if (x->total_samples != y->total_samples)
-		return x->total_samples < y->total_samples ? 1 : -1;
-	if (x->self_samples != y->self_samples)
-		return x->self_samples < y->self_samples ? 1 : -1;
-	return x->frame < y->frame ? -1 : x->frame > y->frame;
-}
-
-static int cmp_rows_by_time(const void *a, const void *b)
-{
-	const struct pms_stacks_function *x = a, *y = b;
-
-	if (x->total_period != y->total_period)
-		return x->total_period < y->total_period ? 1 : -1;
-	if (x->self_period != y->self_period)
-		return x->self_period < y->self_period ? 1 : -1;
+	if (xt != yt)
+		return xt < yt ? 1 : -1;
+	if (xs != ys)
+		return xs < ys ? 1 : -1;
 	return x->frame < y->frame ? -1 : x->frame > y->frame;
 }
 
@@ -128,7 +121,8 @@ static void print_table(FILE *f, const struct pms_stacks *st, int top, bool by_t
 
 	if (pms_stacks__functions(st, &rows, &nr_rows))
 		die("out of memory");
-	qsort(rows, nr_rows, sizeof(*rows), by_time ? cmp_rows_by_time : cmp_rows);
+	rows_by_time = by_time;
+	qsort(rows, nr_rows, sizeof(*rows), cmp_rows);
 	fprintf(f, "# Children      Self  %sShared Object         Symbol\n", by_time ? "  Total time  " : "");
 	fprintf(f, "# ........  ........  %s....................  ......\n", by_time ? "............  " : "");
 	for (size_t i = 0; i < nr_rows && (int)i < top; i++) {
@@ -287,12 +281,9 @@ static void print_stats(struct pms_profiler *pr, bool dwarf)
 		sy->snapshots, sy->foreign, sy->late, sy->missed, v[PF_STAT_TASKS_FULL], v[PF_STAT_RINGBUF_FULL]);
 	{
 		struct pms_chaincheck_result cc;
-		struct strbuf sb = STRBUF_INIT;
 
 		pms_profiler__chains(pr, &cc);
-		if (pms_chaincheck__describe(&cc, &sb))
-			fprintf(stderr, "profile: call chains: %s\n", strbuf_str(&sb));
-		strbuf_release(&sb);
+		report_print_chain_check(stderr, "profile: ", &cc);
 	}
 }
 
@@ -518,11 +509,6 @@ out:
 }
 #endif
 
-const struct pms_cmd cmd_profile = {
-	.name = "profile",
-	.summary = "sample call stacks with BPF, aggregated in the kernel (system-wide or -p), or time blocked threads (--off-cpu)",
-	.usage = "pmuscope profile [-F <hz> [--stream] [--call-graph fp|dwarf[,size]] | --off-cpu [--min-block <t>] [--max-block <t>]] [-a | -p <pids> | -t <tids>] [-C <cpus>] [--duration <s>] [-U | -K] [--folded | -o <file> [--format <fmt>]]",
-	.opts = opts,
-	.run = run,
-	.reset = reset_opts,
-};
+PMS_COMMAND(profile, "profile",
+	    "sample call stacks with BPF, aggregated in the kernel (system-wide or -p), or time blocked threads (--off-cpu)",
+	    "pmuscope profile [-F <hz> [--stream] [--call-graph fp|dwarf[,size]] | --off-cpu [--min-block <t>] [--max-block <t>]] [-a | -p <pids> | -t <tids>] [-C <cpus>] [--duration <s>] [-U | -K] [--folded | -o <file> [--format <fmt>]]");

@@ -939,11 +939,6 @@ out:
 	return ret;
 }
 
-const struct pms_cmd cmd_record = {
-	.name = "record",
-	.summary = "sample a command, processes or all CPUs into perf.data",
-	.usage = "pmuscope record [<options>] [-a | -C <cpus> | -p <pid> | -t <tid> | [--] <command> [<args>]]",
-	.opts = opts,
-	.run = run,
-	.reset = reset_opts,
-};
+PMS_COMMAND(record, "record",
+	    "sample a command, processes or all CPUs into perf.data",
+	    "pmuscope record [<options>] [-a | -C <cpus> | -p <pid> | -t <tid> | [--] <command> [<args>]]");

@@ -371,12 +371,9 @@ static void print_summary(FILE *f, struct pms_session *s, const struct pms_hist 
 	}
 	{
 		struct pms_chaincheck_result cc;
-		struct strbuf sb = STRBUF_INIT;
 
 		pms_session__chain_check(s, &cc);
-		if (pms_chaincheck__describe(&cc, &sb))
-			fprintf(f, "#   call chains: %s\n", strbuf_str(&sb));
-		strbuf_release(&sb);
+		report_print_chain_check(f, "#   ", &cc);
 	}
 	if (st->dwarf_samples)
 		fprintf(f, "#   dwarf unwinding: %" PRIu64 " samples with user stacks, %" PRIu64
@@ -831,7 +828,6 @@ static int run(int argc, char **argv)
 	struct pms_hist_filter filter;
 	struct pms_session_opts so = { .sz = sizeof(so), .recover = true };
 	struct pms_hist_opts ho = { .sz = sizeof(ho) };
-	struct pms_data_error derr;
 	const struct pms_data_error *damage;
 	struct pms_session *s = NULL;
 	struct pms_data_reader *rd;
@@ -884,15 +880,12 @@ static int run(int argc, char **argv)
 		o.cg_min = o.percent_limit;
 	path = o.input ? o.input : "perf.data";
 
-	memset(&derr, 0, sizeof(derr));
 	/* whole chains cost a lookup per frame: skip them when nothing would show them */
 	so.callchain = !(o.children == 0 && o.graph_none) || o.html;
 	/* perf walks chains from the root in children mode unless told callee, and with -g caller */
 	so.max_stack_from_root = o.order_set ? o.order == PMS_CG_CALLER : o.children != 0;
-	symbol_opts__apply(&so);
-	err = pms_session__open(&s, path, &so, &derr);
+	err = data_input__open_session(&s, path, &so, DATA_INPUT_RECORD_OR_I);
 	if (err) {
-		data_input__open_error(path, err, &derr, DATA_INPUT_RECORD_OR_I);
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
@@ -1140,11 +1133,6 @@ out:
 	return ret;
 }
 
-const struct pms_cmd cmd_report = {
-	.name = "report",
-	.summary = "show where samples of a perf.data file went (perf report compatible)",
-	.usage = "pmuscope report [-i <file>] [--stdio | --json | --html <file>] [--sort <keys>] [-g caller|callee|none] [<filters>]",
-	.opts = opts,
-	.run = run,
-	.reset = reset_opts,
-};
+PMS_COMMAND(report, "report",
+	    "show where samples of a perf.data file went (perf report compatible)",
+	    "pmuscope report [-i <file>] [--stdio | --json | --html <file>] [--sort <keys>] [-g caller|callee|none] [<filters>]");

@@ -622,7 +622,6 @@ static void trace_fmt__close(struct trace_fmt *tf, const char *path)
 static int run(int argc, char **argv)
 {
 	struct pms_session_opts sopts = { .sz = sizeof(sopts), .callchain = true };
-	struct pms_data_error derr = { 0 };
 	const struct pms_session_sample *ss;
 	struct pms_session *s = NULL;
 	struct pms_data_reader *r;
@@ -652,10 +651,8 @@ static int run(int argc, char **argv)
 	sopts.recover = o.recover;
 	sopts.callchain = !o.hide_callchain;
 	sopts.max_stack = o.max_stack > 0 ? (size_t)o.max_stack : 0;
-	symbol_opts__apply(&sopts);
-	rc = pms_session__open(&s, path, &sopts, &derr);
+	rc = data_input__open_session(&s, path, &sopts, DATA_INPUT_RECORD_OR_I);
 	if (rc) {
-		data_input__open_error(path, rc, &derr, DATA_INPUT_RECORD_OR_I);
 		if (rc == -EBADMSG && !o.recover)
 			note("--recover prints the samples before the damage");
 		release_filters(&flt);
@@ -844,11 +841,6 @@ out:
 	return ret;
 }
 
-const struct pms_cmd cmd_script = {
-	.name = "script",
-	.summary = "print the samples of a perf.data file as perf script text",
-	.usage = "pmuscope script [<options>]",
-	.opts = opts,
-	.run = run,
-	.reset = reset_opts,
-};
+PMS_COMMAND(script, "script",
+	    "print the samples of a perf.data file as perf script text",
+	    "pmuscope script [<options>]");

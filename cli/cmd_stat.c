@@ -742,11 +742,6 @@ out:
 	return rc;
 }
 
-const struct pms_cmd cmd_stat = {
-	.name = "stat",
-	.summary = "count events for a command, processes, threads or CPUs",
-	.usage = "pmuscope stat [<options>] [--] [<command> [<args>]]",
-	.opts = opts,
-	.run = run,
-	.reset = reset_opts,
-};
+PMS_COMMAND(stat, "stat",
+	    "count events for a command, processes, threads or CPUs",
+	    "pmuscope stat [<options>] [--] [<command> [<args>]]");

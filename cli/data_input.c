@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The open-failure message of every command that reads a perf.data file.
+// Opening a perf.data file the way every command that reads one does, with one wording when it cannot be opened.
 #include <errno.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "data_input.h"
+#include "symbol_opts.h"
 
 void data_input__open_error(const char *path, int err, const struct pms_data_error *derr,
 			    const char *how_to_get_one)
@@ -21,4 +22,18 @@ void data_input__open_error(const char *path, int err, const struct pms_data_err
 		error("'%s' is not a perf.data file%s%s", path, why ? ": " : "", why ? why : "");
 	else
 		error("'%s': %s", path, why ? why : strerror(-err));
+}
+
+int data_input__open_session(struct pms_session **out, const char *path, struct pms_session_opts *so,
+			     const char *how_to_get_one)
+{
+	struct pms_data_error derr;
+	int err;
+
+	memset(&derr, 0, sizeof(derr));
+	symbol_opts__apply(so);
+	err = pms_session__open(out, path, so, &derr);
+	if (err)
+		data_input__open_error(path, err, &derr, how_to_get_one);
+	return err;
 }

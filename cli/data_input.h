@@ -6,6 +6,7 @@
 #ifndef PMS_CLI_DATA_INPUT_H
 #define PMS_CLI_DATA_INPUT_H
 
+#include "aggregate/session.h"
 #include "data/reader.h"
 
 /*
@@ -15,6 +16,14 @@
  */
 void data_input__open_error(const char *path, int err, const struct pms_data_error *derr,
 			    const char *how_to_get_one);
+
+/*
+ * Open path as a session, with --symfs and --kallsyms of the command line
+ * set in so. On failure the error is printed (as data_input__open_error())
+ * and -errno returned.
+ */
+int data_input__open_session(struct pms_session **out, const char *path, struct pms_session_opts *so,
+			     const char *how_to_get_one);
 
 /* The usual how_to_get_one of a command that takes -i. */
 #define DATA_INPUT_RECORD_OR_I "record one with `pmuscope record`, or name it with -i"

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
+// Writing a command's output: finished documents to -o FILE or stdout, --format's exporters, key/value lines.
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -57,4 +59,15 @@ const struct pms_exporter *output__format(const struct pms_cmd *cmd, const char 
 		return e;
 	pms_exporter__names(&sb);
 	usage_error(cmd, "--format: want %s, not '%s'", strbuf_str(&sb), name);
+}
+
+void output__kv(int key_width, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("  %-*s ", key_width, key);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
 }

@@ -16,6 +16,9 @@ int output__write(const char *path, const struct strbuf *sb);
 /* A document built in sb (JSON) onto a stdio stream, then sb released; out of memory ends the command. */
 void output__put(FILE *f, struct strbuf *sb);
 
+/* "  <key padded to key_width> <value>\n" on standard output: the key/value lines of info and explain. */
+__attribute__((format(printf, 3, 4))) void output__kv(int key_width, const char *key, const char *fmt, ...);
+
 struct pms_cmd;
 struct pms_exporter;
 /* --format's help: every registered export format, the first as the default. */

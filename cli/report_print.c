@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "report_print.h"
 #include "util/array.h"
+#include "util/strbuf.h"
 #include "symbol/jitmap.h"
 
 #define MAX_GRAPH_DEPTH 256
@@ -692,4 +693,13 @@ void report_json_group_entries(struct pms_json *w, const struct report_view *v, 
 	struct rows t = { .nr_members = g->nr_members, .events = g->events, .rows = g->rows, .nr_rows = g->nr_rows };
 
 	json_rows(w, v, &t);
+}
+
+void report_print_chain_check(FILE *f, const char *prefix, const struct pms_chaincheck_result *cc)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (pms_chaincheck__describe(cc, &sb))
+		fprintf(f, "%scall chains: %s\n", prefix, strbuf_str(&sb));
+	strbuf_release(&sb);
 }

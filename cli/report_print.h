@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "aggregate/chaincheck.h"
 #include "aggregate/hist.h"
 #include "util/json.h"
 
@@ -44,6 +45,8 @@ unsigned long report_convert_unit(unsigned long value, char *unit);
 void report_json_entries(struct pms_json *w, const struct report_view *v, const struct pms_hist_event *ev);
 /* The same for a group view: the leader's weights, and "group" with every member's. */
 void report_json_group_entries(struct pms_json *w, const struct report_view *v, const struct pms_hist_group *g);
+/* "<prefix>call chains: ..." when frame-pointer chains stopped short of an entry point; nothing otherwise. */
+void report_print_chain_check(FILE *f, const char *prefix, const struct pms_chaincheck_result *cc);
 /* "libc.so.6" for "/usr/lib/.../libc.so.6"; "[kernel.kallsyms]" as is. */
 const char *report_dso_short(const char *dso);
 

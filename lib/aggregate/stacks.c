@@ -576,6 +576,27 @@ static size_t looped_extra(const struct pms_session_sample *ss)
 	return ss->nr_frames - 1 - i;
 }
 
+int pms_stacks__from_session(struct pms_session *s, const struct pms_stacks_opts *opts, struct pms_stacks **out,
+			     const struct pms_data_error **damage)
+{
+	const struct pms_data_error *d;
+	int err;
+
+	*out = pms_stacks__new(opts);
+	if (!*out)
+		return -errno;
+	err = pms_stacks__add_session(*out, s);
+	if (err == -ENOMEM) {
+		pms_stacks__free(*out);
+		*out = NULL;
+		return err;
+	}
+	d = pms_data_reader__error(pms_session__reader(s));
+	if (damage)
+		*damage = d && d->err ? d : NULL;
+	return err < 0 ? err : 0;
+}
+
 int pms_stacks__add_sample(struct pms_stacks *st, struct pms_session *s,
 			   const struct pms_session_sample *ss)
 {

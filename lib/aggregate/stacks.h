@@ -114,6 +114,16 @@ void pms_stacks__free(struct pms_stacks *st);
  */
 int pms_stacks__add_session(struct pms_stacks *st, struct pms_session *s);
 
+/*
+ * A new tree of the whole session (*out; NULL only with -ENOMEM). Returns 0
+ * or, when the replay stopped at damage, its -errno with the tree holding
+ * what came before. *damage (may be NULL) gets the reader's description of
+ * damage met, stopped at or stepped over (opts.recover), else NULL; it lives
+ * as long as the session.
+ */
+int pms_stacks__from_session(struct pms_session *s, const struct pms_stacks_opts *opts, struct pms_stacks **out,
+			     const struct pms_data_error **damage);
+
 /* One session sample (frames[0] is the leaf). 0 or -ENOMEM. */
 int pms_stacks__add_sample(struct pms_stacks *st, struct pms_session *s,
 			   const struct pms_session_sample *sample);

@@ -163,6 +163,7 @@ PMS_API struct pms_stack_tree *pms_stack_tree__from_perf_data(const char *path, 
 	struct pms_stack_tree_opts o;
 	struct pms_stacks_opts sto = { .sz = sizeof(sto) };
 	struct pms_session *s = NULL;
+	const struct pms_data_error *damage = NULL;
 	struct pms_stack_tree *p;
 	int err = pms_api__copy_opts(&o, sizeof(o), opts);
 
@@ -180,14 +181,10 @@ PMS_API struct pms_stack_tree *pms_stack_tree__from_perf_data(const char *path, 
 	err = open_session(path, true, false, o.symfs, o.kallsyms, &s);
 	if (err)
 		goto fail;
-	p->st = pms_stacks__new(&sto);
-	if (!p->st) {
-		err = -errno;
-		goto fail;
-	}
-	err = pms_stacks__add_session(p->st, s);
+	err = pms_stacks__from_session(s, &sto, &p->st, &damage);
 	if (err) {
-		pr_warn("%s: %s\n", path, pms_data_reader__error(pms_session__reader(s))->msg);
+		if (damage)
+			pr_warn("%s: %s\n", path, damage->msg);
 		goto fail;
 	}
 	p->samples = pms_stacks__meta(p->st)->samples;

@@ -218,9 +218,10 @@ static int add_link(const char *dir, const char *name, const char *hex)
 static int add_entry(const char *dir, const char *name, const uint8_t *id, size_t id_size, const char *kind,
 		     int src_fd, const void *buf, size_t len, mode_t mode, bool *added)
 {
-	char path[4096], entry[4096], tmp[4200], hex[2 * PMS_BUILD_ID_MAX + 1];
+	char path[4096], entry[4096], hex[2 * PMS_BUILD_ID_MAX + 1];
+	struct pms_file_replace rep;
 	struct stat st;
-	int fd, err;
+	int err;
 
 	if (added)
 		*added = false;
@@ -236,11 +237,9 @@ static int add_entry(const char *dir, const char *name, const uint8_t *id, size_
 	err = mkdir_p(entry);
 	if (err)
 		return err;
-	if (put(sizeof(tmp), snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", entry, kind)))
-		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
+	err = pms_file_replace__begin(&rep, path);
+	if (err)
+		return err;
 	if (src_fd >= 0) {
 		char chunk[1 << 16];
 
@@ -255,23 +254,16 @@ static int add_entry(const char *dir, const char *name, const uint8_t *id, size_
 			}
 			if (!n)
 				break;
-			err = pms_fd__write_all(fd, chunk, (size_t)n);
+			err = pms_fd__write_all(rep.fd, chunk, (size_t)n);
 			if (err)
 				break;
 		}
 	} else {
-		err = pms_fd__write_all(fd, buf, len);
+		err = pms_fd__write_all(rep.fd, buf, len);
 	}
-	if (!err && fchmod(fd, mode))
-		err = -errno;
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err) {
-		unlink(tmp);
+	err = pms_file_replace__end(&rep, path, mode, err);
+	if (err)
 		return err;
-	}
 	if (added)
 		*added = true;
 	return add_link(dir, name, hex);

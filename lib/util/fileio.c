@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Readers for the small text files of sysfs, procfs and tracefs.
+// Readers for the small text files of sysfs, procfs and tracefs, and whole-file writers.
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "util/fileio.h"
 
@@ -142,6 +144,36 @@ int pms_file__write_all(const char *path, const void *buf, size_t len)
 	/* close reports what a network file system deferred */
 	if (close(fd) && !err)
 		err = -errno;
+	return err;
+}
+
+int pms_file_replace__begin(struct pms_file_replace *r, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	int dir_len = slash ? (int)(slash - path + 1) : 0;
+	int n = snprintf(r->tmp, sizeof(r->tmp), "%.*s.%s.XXXXXX", dir_len, path, path + dir_len);
+
+	r->fd = -1;
+	if (n < 0 || (size_t)n >= sizeof(r->tmp))
+		return -ENAMETOOLONG;
+	r->fd = mkostemp(r->tmp, O_CLOEXEC);
+	return r->fd < 0 ? -errno : 0;
+}
+
+int pms_file_replace__end(struct pms_file_replace *r, const char *path, mode_t mode, int err)
+{
+	if (r->fd < 0)
+		return err ? err : -EBADF;
+	if (!err && fchmod(r->fd, mode))
+		err = -errno;
+	/* close reports what a network file system deferred */
+	if (close(r->fd) && !err)
+		err = -errno;
+	r->fd = -1;
+	if (!err && rename(r->tmp, path))
+		err = -errno;
+	if (err)
+		unlink(r->tmp);
 	return err;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "util/array.h"
 #include "util/cpulist.h"
@@ -367,4 +368,59 @@ Test(util_array, reserve_doubles_and_keeps_data)
 	cr_assert_eq(alloc, 128);
 	cr_assert_eq(a[0], 0);
 	free(a);
+}
+
+/* The names in dir other than keep, joined by ' '. */
+static void other_names(const char *dir, const char *keep, char *buf, size_t size)
+{
+	char cmd[512];
+	FILE *p;
+	size_t n;
+
+	snprintf(cmd, sizeof(cmd), "ls -A '%s' | grep -vx '%s' | tr '\\n' ' '", dir, keep);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	n = fread(buf, 1, size - 1, p);
+	buf[n] = 0;
+	pclose(p);
+}
+
+Test(util_fileio, replace_is_all_or_nothing)
+{
+	char dir[] = "/tmp/pms-replace-XXXXXX", path[256], got[64], rest[256];
+	struct pms_file_replace r;
+	struct stat sb;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.bin", dir);
+	cr_assert_eq(pms_file__write_all(path, "old", 3), 0);
+
+	/* a failed write leaves the old file and no temporary behind */
+	cr_assert_eq(pms_file_replace__begin(&r, path), 0);
+	cr_assert_eq(strncmp(r.tmp, dir, strlen(dir)), 0, "the temporary file is beside its path: %s", r.tmp);
+	cr_assert_eq(pms_fd__write_all(r.fd, "half", 4), 0);
+	cr_assert_eq(pms_file_replace__end(&r, path, 0644, -EIO), -EIO);
+	cr_assert_eq(pms_file__read_str(path, got, sizeof(got)), 0);
+	cr_assert_str_eq(got, "old");
+	other_names(dir, "out.bin", rest, sizeof(rest));
+	cr_assert_str_eq(rest, "");
+
+	/* a good one replaces it whole, with the mode asked for */
+	cr_assert_eq(pms_file_replace__begin(&r, path), 0);
+	cr_assert_eq(pms_fd__write_all(r.fd, "new", 3), 0);
+	cr_assert_eq(pms_file_replace__end(&r, path, 0640, 0), 0);
+	cr_assert_eq(pms_file__read_str(path, got, sizeof(got)), 0);
+	cr_assert_str_eq(got, "new");
+	cr_assert_eq(stat(path, &sb), 0);
+	cr_assert_eq(sb.st_mode & 0777, 0640);
+	other_names(dir, "out.bin", rest, sizeof(rest));
+	cr_assert_str_eq(rest, "");
+
+	/* a directory that does not exist: said at the start */
+	snprintf(path, sizeof(path), "%s/none/out.bin", dir);
+	cr_assert_eq(pms_file_replace__begin(&r, path), -ENOENT);
+	cr_assert_eq(pms_file_replace__end(&r, path, 0644, -ENOENT), -ENOENT);
+	snprintf(path, sizeof(path), "%s/out.bin", dir);
+	unlink(path);
+	rmdir(dir);
 }
