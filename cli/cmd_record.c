@@ -26,11 +26,12 @@
 #include "data/writer.h"
 #include "event/callgraph.h"
 #include "event/event.h"
+#include "event/sampling.h"
 #include "perf_event/counter.h"
 #include "perf_event/mmap.h"
 #include "perf_event/sys.h"
 #include "ring/record.h"
-#include "ring/ring.h"
+#include "ring/sampler.h"
 #include "ring/stats.h"
 #include "symbol/buildid_cache.h"
 #include "util/tasks.h"
@@ -122,34 +123,12 @@ static uint64_t now_ns(void)
 
 /* ----------------------------------------------------------- recording -- */
 
-struct rec_ring {
-	int cpu;
-	struct pms_mmap map;
-	struct pms_ring ring;
-};
-
 struct rec {
 	struct pms_evlist list;
 	struct pms_data_writer *w;
-	struct rec_ring *rings;
-	size_t nr_rings;
-	struct pms_counters *cs; /* the events, opened cpu x event x thread */
-	int *fds;                /* every open fd of cs (borrowed) */
-	size_t nr_fds;
-	struct pms_decode_cfg cfg;
-	/*
-	 * Events whose samples are laid out differently (a tracepoint's
-	 * CPU|RAW beside a cpu-clock): each record is decoded with the attr
-	 * its IDENTIFIER names (sorted ids -> event index), not attr 0's.
-	 */
-	bool mixed;
-	struct pms_decode_cfg *cfgs;
-	struct rec_id { uint64_t id; size_t idx; } *ids;
-	size_t nr_ids;
-	struct pms_ring_stats st;
+	struct pms_sampler *smp; /* the events, opened cpu x event x thread, and their rings */
 	struct pms_record_hits *hits;
 	int write_err;
-	uint64_t pass_records;  /* records copied in the current pass over the rings */
 };
 
 /* Feed the build-id bookkeeping: maps, forks, execs and sampled addresses. */
@@ -180,24 +159,6 @@ static void track(struct rec *r, const struct pms_record *d)
 	}
 }
 
-static int cmp_rec_id(const void *a, const void *b)
-{
-	const struct rec_id *x = a, *y = b;
-
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
-/* The decoding of the event that wrote h: attr 0's unless the events differ. */
-static const struct pms_decode_cfg *record_cfg(const struct rec *r, const struct perf_event_header *h)
-{
-	struct rec_id key, *found;
-
-	if (!r->mixed || pms_record__peek_id(h, h->size, true, &key.id))
-		return &r->cfg;
-	found = bsearch(&key, r->ids, r->nr_ids, sizeof(*r->ids), cmp_rec_id);
-	return found ? &r->cfgs[found->idx] : &r->cfg;
-}
-
 /* The first write error is the one reported when the file is closed; later ones follow from it. */
 static void keep_write_err(struct rec *r, int err)
 {
@@ -205,19 +166,13 @@ static void keep_write_err(struct rec *r, int err)
 		r->write_err = err;
 }
 
-static int on_record(const struct perf_event_header *h, void *arg)
+static int on_record(const struct perf_event_header *h, const struct pms_record *dec, void *arg)
 {
 	struct rec *r = arg;
-	struct pms_record dec;
-	size_t off;
 
-	if (pms_record__decode(record_cfg(r, h), h, h->size, &dec, &off) == 0) {
-		pms_ring_stats__account(&r->st, &dec);
-		if (r->hits)
-			track(r, &dec);
-	}
+	if (dec && r->hits)
+		track(r, dec);
 	keep_write_err(r, pms_data_writer__write(r->w, h, h->size));
-	r->pass_records++;
 	return 0;
 }
 
@@ -228,10 +183,7 @@ static int on_record(const struct perf_event_header *h, void *arg)
  */
 static void drain_all(struct rec *r)
 {
-	r->pass_records = 0;
-	for (size_t i = 0; i < r->nr_rings; i++)
-		pms_ring__drain(&r->rings[i].ring, on_record, r);
-	if (r->pass_records)
+	if (pms_sampler__drain(r->smp, on_record, r))
 		keep_write_err(r, pms_data_writer__finished_round(r->w));
 	if (r->hits)
 		pms_record_hits__pass_done(r->hits);
@@ -303,98 +255,6 @@ static void parse_events(struct rec *r)
 		usage_error(&cmd_record, "no events to record");
 }
 
-struct rec_setup {
-	bool for_command;   /* enable_on_exec: a forked command, not system-wide */
-	bool system_wide;
-	bool inherit;
-	enum pms_call_graph_mode cg;
-	uint32_t stack_bytes;
-};
-
-static void setup_attrs(struct rec *r, const struct rec_setup *rs)
-{
-	for (size_t i = 0; i < r->list.nr; i++) {
-		struct pms_evsel *e = &r->list.entries[i];
-		struct perf_event_attr *a = &e->attr;
-
-		a->size = sizeof(*a);
-		/*
-		 * perf's evsel__config(): an event that comes with a period of its
-		 * own (tracepoints and breakpoints: 1, every hit) keeps it unless
-		 * -c or -F is given; period=/freq= terms win over both.
-		 */
-		if (!e->period_set && !e->freq_set && (o.period || o.freq || !a->sample_period)) {
-			if (o.period) {
-				a->freq = 0;
-				a->sample_period = o.period;
-			} else {
-				a->freq = 1;
-				a->sample_freq = (uint64_t)(o.freq ? o.freq : 4000);
-			}
-		}
-		/*
-		 * On top of what the event asks for (a tracepoint: RAW|TIME|CPU|PERIOD,
-		 * perf's evsel__newtp()). PERIOD only where it varies, as perf: a
-		 * fixed period (-c) is the attr's, the same for every sample.
-		 */
-		a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-		if (a->freq)
-			a->sample_type |= PERF_SAMPLE_PERIOD;
-		if (rs->cg != PMS_CALL_GRAPH_NONE)
-			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-		if (rs->cg == PMS_CALL_GRAPH_DWARF) {
-			/*
-			 * perf's dwarf mode, bit for bit: the kernel chain only (the
-			 * user part is unwound later from regs + stack), and data
-			 * addresses (ADDR, DATA_SRC, mmap_data) for the unwinder.
-			 */
-			a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_ADDR |
-					  PERF_SAMPLE_DATA_SRC;
-			a->sample_regs_user = pms_call_graph__dwarf_regs_user();
-			a->sample_stack_user = rs->stack_bytes;
-			a->exclude_callchain_user = 1;
-		}
-		if (rs->system_wide)
-			a->sample_type |= PERF_SAMPLE_CPU;
-		a->read_format = r->list.nr > 1 ? PERF_FORMAT_ID : 0;
-		a->sample_id_all = 1;
-		/* perf's evsel__config(): leaders start disabled; members follow their leader */
-		a->disabled = e->leader_idx == (int)i || e->leader_idx < 0;
-		a->inherit = rs->inherit;
-		a->enable_on_exec = rs->for_command && a->disabled;
-		if (i == 0) {
-			a->mmap = a->comm = a->task = a->mmap2 = a->comm_exec = 1;
-			a->mmap_data = rs->cg == PMS_CALL_GRAPH_DWARF;
-		}
-	}
-	/*
-	 * Several events: samples say which event took them, as perf's
-	 * evlist__config() arranges: ID when all lay their samples out alike,
-	 * IDENTIFIER (first in every record) when they differ, so a reader
-	 * finds the event before it knows the layout.
-	 */
-	if (r->list.nr > 1) {
-		bool differ = false;
-
-		for (size_t i = 1; i < r->list.nr; i++)
-			differ |= r->list.entries[i].attr.sample_type != r->list.entries[0].attr.sample_type;
-		for (size_t i = 0; i < r->list.nr; i++)
-			r->list.entries[i].attr.sample_type |= differ ? PERF_SAMPLE_IDENTIFIER : PERF_SAMPLE_ID;
-	}
-	pms_decode_cfg__from_attr(&r->cfg, &r->list.entries[0].attr);
-	r->cfgs = xcalloc(r->list.nr, sizeof(*r->cfgs));
-	for (size_t i = 0; i < r->list.nr; i++) {
-		const struct pms_decode_cfg *c = &r->cfgs[i];
-
-		pms_decode_cfg__from_attr(&r->cfgs[i], &r->list.entries[i].attr);
-		if (c->sample_type != r->cfg.sample_type || c->read_format != r->cfg.read_format ||
-		    c->branch_sample_type != r->cfg.branch_sample_type ||
-		    c->sample_regs_user != r->cfg.sample_regs_user ||
-		    c->sample_regs_intr != r->cfg.sample_regs_intr || c->sample_id_all != r->cfg.sample_id_all)
-			r->mixed = true;
-	}
-}
-
 /*
  * HEADER_TRACING_DATA, as perf record writes it for tracepoint events: the
  * formats of those tracepoints from this machine's tracefs (and printk
@@ -448,21 +308,22 @@ static void add_tracing_data(struct rec *r)
 static void print_summary(struct rec *r, const char *path)
 {
 	double mb = (double)pms_data_writer__data_bytes(r->w) / (1024.0 * 1024.0);
+	const struct pms_ring_stats *st = pms_sampler__stats(r->smp);
 	struct stat sb;
 
 	if (strcmp(path, "-") && stat(path, &sb) == 0)
 		mb = (double)sb.st_size / (1024.0 * 1024.0);
-	if (r->st.nr_lost_events || r->st.nr_lost_samples) {
+	if (st->nr_lost_events || st->nr_lost_samples) {
 		fprintf(stderr, "pmuscope: warning: lost %llu events (%.1f%% of samples); "
 			"raise -m, lower -F, or check kernel.perf_event_max_sample_rate\n",
-			(unsigned long long)(r->st.nr_lost_events + r->st.nr_lost_samples),
-			pms_ring_stats__lost_pct(&r->st));
+			(unsigned long long)(st->nr_lost_events + st->nr_lost_samples),
+			pms_ring_stats__lost_pct(st));
 	}
-	if (r->st.nr_throttle)
+	if (st->nr_throttle)
 		fprintf(stderr, "pmuscope: note: %llu throttle / %llu unthrottle events\n",
-			(unsigned long long)r->st.nr_throttle, (unsigned long long)r->st.nr_unthrottle);
+			(unsigned long long)st->nr_throttle, (unsigned long long)st->nr_unthrottle);
 	fprintf(stderr, "[ pmuscope record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb, path,
-		(unsigned long long)r->st.nr_samples);
+		(unsigned long long)st->nr_samples);
 }
 
 /*
@@ -528,7 +389,7 @@ static int run(int argc, char **argv)
 {
 	struct rec r;
 	struct pms_record_synth out;
-	struct rec_setup rs = { .cg = PMS_CALL_GRAPH_NONE };
+	struct pms_sampling_opts so = { 0 };
 	struct pms_workload wl = { .pid = -1, .pidfd = -1, .go_fd = -1, .err_fd = -1 };
 	struct pms_cpulist cpus = { 0 };
 	struct pms_data_outfile of = { .fd = -1 };
@@ -538,7 +399,6 @@ static int run(int argc, char **argv)
 	size_t nr_tids = 0, nr_pids = 0;
 	unsigned pages;
 	int first, err, ret = 0;
-	struct pollfd *pfds;
 	sigset_t poll_mask;
 	uint64_t deadline = 0;
 	bool pipe_out;
@@ -563,10 +423,9 @@ static int run(int argc, char **argv)
 		opt_parse_call_graph(&cmd_record, o.call_graph, 1, PMS_CALL_GRAPH_DWARF_STACK_MAX, &cg);
 		if (cg.mode == PMS_CALL_GRAPH_DWARF && !pms_call_graph__dwarf_regs_user())
 			usage_error(&cmd_record, "--call-graph dwarf is not supported on this architecture");
-		rs.cg = cg.mode;
-		rs.stack_bytes = cg.stack_bytes;
+		so.cg = cg;
 	} else if (o.callchain) {
-		rs.cg = PMS_CALL_GRAPH_FP;
+		so.cg.mode = PMS_CALL_GRAPH_FP;
 	}
 	if (o.cpu) {
 		size_t bad = 0;
@@ -628,17 +487,19 @@ static int run(int argc, char **argv)
 	path = o.output ? o.output : "perf.data";
 	pipe_out = !strcmp(path, "-");
 
-	rs.system_wide = o.all || (o.cpu && !o.pid && !o.tid);
-	rs.for_command = cmd_argv && !rs.system_wide;
+	so.period = o.period;
+	so.freq = (uint64_t)o.freq;
+	so.system_wide = o.all || (o.cpu && !o.pid && !o.tid);
+	so.enable_on_exec = cmd_argv && !so.system_wide;
 	/* -t samples only the threads named, as perf's -t does */
-	rs.inherit = !rs.system_wide && !o.no_inherit && !o.tid;
+	so.inherit = !so.system_wide && !o.no_inherit && !o.tid;
 	memset(&r, 0, sizeof(r));
 	/* -B: no bookkeeping at all (pms_record_synth__* accept a NULL table) */
 	r.hits = o.no_buildid ? NULL : pms_record_hits__new();
 	if (!o.no_buildid && !r.hits)
 		die("out of memory");
 	parse_events(&r);
-	setup_attrs(&r, &rs);
+	pms_evlist__config_sampling(&r.list, &so);
 	if (!cpus.nr && (pms_cpulist__online(&cpus) || !cpus.nr))
 		die("cannot read the online CPUs");
 
@@ -686,99 +547,40 @@ static int run(int argc, char **argv)
 	 * a closed -o - pipe is a write error, not a silent death */
 	signal(SIGPIPE, SIG_IGN);
 
-	/* open: per CPU, per event, per thread (-p/-t) or pid target: the counting engine's loop */
+	/* open: per CPU, per event, per thread (-p/-t) or pid target */
 	{
 		size_t nthr = nr_tids ? nr_tids : 1;
 		pid_t *threads = xcalloc(nthr, sizeof(*threads));
-		struct pms_counter_opts copts = { .sampling = true };
-		struct pms_counter_error cerr;
-		struct pms_mmap *maps = NULL;
-		int bad_cpu = -1;
+		struct pms_sampler_error serr;
 
 		for (size_t t = 0; t < nthr; t++)
-			threads[t] = rs.system_wide ? -1 : nr_tids ? tids[t] : wl.pid;
-		r.cs = pms_counters__new(&r.list, cpus.cpus, cpus.nr, threads, nthr, &copts);
+			threads[t] = so.system_wide ? -1 : nr_tids ? tids[t] : wl.pid;
+		err = pms_sampler__open(&r.list, cpus.cpus, cpus.nr, threads, nthr, pages, &r.smp, &serr);
 		free(threads);
-		if (!r.cs)
+		if (err == -ENOMEM && !serr.msg[0])
 			die("out of memory");
-		err = pms_counters__open(r.cs, &copts, &cerr);
-		if (err == -ESRCH) {
-			error("every thread of the target exited before recording started");
-			ret = EXIT_RUNTIME;
-			goto out_open;
-		}
 		if (err) {
-			error("cannot open event '%s' on CPU %d: %s", r.cs->c[cerr.idx].name, cerr.cpu, cerr.msg);
-			ret = EXIT_RUNTIME;
-			goto out_open;
-		}
-		for (size_t e = 0; e < r.cs->nr; e++) {
-			const struct pms_counter *c = &r.cs->c[e];
-
-			if (c->state != PMS_COUNTER_OK) {
-				if (c->open_cpu >= 0)
-					error("cannot open event '%s' on CPU %d: %s", c->name, c->open_cpu, c->reason);
-				else
-					error("cannot open event '%s': %s", c->name, c->reason);
-				ret = EXIT_RUNTIME;
-				goto out_open;
-			}
-			/* what was opened, after perf's fallbacks (":u", no exclude_guest) */
-			r.list.entries[e].attr = c->attr;
-			if (strcmp(r.list.entries[e].name, c->name)) {
-				free(r.list.entries[e].name);
-				r.list.entries[e].name = xstrdup(c->name);
-			}
-		}
-		r.fds = xcalloc(r.cs->nr * pms_counters__nr_slots(r.cs), sizeof(*r.fds));
-		for (size_t e = 0; e < r.cs->nr; e++)
-			for (size_t k = 0; k < pms_counters__nr_slots(r.cs); k++)
-				if (r.cs->c[e].fds[k] >= 0)
-					r.fds[r.nr_fds++] = r.cs->c[e].fds[k];
-		maps = xcalloc(cpus.nr, sizeof(*maps));
-		r.rings = xcalloc(cpus.nr, sizeof(*r.rings));
-		err = pms_counters__map_rings(r.cs, pages, maps, &bad_cpu);
-		for (size_t c = 0; c < cpus.nr; c++) {
-			struct rec_ring *rr;
-
-			if (!maps[c].base)
-				continue;
-			rr = &r.rings[r.nr_rings++];
-			rr->map = maps[c];
-			rr->cpu = cpus.cpus[c];
-			if (!err && pms_ring__init_mmap(&rr->ring, &rr->map))
-				die("out of memory");
-		}
-		free(maps);
-		if (err) {
-			char buf[512];
-
-			if (err == -EPERM || err == -ENOMEM)
-				error("cannot map the ring: %s", pms_mmap__error_reason(err, pages, buf, sizeof(buf)));
+			if (serr.step == PMS_SAMPLER_E_GONE)
+				error("every thread of the target exited before recording started");
+			else if (serr.step == PMS_SAMPLER_E_MAP && serr.cpu < 0)
+				error("cannot map the ring: %s", serr.msg);
+			else if (serr.step == PMS_SAMPLER_E_MAP)
+				error("cannot map the ring of CPU %d: %s", serr.cpu, serr.msg);
+			else if (serr.event >= 0 && serr.cpu >= 0)
+				error("cannot open event '%s' on CPU %d: %s", r.list.entries[serr.event].name, serr.cpu, serr.msg);
+			else if (serr.event >= 0)
+				error("cannot open event '%s': %s", r.list.entries[serr.event].name, serr.msg);
 			else
-				error("cannot map the ring of CPU %d: %s", bad_cpu, strerror(-err));
+				error("cannot open the events: %s", serr.msg);
 			ret = EXIT_RUNTIME;
 			goto out_open;
 		}
-		if (r.mixed)
-			r.ids = xcalloc(r.nr_fds, sizeof(*r.ids));
 		for (size_t e = 0; e < r.list.nr; e++) {
-			const struct pms_counter *c = &r.cs->c[e];
-			uint64_t *ids = xcalloc(pms_counters__nr_slots(r.cs), sizeof(*ids));
-			size_t nids = 0;
+			size_t nids;
+			const uint64_t *ids = pms_sampler__ids(r.smp, e, &nids);
 
-			for (size_t k = 0; k < pms_counters__nr_slots(r.cs); k++)
-				if (c->fds[k] >= 0)
-					ids[nids++] = c->ids[k];
 			pms_data_writer__add_attr(r.w, &r.list.entries[e].attr, r.list.entries[e].name, ids, nids);
-			for (size_t k = 0; r.mixed && k < nids; k++) {
-				r.ids[r.nr_ids].id = ids[k];
-				r.ids[r.nr_ids++].idx = e;
-			}
-			free(ids);
 		}
-		if (r.mixed)
-			qsort(r.ids, r.nr_ids, sizeof(*r.ids), cmp_rec_id);
 		/* {a,b} groups, as perf describes them: report shows each as one view */
 		for (size_t e = 0; e < r.list.nr; e++)
 			if (r.list.entries[e].leader_idx == (int)e && r.list.entries[e].nr_members > 1 &&
@@ -817,16 +619,15 @@ out_open:;
 			keep_write_err(&r, pms_record_synth__process(&out, tgids[i], mine, n));
 			free(mine);
 		}
-	} else if (rs.system_wide) {
+	} else if (so.system_wide) {
 		keep_write_err(&r, pms_record_synth__all(&out));
 	}
 	keep_write_err(&r, pms_data_writer__flush(r.w));
 
 	stop_signals__install(on_signal);
 	install_sigchld(&poll_mask);
-	if (!rs.for_command)
-		for (size_t i = 0; i < r.nr_fds; i++)
-			pms_perf_fd__enable(r.fds[i]);
+	if (!so.enable_on_exec)
+		pms_sampler__enable(r.smp);
 	if (cmd_argv) {
 		err = pms_workload__start(&wl);
 		if (err) {
@@ -846,11 +647,6 @@ out_open:;
 	if (o.duration > 0)
 		deadline = now_ns() + (uint64_t)(o.duration * 1e9);
 
-	pfds = xcalloc(r.nr_rings, sizeof(*pfds));
-	for (size_t i = 0; i < r.nr_rings; i++) {
-		pfds[i].fd = r.rings[i].map.fd;
-		pfds[i].events = POLLIN;
-	}
 	for (;;) {
 		int timeout = 100;
 
@@ -880,16 +676,10 @@ out_open:;
 			if ((deadline - now) / 1000000 < (uint64_t)timeout)
 				timeout = (int)((deadline - now) / 1000000) + 1;
 		}
-		{
-			struct timespec ts = { .tv_sec = timeout / 1000, .tv_nsec = (long)(timeout % 1000) * 1000000L };
-
-			ppoll(pfds, r.nr_rings, &ts, &poll_mask);
-		}
+		pms_sampler__wait(r.smp, timeout, &poll_mask);
 		drain_all(&r);
 	}
-	free(pfds);
-	for (size_t i = 0; i < r.nr_fds; i++)
-		pms_perf_fd__disable(r.fds[i]);
+	pms_sampler__disable(r.smp);
 	if (cmd_argv) {
 		stop_signals__reap_workload(&wl, true);
 		ret = pms_workload__exit_code(&wl);
@@ -908,7 +698,7 @@ out_open:;
 		/* after the file is whole: a slow first copy into the cache costs the recording nothing */
 		if (r.hits && !pipe_out && !o.no_cache)
 			save_in_cache(&out);
-		if (rs.cg == PMS_CALL_GRAPH_FP && !pipe_out && r.st.nr_samples)
+		if (so.cg.mode == PMS_CALL_GRAPH_FP && !pipe_out && pms_sampler__stats(r.smp)->nr_samples)
 			check_chains(path);
 	}
 	if (r.hits && pms_record_hits__incomplete(r.hits))
@@ -917,20 +707,11 @@ out:
 	if (cmd_argv && !wl.exited && wl.pid > 0 && ret)
 		stop_signals__abort_workload(&wl);
 	pms_workload__release(&wl);
-	for (size_t i = 0; i < r.nr_rings; i++) {
-		pms_ring__exit(&r.rings[i].ring);
-		pms_mmap__unmap(&r.rings[i].map);
-	}
-	pms_counters__free(r.cs); /* closes every event */
-	free(r.fds);
-	free(r.rings);
-	free(r.cfgs);
-	free(r.ids);
+	pms_sampler__free(r.smp); /* closes every event */
 	pms_record_hits__free(r.hits);
 	free(tids);
 	free(tgids);
 	free(pids);
-	pms_ring_stats__exit(&r.st);
 	pms_data_writer__free(r.w);
 	/* a recording that never started leaves no trace but its message */
 	pms_data_outfile__release(&of);
