@@ -21,6 +21,7 @@
 #include "aggregate/session.h"
 #include "aggregate/stacks.h"
 #include "data/header_text.h"
+#include "data/groups.h"
 #include "data/reader.h"
 #include "event/attr_print.h"
 #include "export/export.h"
@@ -537,74 +538,6 @@ static int add_branches(struct pms_hist *h, struct pms_session *s, const struct 
 /* ------------------------------------------------------------- groups -- */
 
 /*
- * The file's event groups as perf rebuilds them from HEADER_GROUP_DESC
- * (process_group_desc(): a group's members are the events that follow its
- * leader in file order), or with --group and none recorded, every event in
- * one group led by the first (perf's evlist__force_leader()).
- */
-struct groups {
-	size_t *size;     /* per attr: for a leader, its group's size; 0 for a member */
-	const char **name;/* per attr: a leader's recorded name, NULL for an anonymous group */
-	bool forced;
-	bool any;         /* at least one group of two events or more */
-};
-
-static void groups_free(struct groups *g)
-{
-	free(g->size);
-	free(g->name);
-	memset(g, 0, sizeof(*g));
-}
-
-static void groups_build(struct groups *g, struct pms_data_reader *rd, bool force)
-{
-	const struct pms_data_features *ft = pms_data_reader__features(rd);
-	size_t nr_attrs = pms_data_reader__nr_attrs(rd);
-	uint32_t i = 0, left = 0;
-
-	memset(g, 0, sizeof(*g));
-	g->size = xmalloc((nr_attrs ? nr_attrs : 1) * sizeof(*g->size));
-	g->name = xmalloc((nr_attrs ? nr_attrs : 1) * sizeof(*g->name));
-	for (size_t a = 0; a < nr_attrs; a++) {
-		g->size[a] = 1;
-		g->name[a] = NULL;
-	}
-	if (pms_data_features__has(ft, PMS_FEAT_GROUP_DESC) && ft->nr_group_descs) {
-		for (size_t a = 0; a < nr_attrs; a++) {
-			if (i < ft->nr_group_descs && a == ft->group_descs[i].leader_idx) {
-				const struct pms_data_group_desc *d = &ft->group_descs[i++];
-
-				if (left || !d->nr_members)
-					break; /* a leader inside the previous group: invalid */
-				g->size[a] = d->nr_members;
-				/* perf writes "{anon_group}" for a group without a name */
-				g->name[a] = strcmp(d->name, "{anon_group}") ? d->name : NULL;
-				left = d->nr_members - 1;
-			} else if (left) {
-				g->size[a] = 0;
-				left--;
-			}
-		}
-		if (i != ft->nr_group_descs || left) {
-			/* perf gives up on such a description too ("invalid group desc") */
-			warning("%s: the file's event group description does not fit its %zu events; showing them "
-				"one by one", o.input ? o.input : "perf.data", nr_attrs);
-			for (size_t a = 0; a < nr_attrs; a++) {
-				g->size[a] = 1;
-				g->name[a] = NULL;
-			}
-		}
-	} else if (force && nr_attrs > 1) {
-		g->forced = true;
-		g->size[0] = nr_attrs;
-		for (size_t a = 1; a < nr_attrs; a++)
-			g->size[a] = 0;
-	}
-	for (size_t a = 0; a < nr_attrs; a++)
-		g->any |= g->size[a] > 1;
-}
-
-/*
  * One "# Samples: ..." section: an event, or in a group view one event
  * group (perf shows a group only when its leader has samples, and its
  * members never on their own).
@@ -618,7 +551,7 @@ struct section {
 	uint64_t samples, period;         /* the header's sums over the members */
 };
 
-static struct section *sections_build(struct pms_session *s, const struct pms_hist *h, const struct groups *gr,
+static struct section *sections_build(struct pms_session *s, const struct pms_hist *h, const struct pms_data_groups *gr,
 				      size_t *nr)
 {
 	struct pms_data_reader *rd = pms_session__reader(s);
@@ -835,7 +768,7 @@ static int run(int argc, char **argv)
 	const struct pms_session_sample *smp;
 	struct report_view view;
 	struct html_ctx html = { .procs = NULL };
-	struct groups groups = { .size = NULL };
+	struct pms_data_groups groups = { .size = NULL };
 	struct section *sections = NULL;
 	struct pms_hist_branch *brs = NULL;
 	size_t nr_sections = 0, brs_alloc = 0;
@@ -925,7 +858,13 @@ static int run(int argc, char **argv)
 	}
 	/* perf's group view: on by default (report.group), for the groups the file records */
 	if (!o.stats && !o.html && o.group) {
-		groups_build(&groups, rd, o.group == 1);
+		err = pms_data_groups__build(&groups, rd, o.group == 1);
+		if (err == -ENOMEM)
+			die("out of memory");
+		/* perf gives up on such a description too ("invalid group desc") */
+		if (err)
+			warning("%s: the file's event group description does not fit its %zu events; showing them "
+				"one by one", path, groups.nr);
 		group_view = groups.any;
 	}
 
@@ -1123,7 +1062,7 @@ static int run(int argc, char **argv)
 	}
 out:
 	sections_free(sections, nr_sections);
-	groups_free(&groups);
+	pms_data_groups__release(&groups);
 	free(brs);
 	html_free(&html);
 	pms_hist__free(h);
