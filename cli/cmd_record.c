@@ -264,45 +264,17 @@ static void parse_events(struct rec *r)
  */
 static void add_tracing_data(struct rec *r)
 {
-	struct pms_tracepoint_ref *refs = xcalloc(r->list.nr, sizeof(*refs));
-	char **names = xcalloc(r->list.nr, sizeof(*names));
-	size_t nr = 0, size = 0;
 	void *blob = NULL;
-	int err;
+	size_t size = 0;
+	int err = pms_tracing_data__for_evlist(&r->list, &blob, &size);
 
-	for (size_t i = 0; i < r->list.nr; i++) {
-		const struct pms_evsel *e = &r->list.entries[i];
-		char *colon;
-
-		if (e->attr.type != PERF_TYPE_TRACEPOINT)
-			continue;
-		refs[nr].id = e->attr.config;
-		/* "sched:sched_switch"; the library finds it by id when the name says nothing */
-		if (e->name && (colon = strchr(e->name, ':'))) {
-			names[nr] = xstrdup(e->name);
-			colon = names[nr] + (colon - e->name);
-			*colon++ = '\0';
-			colon[strcspn(colon, ":/")] = '\0';
-			refs[nr].sys = names[nr];
-			refs[nr].name = colon;
-		}
-		nr++;
-	}
-	if (nr) {
-		err = pms_tracing_data__synthesize(refs, nr, &blob, &size);
-		if (!err)
-			err = pms_data_features__set_raw(pms_data_writer__features(r->w), PMS_FEAT_TRACING_DATA,
-							 blob, size);
-		if (err)
-			warning("no tracing data (the tracepoints' formats) in the file: %s; perf report and "
-				"perf script will refuse it", err == -ENOENT ? "tracefs is not mounted" :
-				err == -EOPNOTSUPP ? "this build cannot write it" : strerror(-err));
-	}
+	if (!err && blob)
+		err = pms_data_features__set_raw(pms_data_writer__features(r->w), PMS_FEAT_TRACING_DATA, blob, size);
+	if (err)
+		warning("no tracing data (the tracepoints' formats) in the file: %s; perf report and "
+			"perf script will refuse it", err == -ENOENT ? "tracefs is not mounted" :
+			err == -EOPNOTSUPP ? "this build cannot write it" : strerror(-err));
 	free(blob);
-	for (size_t i = 0; i < nr; i++)
-		free(names[i]);
-	free(names);
-	free(refs);
 }
 
 static void print_summary(struct rec *r, const char *path)

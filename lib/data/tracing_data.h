@@ -167,4 +167,12 @@ static inline int pms_tracing_data__synthesize(const struct pms_tracepoint_ref *
 }
 #endif
 
+struct pms_evlist;
+/*
+ * The tracing data for the tracepoint events of list (sys and name taken
+ * from "sys:name[:modifiers]", else found by id), as above; *blob NULL and
+ * *size 0 when list has none. 0 or -errno as pms_tracing_data__synthesize().
+ */
+int pms_tracing_data__for_evlist(const struct pms_evlist *list, void **blob, size_t *size);
+
 #endif
