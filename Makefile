@@ -50,6 +50,8 @@ BPF_SKELS := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/bpf/%.skel.h)
 BPF_ARCH  := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 ifeq ($(HOST_LIBS),1)
 LDLIBS    := -lbpf -ltraceevent -ldw -lelf -lzstd -lz -liberty $(LDLIBS)
+# ncurses: top's terminal view (cli only; the library does not link it)
+CLI_LDLIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 else
 HOST_LIB_SRCS := lib/symbol/dso.c lib/symbol/srcline.c lib/symbol/unwind.c lib/symbol/debuginfod.c \
                  lib/symbol/demangle.c lib/symbol/resolver.c lib/bpf/profile.c \
@@ -136,7 +138,7 @@ $(BUILD)/obj-test/lib/bpf/profile.o: lib/bpf/profile.c $(BUILD)/bpf-test/profile
 $(BUILD)/tests/pmuscope-bpftest: $(CLI_OBJS) $(filter-out $(BUILD)/obj/lib/bpf/profile.o,$(LIB_OBJS)) \
 		$(BUILD)/obj-test/lib/bpf/profile.o
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(CLI_LDLIBS)
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
@@ -212,7 +214,7 @@ $(BUILD)/tests/api-tests: $(API_SRCS) $(wildcard tests/api/*.h) $(STAGE)/.instal
 		$$($(STAGE_PC) --libs pmuscope) -Wl,-rpath,$(abspath $(STAGE))/usr/lib -lcriterion -lpthread
 
 $(BUILD)/pmuscope: $(CLI_OBJS) $(BUILD)/libpmuscope.a
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libpmuscope.a $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libpmuscope.a $(LDLIBS) $(CLI_LDLIBS)
 
 $(BUILD)/tests/unit-tests: $(UNIT_OBJS) $(BUILD)/libpmuscope.a
 	@mkdir -p $(dir $@)

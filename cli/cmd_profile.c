@@ -92,11 +92,10 @@ static double now_s(void)
 
 /* ------------------------------------------------------- output -- */
 
-static bool rows_by_time; /* qsort has no context: print_table sets which weight orders the rows */
-
-static int cmp_rows(const void *a, const void *b)
+static int cmp_rows(const void *a, const void *b, void *by_time)
 {
 	const struct pms_stacks_function *x = a, *y = b;
+	bool rows_by_time = *(const bool *)by_time;
 	uint64_t xt = rows_by_time ? x->total_period : x->total_samples, yt = rows_by_time ? y->total_period : y->total_samples;
 	uint64_t xs = rows_by_time ? x->self_period : x->self_samples, ys = rows_by_time ? y->self_period : y->self_samples;
 
@@ -121,8 +120,7 @@ static void print_table(FILE *f, const struct pms_stacks *st, int top, bool by_t
 
 	if (pms_stacks__functions(st, &rows, &nr_rows))
 		die("out of memory");
-	rows_by_time = by_time;
-	qsort(rows, nr_rows, sizeof(*rows), cmp_rows);
+	qsort_r(rows, nr_rows, sizeof(*rows), cmp_rows, &by_time);
 	fprintf(f, "# Children      Self  %sShared Object         Symbol\n", by_time ? "  Total time  " : "");
 	fprintf(f, "# ........  ........  %s....................  ......\n", by_time ? "............  " : "");
 	for (size_t i = 0; i < nr_rows && (int)i < top; i++) {
@@ -287,27 +285,6 @@ static void print_stats(struct pms_profiler *pr, bool dwarf)
 	}
 }
 
-static const char *fail_message(enum pms_profile_fail f, int err)
-{
-	switch (f) {
-	case PMS_PF_NO_BTF:
-		return "this kernel has no BTF (/sys/kernel/btf/vmlinux): profile needs CONFIG_DEBUG_INFO_BTF=y";
-	case PMS_PF_PERM:
-		return "permission denied: profile needs root or CAP_BPF+CAP_PERFMON";
-	case PMS_PF_VERIFIER:
-		return "the kernel's BPF verifier rejected the profile program (run 'pmuscope -v profile ...' to see its log)";
-	case PMS_PF_TOO_OLD:
-		return "this kernel is too old for the profile program (it needs BPF ring buffers, global BPF functions, and hash maps without preallocation in perf_event programs: Linux 6.1 or later)";
-	case PMS_PF_EVENT:
-		return "cannot open the sampling event";
-	case PMS_PF_ATTACH:
-		return "cannot attach the BPF program to the sampling event";
-	default:
-		return err == -ENOMEM ? "out of memory (or locked-memory limit) while loading the BPF program"
-				      : "cannot load the BPF program";
-	}
-}
-
 static bool any_alive(const pid_t *pids, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -417,10 +394,9 @@ static int run(int argc, char **argv)
 	stop_signals__install(on_stop);
 	err = pms_profiler__start(&po, PMS_STACKS_ROOT_COMM, &pr, &fail);
 	if (err) {
-		error("%s%s%s", fail_message(fail, err), fail == PMS_PF_OK || fail == PMS_PF_LOAD ||
-			fail == PMS_PF_EVENT || fail == PMS_PF_ATTACH ? ": " : "",
-		      fail == PMS_PF_OK || fail == PMS_PF_LOAD || fail == PMS_PF_EVENT || fail == PMS_PF_ATTACH
-			      ? strerror(-err) : "");
+		char why[256];
+
+		error("%s", pms_profile_fail__describe(fail, err, why, sizeof(why)));
 		ret = EXIT_RUNTIME;
 		goto out;
 	}

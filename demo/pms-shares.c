@@ -18,7 +18,11 @@
 // is far shorter than any sampling period and neither sampling frequency nor a slow phase of
 // the run can bias one function against another.
 //
-// Usage: pms-shares [--seconds S | --rounds N] [--unit ITERS] [--shares A,B,C]
+// With --leaves, alpha, bravo and delta each spin in a leaf function of their own (leaf_alpha,
+// leaf_bravo, leaf_delta, the same loop as leaf_work): three leaves with self shares 50/30/20, the
+// truth for views that rank functions by where samples land (top).
+//
+// Usage: pms-shares [--seconds S | --rounds N] [--unit ITERS] [--shares A,B,C] [--leaves]
 //   default --seconds 2; --rounds gives a fixed amount of work (deterministic instruction count).
 //   --shares sets other units per round for alpha, bravo and charlie (e.g. 30,50,20: reduced by
 //   their common divisor to 3,5,2; at most 100 slots; 0 leaves a function out), interleaved as
@@ -46,7 +50,7 @@ __attribute__((noinline)) static uint64_t fold(uint64_t x)
 // (the empty asm makes x opaque on every iteration). The (non-tail) call to fold() keeps it
 // from being a leaf function: GCC sets up no frame pointer in leaves even with
 // -fno-omit-frame-pointer, and frame-pointer unwinding would then skip its caller.
-__attribute__((noinline)) static uint64_t leaf_work(uint64_t iters)
+static inline __attribute__((always_inline)) uint64_t spin(uint64_t iters)
 {
 	uint64_t x = 0x9e3779b97f4a7c15ULL;
 
@@ -61,19 +65,41 @@ __attribute__((noinline)) static uint64_t leaf_work(uint64_t iters)
 	return x;
 }
 
+__attribute__((noinline)) static uint64_t leaf_work(uint64_t iters)
+{
+	return spin(iters);
+}
+
+static int leaves; /* --leaves: each caller spins in its own leaf */
+
+__attribute__((noinline)) static uint64_t leaf_alpha(uint64_t iters)
+{
+	return spin(iters);
+}
+
+__attribute__((noinline)) static uint64_t leaf_bravo(uint64_t iters)
+{
+	return spin(iters);
+}
+
+__attribute__((noinline)) static uint64_t leaf_delta(uint64_t iters)
+{
+	return spin(iters);
+}
+
 __attribute__((noinline)) static void alpha(uint64_t unit)
 {
-	sink += leaf_work(unit);
+	sink += leaves ? leaf_alpha(unit) : leaf_work(unit);
 }
 
 __attribute__((noinline)) static void bravo(uint64_t unit)
 {
-	sink += leaf_work(unit);
+	sink += leaves ? leaf_bravo(unit) : leaf_work(unit);
 }
 
 __attribute__((noinline)) static void delta(uint64_t unit)
 {
-	sink += leaf_work(unit);
+	sink += leaves ? leaf_delta(unit) : leaf_work(unit);
 }
 
 __attribute__((noinline)) static void charlie(uint64_t unit)
@@ -172,7 +198,7 @@ __attribute__((noinline)) static uint64_t run(double seconds, uint64_t rounds, u
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: pms-shares [--seconds S | --rounds N] [--unit ITERS] [--shares A,B,C]\n");
+	fprintf(stderr, "usage: pms-shares [--seconds S | --rounds N] [--unit ITERS] [--shares A,B,C] [--leaves]\n");
 	return 2;
 }
 
@@ -183,6 +209,10 @@ int main(int argc, char **argv)
 	char *end;
 
 	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--leaves")) {
+			leaves = 1;
+			continue;
+		}
 		if (i + 1 >= argc)
 			return usage();
 		if (!strcmp(argv[i], "--seconds")) {

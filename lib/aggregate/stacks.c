@@ -258,6 +258,57 @@ int pms_stacks__add_path(struct pms_stacks *st, const uint32_t *frame_ids, size_
 	return 0;
 }
 
+int pms_stacks__add_tree(struct pms_stacks *dst, const struct pms_stacks *src, uint64_t num, uint64_t den)
+{
+	uint32_t *map, *path = NULL;
+	size_t path_alloc = 0;
+	int err = 0;
+
+	if (!den || dst == src)
+		return -EINVAL;
+	map = malloc((src->nr_frames ? src->nr_frames : 1) * sizeof(*map));
+	if (!map)
+		return -ENOMEM;
+	for (size_t f = 0; f < src->nr_frames; f++)
+		map[f] = UINT32_MAX;
+	for (size_t i = 1; i < src->nr_nodes && !err; i++) {
+		const struct pms_stack_node *nd = &src->nodes[i];
+		uint64_t samples = nd->self_samples * num / den, period = nd->self_period * num / den;
+		size_t depth = nd->depth;
+
+		/* a path decays away with its sample count, whatever its period (ns) still holds */
+		if (!samples && (nd->self_samples || !period))
+			continue;
+		if (depth > path_alloc && (err = pms_array__reserve(&path, &path_alloc, depth, sizeof(*path))))
+			break;
+		for (uint32_t n = (uint32_t)i; n; n = src->nodes[n].parent) {
+			uint32_t f = src->nodes[n].frame;
+
+			if (map[f] == UINT32_MAX) {
+				int64_t id = pms_stacks__intern(dst, &src->frames[f]);
+
+				if (id < 0) {
+					err = (int)id;
+					break;
+				}
+				map[f] = (uint32_t)id;
+			}
+			path[src->nodes[n].depth - 1] = map[f];
+		}
+		if (!err)
+			err = pms_stacks__add_path(dst, path, depth, samples, period);
+	}
+	if (!err && src->nodes && (src->nodes[0].self_samples || src->nodes[0].self_period))
+		err = pms_stacks__add_path(dst, NULL, 0, src->nodes[0].self_samples * num / den,
+					   src->nodes[0].self_period * num / den);
+	for (size_t b = 0; b < src->nr_bids && !err; b++)
+		if (!pms_stacks__build_id(dst, src->bid_dso[b]))
+			err = pms_stacks__set_build_id(dst, src->bid_dso[b], src->bid_hex[b]);
+	free(path);
+	free(map);
+	return err;
+}
+
 /* ------------------------------------------------------ lifecycle -- */
 
 struct pms_stacks *pms_stacks__new(const struct pms_stacks_opts *opts)
@@ -879,17 +930,12 @@ int pms_stacks__set_build_id(struct pms_stacks *st, const char *dso, const char 
 			return 0;
 		}
 	if (st->nr_bids == st->bids_alloc) {
-		size_t na = st->bids_alloc ? st->bids_alloc * 2 : 16;
-		const char **nd = realloc(st->bid_dso, na * sizeof(*nd)), **nh;
+		size_t dso_alloc = st->bids_alloc, hex_alloc = st->bids_alloc;
 
-		if (!nd)
+		if (pms_array__reserve(&st->bid_dso, &dso_alloc, st->nr_bids + 1, sizeof(*st->bid_dso)) ||
+		    pms_array__reserve(&st->bid_hex, &hex_alloc, st->nr_bids + 1, sizeof(*st->bid_hex)))
 			return -ENOMEM;
-		st->bid_dso = nd;
-		nh = realloc(st->bid_hex, na * sizeof(*nh));
-		if (!nh)
-			return -ENOMEM;
-		st->bid_hex = nh;
-		st->bids_alloc = na;
+		st->bids_alloc = dso_alloc < hex_alloc ? dso_alloc : hex_alloc;
 	}
 	st->bid_dso[st->nr_bids] = d;
 	st->bid_hex[st->nr_bids] = h;

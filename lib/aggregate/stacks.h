@@ -135,6 +135,15 @@ int64_t pms_stacks__intern(struct pms_stacks *st, const struct pms_stack_frame *
 int pms_stacks__add_path(struct pms_stacks *st, const uint32_t *frame_ids, size_t nr,
 			 uint64_t samples, uint64_t period);
 
+/*
+ * Add every path of src to dst with its self weights scaled by num/den
+ * (rounded down; a path whose sample count scales to 0 is left out), build-ids too:
+ * merging one refresh into a running view (1/1), or a decayed copy of a
+ * view (perf top's 7/8 into a new tree). 0, -EINVAL (den 0, dst == src)
+ * or -ENOMEM (dst keeps what was added).
+ */
+int pms_stacks__add_tree(struct pms_stacks *dst, const struct pms_stacks *src, uint64_t num, uint64_t den);
+
 enum pms_stacks_order {
 	PMS_STACKS_BY_NAME,   /* children alphabetically (flame graphs: stable between runs) */
 	PMS_STACKS_BY_WEIGHT, /* heaviest total_samples first (reports, trimmed exports) */

@@ -153,6 +153,13 @@ int pms_profile__read(struct pms_profile *p, bool clear, pms_profile_sample_fn c
  */
 int pms_profile__clear_stacks(struct pms_profile *p);
 
+/*
+ * Why pms_profile__start() failed, in words with what to do, into buf
+ * ("permission denied: profile needs root or CAP_BPF+CAP_PERFMON", ...;
+ * the errno's text where it says more). Returns buf.
+ */
+const char *pms_profile_fail__describe(enum pms_profile_fail f, int err, char *buf, size_t size);
+
 /* User stacks and kernel stacks that were not taken, summed over every reason. */
 uint64_t pms_profile_stats__user_lost(const struct pms_profile_stats *s);
 uint64_t pms_profile_stats__kernel_lost(const struct pms_profile_stats *s);

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The pure parts of the BPF profiler's user side (map and ring sizing, the stack hash, loss sums), in every build including the one without libbpf.
+// The pure parts of the BPF profiler's user side (map and ring sizing, the stack hash, loss sums, failure words), in every build including the one without libbpf.
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "profile.h"
 
 void pms_profile__size_maps(unsigned int freq, size_t nr_cpus, double duration_s,
@@ -61,4 +65,41 @@ uint64_t pms_profile_stats__kernel_lost(const struct pms_profile_stats *s)
 
 	return v[PF_STAT_KERNEL_FAULT] + v[PF_STAT_KERNEL_MAP_FULL] + v[PF_STAT_KERNEL_COLLISION] +
 	       v[PF_STAT_KERNEL_NOMEM];
+}
+
+const char *pms_profile_fail__describe(enum pms_profile_fail f, int err, char *buf, size_t size)
+{
+	const char *why;
+
+	switch (f) {
+	case PMS_PF_NO_BTF:
+		why = "this kernel has no BTF (/sys/kernel/btf/vmlinux): the BPF profiler needs CONFIG_DEBUG_INFO_BTF=y";
+		break;
+	case PMS_PF_PERM:
+		why = "permission denied: the BPF profiler needs root or CAP_BPF+CAP_PERFMON";
+		break;
+	case PMS_PF_VERIFIER:
+		why = "the kernel's BPF verifier rejected the profile program (run pmuscope with -v to see its log)";
+		break;
+	case PMS_PF_TOO_OLD:
+		why = "this kernel is too old for the profile program (it needs BPF ring buffers, global BPF functions, "
+		      "and hash maps without preallocation in perf_event programs: Linux 6.1 or later)";
+		break;
+	case PMS_PF_EVENT:
+		why = "cannot open the sampling event";
+		break;
+	case PMS_PF_ATTACH:
+		why = "cannot attach the BPF program to the sampling event";
+		break;
+	default:
+		why = err == -ENOMEM ? "out of memory (or locked-memory limit) while loading the BPF program"
+				     : "cannot load the BPF program";
+		break;
+	}
+	/* the steps whose errno says more than the words */
+	if (f == PMS_PF_OK || f == PMS_PF_LOAD || f == PMS_PF_EVENT || f == PMS_PF_ATTACH)
+		snprintf(buf, size, "%s: %s", why, strerror(-err));
+	else
+		snprintf(buf, size, "%s", why);
+	return buf;
 }

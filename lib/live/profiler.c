@@ -1,17 +1,37 @@
 // SPDX-License-Identifier: MIT
 // Live profiling: the BPF sampler's stacks named by the live-process symbolizer and merged into a call tree, with the sampler's maps kept from filling.
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "profiler.h"
+#include "event/sampling.h"
+#include "ring/sample.h"
 #include "symbol/resolver.h"
 #include "symbol/unwind.h"
+#include "util/array.h"
+#include "util/cpulist.h"
+#include "util/idtab.h"
+#include "util/tasks.h"
+
+/* A thread the ring sampler has seen: its comm and its process's image count (execs seen). */
+struct ring_task {
+	uint32_t tid, tgid;
+	uint32_t exec_id;
+	char comm[PF_COMM_LEN];
+};
 
 struct pms_profiler {
 	struct pms_profiler_opts opts;
-	struct pms_profile *sampler;   /* NULL for a builder fed by hand */
+	struct pms_profile *sampler;   /* BPF; NULL for a builder fed by hand or the ring sampler */
+	struct pms_sampler *ring;      /* perf's ring buffers, without BPF */
+	struct pms_evlist ring_events;
+	struct ring_task *tasks;
+	size_t nr_tasks, tasks_alloc;
+	struct pms_idtab task_tab;
+	bool include_idle;
 	struct pms_resolver *res;
 	struct pms_live_syms *syms;
 	struct pms_stacks *st;
@@ -47,8 +67,7 @@ struct pms_profiler *pms_profiler__new(const struct pms_profiler_opts *opts)
 		errno = EINVAL;
 		return NULL;
 	}
-	if (opts && opts->root != PMS_STACKS_ROOT_NONE && opts->root != PMS_STACKS_ROOT_COMM &&
-	    opts->root != PMS_STACKS_ROOT_PID) {
+	if (opts && (unsigned)opts->root > PMS_STACKS_ROOT_TID) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -80,6 +99,10 @@ void pms_profiler__free(struct pms_profiler *pr)
 	if (pr->sampler)
 		pms_profile__stop(pr->sampler);
 	pms_profile__free(pr->sampler);
+	pms_sampler__free(pr->ring);
+	pms_evlist__release(&pr->ring_events);
+	free(pr->tasks);
+	free(pr->task_tab.slots);
 	pms_chaincheck__free(pr->chains);
 	pms_stacks__free(pr->st);
 	pms_live_syms__free(pr->syms);
@@ -202,9 +225,14 @@ int pms_profiler__add_sample(struct pms_profiler *pr, const struct pms_profile_s
 	memcpy(comm, k->comm, PF_COMM_LEN);
 	comm[PF_COMM_LEN] = 0;
 	root.name = comm;
-	if (pr->opts.root == PMS_STACKS_ROOT_PID)
+	if (pr->opts.root == PMS_STACKS_ROOT_PID || pr->opts.root == PMS_STACKS_ROOT_TID)
 		root.pid = k->tgid;
 	err = push(pr, &n, &root);
+	if (!err && pr->opts.root == PMS_STACKS_ROOT_TID) {
+		struct pms_stack_frame thread = { .kind = PMS_STACK_THREAD, .name = comm, .pid = k->tgid, .tid = k->pid };
+
+		err = push(pr, &n, &thread);
+	}
 	if (!err && (s->user_stack || s->user)) {
 		struct pms_live_image *img = pms_live_syms__image(pr->syms, k->tgid, k->exec_id);
 
@@ -308,11 +336,15 @@ static int read_counts(struct pms_profiler *pr)
 	return 0;
 }
 
+static int ring_poll(struct pms_profiler *pr, int timeout_ms);
+
 int pms_profiler__poll(struct pms_profiler *pr, int timeout_ms)
 {
 	struct pms_profile_stats ps;
 	int ret;
 
+	if (pr->ring)
+		return ring_poll(pr, timeout_ms);
 	if (!pr->sampler)
 		return -EINVAL;
 	ret = callback_result(pr, pms_profile__poll(pr->sampler, timeout_ms, on_task, on_sample, pr));
@@ -344,9 +376,9 @@ bool pms_profiler__just_switched(struct pms_profiler *pr)
 int pms_profiler__cut(struct pms_profiler *pr, struct pms_stacks **out)
 {
 	struct pms_stacks *next;
-	int err = pr->sampler ? read_counts(pr) : 0;
+	int err = pr->sampler ? read_counts(pr) : pr->ring ? ring_poll(pr, 0) : 0;
 
-	if (err)
+	if (err < 0)
 		return err;
 	next = new_tree(pr);
 	if (!next)
@@ -362,6 +394,11 @@ int pms_profiler__stop(struct pms_profiler *pr)
 {
 	int err;
 
+	if (pr->ring) {
+		pms_sampler__disable(pr->ring);
+		err = ring_poll(pr, 0);
+		return err < 0 ? err : 0;
+	}
 	if (!pr->sampler)
 		return 0;
 	pms_profile__stop(pr->sampler);
@@ -383,6 +420,49 @@ struct pms_profile *pms_profiler__sampler(struct pms_profiler *pr)
 	return pr->sampler;
 }
 
+struct pms_sampler *pms_profiler__ring(struct pms_profiler *pr)
+{
+	return pr->ring;
+}
+
+const char *pms_profiler__event(struct pms_profiler *pr)
+{
+	if (pr->ring)
+		return pr->ring_events.entries[0].name;
+	if (!pr->sampler)
+		return NULL;
+	return pr->opts.off_cpu ? "sched:sched_switch" : pms_profile__event(pr->sampler);
+}
+
+int pms_profiler__losses(struct pms_profiler *pr, struct pms_profiler_losses *out)
+{
+	struct pms_profile_stats ps;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if (pr->ring) {
+		const struct pms_ring_stats *st = pms_sampler__stats(pr->ring);
+
+		out->taken = st->nr_samples + st->nr_lost_events + st->nr_lost_samples;
+		out->dropped_ring = st->nr_lost_events + st->nr_lost_samples;
+		return 0;
+	}
+	if (!pr->sampler)
+		return 0;
+	err = pms_profile__stats(pr->sampler, &ps);
+	if (err)
+		return err;
+	out->taken = ps.v[PF_STAT_SAMPLES];
+	out->dropped_ring = ps.v[PF_STAT_STREAM_LOST];
+	out->dropped_maps = ps.v[PF_STAT_COUNTS_FULL];
+	/* a sample dropped whole lost its stacks too: counted once, as dropped */
+	out->user_stacks_lost = pms_profile_stats__user_lost(&ps) - ps.v[PF_STAT_COUNTS_FULL_USER] -
+				ps.v[PF_STAT_STREAM_LOST_USER];
+	out->kernel_stacks_lost = pms_profile_stats__kernel_lost(&ps);
+	out->truncated = ps.v[PF_STAT_USER_TRUNC] + ps.v[PF_STAT_KERNEL_TRUNC];
+	return 0;
+}
+
 const struct pms_profiler_counts *pms_profiler__counts(const struct pms_profiler *pr)
 {
 	return &pr->counts;
@@ -396,4 +476,206 @@ const struct pms_live_syms_stats *pms_profiler__syms_stats(const struct pms_prof
 void pms_profiler__chains(struct pms_profiler *pr, struct pms_chaincheck_result *out)
 {
 	pms_chaincheck__result(pr->chains, out);
+}
+
+/* ------------------------------------------------- the ring sampler -- */
+
+static uint32_t tid_hash(uint32_t tid)
+{
+	return tid * 0x9e3779b1u;
+}
+
+/* The thread's entry, made from /proc (comm, process) at its first record. NULL on ENOMEM. */
+static struct ring_task *task_of(struct pms_profiler *pr, uint32_t tid, uint32_t tgid)
+{
+	uint32_t h = tid_hash(tid);
+	struct ring_task *t;
+	size_t slot;
+	char *comm;
+
+	if (pms_idtab__reserve(&pr->task_tab))
+		return NULL;
+	for (slot = pms_idtab__start(&pr->task_tab, h); pms_idtab__used(&pr->task_tab, slot);
+	     slot = pms_idtab__next(&pr->task_tab, slot))
+		if (pms_idtab__hash(&pr->task_tab, slot) == h && pr->tasks[pms_idtab__id(&pr->task_tab, slot)].tid == tid)
+			return &pr->tasks[pms_idtab__id(&pr->task_tab, slot)];
+	if (pms_array__reserve(&pr->tasks, &pr->tasks_alloc, pr->nr_tasks + 1, sizeof(*pr->tasks)))
+		return NULL;
+	t = &pr->tasks[pr->nr_tasks];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->tgid = tgid;
+	comm = pms_task__comm((pid_t)tid);
+	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : tid ? "[unknown]" : "swapper");
+	free(comm);
+	pms_idtab__set(&pr->task_tab, slot, h, (uint32_t)pr->nr_tasks);
+	return &pr->tasks[pr->nr_tasks++];
+}
+
+/* The same thread's process image after an exec: every thread of the process shares it. */
+static void set_exec_id(struct pms_profiler *pr, uint32_t tgid, uint32_t exec_id)
+{
+	for (size_t i = 0; i < pr->nr_tasks; i++)
+		if (pr->tasks[i].tgid == tgid)
+			pr->tasks[i].exec_id = exec_id;
+}
+
+/* A ring SAMPLE as the BPF sampler would hand it over: chain split at its context markers, leaf first. */
+static int ring_sample(struct pms_profiler *pr, const struct pms_sample *smp)
+{
+	__u64 user[PF_MAX_FRAMES], kernel[PF_MAX_FRAMES];
+	uint32_t nr_user = 0, nr_kernel = 0;
+	uint64_t ctx = PERF_CONTEXT_KERNEL;
+	struct ring_task *t;
+	struct pf_key k;
+	struct pms_profile_sample ps = { .key = &k, .count = 1, .streamed = true };
+
+	if (!smp->pid && !pr->include_idle)
+		return 0;
+	t = task_of(pr, smp->tid, smp->pid);
+	if (!t)
+		return -ENOMEM;
+	memset(&k, 0, sizeof(k));
+	k.tgid = smp->pid;
+	k.pid = smp->tid;
+	k.exec_id = t->exec_id;
+	memcpy(k.comm, t->comm, sizeof(k.comm));
+	for (uint64_t i = 0; i < smp->callchain_nr; i++) {
+		uint64_t ip = smp->callchain[i];
+
+		if (pms_callchain__is_context(ip)) {
+			ctx = ip;
+			continue;
+		}
+		if (ctx == PERF_CONTEXT_KERNEL && nr_kernel < PF_MAX_FRAMES)
+			kernel[nr_kernel++] = ip;
+		else if (ctx == PERF_CONTEXT_USER && nr_user < PF_MAX_FRAMES)
+			user[nr_user++] = ip;
+	}
+	if (!smp->callchain_nr) {
+		bool in_kernel = (smp->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+
+		if (in_kernel)
+			kernel[nr_kernel++] = smp->ip;
+		else
+			user[nr_user++] = smp->ip;
+	}
+	ps.user = nr_user ? user : NULL;
+	ps.nr_user = nr_user;
+	ps.kernel = kernel;
+	ps.nr_kernel = nr_kernel;
+	return pms_profiler__add_sample(pr, &ps);
+}
+
+static int on_ring_record(const struct perf_event_header *h, const struct pms_record *rec, void *arg)
+{
+	struct pms_profiler *pr = arg;
+	struct ring_task *t;
+
+	(void)h;
+	if (!rec || pr->err)
+		return pr->err;
+	switch (rec->type) {
+	case PERF_RECORD_SAMPLE:
+		pr->err = ring_sample(pr, &rec->sample);
+		break;
+	case PERF_RECORD_COMM:
+		t = task_of(pr, rec->comm.tid, rec->comm.pid);
+		if (!t) {
+			pr->err = -ENOMEM;
+			break;
+		}
+		snprintf(t->comm, sizeof(t->comm), "%s", rec->comm.comm);
+		if (rec->comm.exec) {
+			/* a new image: read its mappings now, while the process lives */
+			set_exec_id(pr, t->tgid, t->exec_id + 1);
+			pr->err = pms_profiler__announce(pr, t->tgid, t->exec_id);
+		}
+		break;
+	default:
+		break;
+	}
+	return pr->err;
+}
+
+static int ring_poll(struct pms_profiler *pr, int timeout_ms)
+{
+	uint64_t n;
+	int err = timeout_ms ? pms_sampler__wait(pr->ring, timeout_ms, NULL) : 0;
+
+	if (err < 0 && err != -EINTR)
+		return err;
+	n = pms_sampler__drain(pr->ring, on_ring_record, pr);
+	err = callback_result(pr, 0);
+	return err ? err : (int)(n > INT32_MAX ? INT32_MAX : n);
+}
+
+int pms_profiler__start_ring(const struct pms_profile_opts *sampler, enum pms_stacks_root root,
+			     struct pms_profiler **out, struct pms_sampler_error *err)
+{
+	struct pms_profiler_opts po = {
+		.sz = sizeof(po), .root = root, .kernel_only = sampler->kernel && !sampler->user,
+		.period_ns = 1000000000ull / (sampler->freq ? sampler->freq : 1),
+	};
+	struct pms_sampling_opts so = {
+		.freq = sampler->freq, .cg = { .mode = PMS_CALL_GRAPH_FP },
+		.system_wide = !sampler->pids, .inherit = sampler->pids && !sampler->threads,
+	};
+	struct pms_event_ctx *ctx = NULL;
+	struct pms_parse_error pe;
+	struct pms_profiler *pr;
+	struct pms_cpulist online = { 0 };
+	pid_t *threads = NULL;
+	size_t nr_threads = 0, threads_alloc = 0;
+	int ret;
+
+	memset(err, 0, sizeof(*err));
+	err->event = err->cpu = -1;
+	if (sampler->off_cpu || sampler->dwarf_stack_bytes)
+		return -EOPNOTSUPP;
+	pr = pms_profiler__new(&po);
+	if (!pr)
+		return -errno;
+	pr->include_idle = sampler->include_idle;
+	ctx = pms_event_ctx__new();
+	ret = ctx ? pms_evlist__parse(&pr->ring_events, ctx, sampler->kernel ? "cpu-clock:k" : sampler->user ?
+				      "cpu-clock:u" : "cpu-clock", &pe) : -errno;
+	pms_event_ctx__free(ctx);
+	if (ret)
+		goto fail;
+	pms_evlist__config_sampling(&pr->ring_events, &so);
+	/* processes: every thread they have now, the later ones by inheritance */
+	for (size_t i = 0; i < sampler->nr_pids && !ret; i++) {
+		pid_t one = sampler->pids[i], *t = NULL;
+		size_t n = 1;
+
+		if (!sampler->threads)
+			ret = pms_tasks__of_process(sampler->pids[i], &t, &n);
+		if (!ret)
+			ret = pms_array__reserve(&threads, &threads_alloc, nr_threads + n, sizeof(*threads));
+		if (!ret) {
+			memcpy(threads + nr_threads, t ? t : &one, n * sizeof(*threads));
+			nr_threads += n;
+		}
+		free(t);
+	}
+	/* one event per CPU (and thread): the kernel maps no inherited event opened on any CPU (-1) */
+	if (!ret && !sampler->cpus)
+		ret = pms_cpulist__online(&online);
+	if (!ret)
+		ret = pms_sampler__open(&pr->ring_events, sampler->cpus ? sampler->cpus : online.cpus,
+					sampler->cpus ? sampler->nr_cpus : online.nr, threads, nr_threads, 0, &pr->ring, err);
+	free(threads);
+	pms_cpulist__release(&online);
+	if (!ret)
+		ret = pms_sampler__enable(pr->ring);
+	if (ret)
+		goto fail;
+	*out = pr;
+	return 0;
+fail:
+	if (!err->msg[0])
+		snprintf(err->msg, sizeof(err->msg), "%s", strerror(-ret));
+	pms_profiler__free(pr);
+	return ret;
 }

@@ -9,8 +9,9 @@
  *
  * Invariants:
  *  - Tree roots are PROCESS frames named by comm (opts.root COMM), or one
- *    per process with its pid (opts.root PID); below them user frames
- *    outermost first, then kernel frames.
+ *    per process with its pid (opts.root PID), followed by a THREAD frame
+ *    per thread (opts.root TID); below them user frames outermost first,
+ *    then kernel frames.
  *  - Weights: samples and, as period, nanoseconds (1/freq per sample; with
  *    off_cpu the time blocked).
  *  - A user stack that was expected and not taken becomes one
@@ -33,10 +34,11 @@
 #include "aggregate/live_syms.h"
 #include "aggregate/stacks.h"
 #include "bpf/profile.h"
+#include "ring/sampler.h"
 
 struct pms_profiler_opts {
 	size_t sz;                     /* sizeof(struct pms_profiler_opts) */
-	enum pms_stacks_root root;     /* PMS_STACKS_ROOT_COMM (0 means COMM) or PMS_STACKS_ROOT_PID */
+	enum pms_stacks_root root;     /* COMM (NONE means COMM), PID or TID */
 	bool off_cpu;                  /* weights are time blocked */
 	bool kernel_only;              /* no "[user stack lost]" frames: user stacks were not asked for */
 	uint64_t period_ns;            /* period of one sample (1e9 / freq); off_cpu: unused */
@@ -65,6 +67,16 @@ struct pms_profiler *pms_profiler__new(const struct pms_profiler_opts *opts);
  */
 int pms_profiler__start(const struct pms_profile_opts *sampler, enum pms_stacks_root root,
 			struct pms_profiler **out, enum pms_profile_fail *fail);
+/*
+ * The same without BPF: cpu-clock samples with frame-pointer call chains
+ * streamed through perf's ring buffers (perf record's way), for kernels or
+ * users that cannot load the BPF program; processes are announced by their
+ * COMM records. Sampling options only (no off_cpu: -EOPNOTSUPP). -errno
+ * with *err filled (the event, the CPU, why).
+ */
+int pms_profiler__start_ring(const struct pms_profile_opts *sampler, enum pms_stacks_root root,
+			     struct pms_profiler **out, struct pms_sampler_error *err);
+
 /* Accepts NULL. Detaches the sampler first. */
 void pms_profiler__free(struct pms_profiler *pr);
 
@@ -98,8 +110,23 @@ int pms_profiler__stop(struct pms_profiler *pr);
 
 /* The tree being filled (borrowed; replaced by __cut()). */
 struct pms_stacks *pms_profiler__tree(struct pms_profiler *pr);
-/* The sampler, for its event, CPUs and drop counters (borrowed; NULL from __new()). */
+/* The BPF sampler, for its event, CPUs and drop counters (borrowed; NULL from __new() and __start_ring()). */
 struct pms_profile *pms_profiler__sampler(struct pms_profiler *pr);
+/* The ring-buffer sampler of __start_ring() (borrowed; NULL otherwise). */
+struct pms_sampler *pms_profiler__ring(struct pms_profiler *pr);
+/* "cpu-clock", "cycles" or, off-CPU, "sched:sched_switch"; NULL without a sampler. */
+const char *pms_profiler__event(struct pms_profiler *pr);
+
+/* What was not placed, by reason, summed since the start (either sampler). */
+struct pms_profiler_losses {
+	uint64_t taken;            /* samples the sampler took */
+	uint64_t dropped_ring;     /* samples dropped whole: ring buffer full */
+	uint64_t dropped_maps;     /* samples dropped whole: in-kernel counts map full */
+	uint64_t user_stacks_lost; /* samples kept without their user stack */
+	uint64_t kernel_stacks_lost;
+	uint64_t truncated;        /* stacks cut at the frame limit (kept) */
+};
+int pms_profiler__losses(struct pms_profiler *pr, struct pms_profiler_losses *out);
 const struct pms_profiler_counts *pms_profiler__counts(const struct pms_profiler *pr);
 const struct pms_live_syms_stats *pms_profiler__syms_stats(const struct pms_profiler *pr);
 /* Frame-pointer user stacks that stopped short of an entry point, by object. */

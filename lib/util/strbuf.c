@@ -72,6 +72,20 @@ void strbuf_reset(struct strbuf *sb)
 		sb->buf[0] = '\0';
 }
 
+void strbuf_setlen(struct strbuf *sb, size_t len)
+{
+	if (len >= sb->len)
+		return;
+	sb->len = len;
+	sb->buf[len] = '\0';
+}
+
+void strbuf_rtrim(struct strbuf *sb)
+{
+	while (sb->len && sb->buf[sb->len - 1] == ' ')
+		sb->buf[--sb->len] = '\0';
+}
+
 char *strbuf_detach(struct strbuf *sb)
 {
 	char *p = sb->oom ? NULL : sb->buf;

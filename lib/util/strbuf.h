@@ -28,6 +28,9 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
 /* A time as people read it: "1.234 s", "12.3 ms", "850 us" (off-CPU times, block lengths). */
 void strbuf_add_duration_ns(struct strbuf *sb, uint64_t ns);
 void strbuf_reset(struct strbuf *sb);
+/* Cut to len bytes (no-op when shorter), and trailing spaces off. */
+void strbuf_setlen(struct strbuf *sb, size_t len);
+void strbuf_rtrim(struct strbuf *sb);
 /* Returns the buffer (caller frees) and resets sb; NULL on earlier OOM. */
 char *strbuf_detach(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);

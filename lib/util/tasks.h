@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /*
@@ -27,5 +28,11 @@ int pms_tasks__all(pid_t **tids, size_t *nr);
 bool pms_task__alive(pid_t pid, pid_t tid);
 /* Its comm, malloc()ed, or NULL (gone, or ENOMEM). */
 char *pms_task__comm(pid_t tid);
+/* CPU time process pid has used, user + system, every thread (<pid>/stat utime + stime). 0 or -errno. */
+int pms_process__cpu_ns(pid_t pid, uint64_t *ns);
+/* CPU time of the whole machine since boot (<procfs>/stat "cpu"): busy and all (busy + idle + iowait). */
+int pms_system__cpu_ns(uint64_t *busy_ns, uint64_t *all_ns);
+/* Every process whose real uid is uid, ascending. -ESRCH when it has none. */
+int pms_processes__of_user(uid_t uid, pid_t **pids, size_t *nr);
 
 #endif

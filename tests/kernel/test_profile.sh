@@ -450,7 +450,7 @@ pf_verifier() {
 	pf_rc=$?
 	pf_vout=$("$BUILD_DIR/tests/pmuscope-bpftest" -v profile --duration 0.1 2>&1)
 	pf_vrc=$?
-	if [ $pf_rc = 1 ] && echo "$pf_out" | grep -q "verifier rejected the profile program (run 'pmuscope -v profile" &&
+	if [ $pf_rc = 1 ] && echo "$pf_out" | grep -q "verifier rejected the profile program (run pmuscope with -v to see its log)" &&
 		! echo "$pf_out" | grep -q "PROG LOAD LOG"; then
 		pass "pf_verifier_message"
 	else
