@@ -323,8 +323,9 @@ void top__header(const struct top *t, int width, struct strbuf *l1, struct strbu
 
 	if (width > 0 && width < 80) {
 		/* narrow: the numbers, fewer words */
-		strbuf_addf(l1, "%" PRIu64 " %s/%.1fs %s %s%s", t->interval_samples, t->off_cpu ? "blocks" : "smp",
-			    t->interval_s, t->off_cpu ? "off-CPU" : event, t->ring ? "ring" : "BPF", t->paused ? " PAUSED" : "");
+		strbuf_addf(l1, "%s%s%" PRIu64 " %s/%.1fs %s %s", t->paused ? "PAUSED " : "", t->zero ? "zeroed " : "",
+			    t->interval_samples, t->off_cpu ? "blocks" : "smp", t->interval_s, t->off_cpu ? "off-CPU" : event,
+			    t->ring ? "ring" : "BPF");
 		strbuf_addf(l2, "cpu %.0f%% self %.1f%% lost %" PRIu64 "/%" PRIu64, t->target_pct, t->self_pct,
 			    t->loss.dropped_ring + t->loss.dropped_maps, t->loss.user_lost + t->loss.kernel_lost);
 		if ((int)l1->len > width)
@@ -333,18 +334,20 @@ void top__header(const struct top *t, int width, struct strbuf *l1, struct strbu
 			strbuf_setlen(l2, (size_t)width);
 		return;
 	}
+	/* the modes first: a narrow screen cuts the end of the line */
+	strbuf_addf(l1, "pmuscope top%s%s%s%s%s: ", t->paused || t->zero || t->filter.hide_kernel ? " (" : "",
+		    t->paused ? "PAUSED" : "", t->zero ? (t->paused ? ", zeroed" : "zeroed") : "",
+		    t->filter.hide_kernel ? (t->paused || t->zero ? ", kernel hidden" : "kernel hidden") : "",
+		    t->paused || t->zero || t->filter.hide_kernel ? ")" : "");
 	if (t->off_cpu)
-		strbuf_addf(l1, "pmuscope top: %" PRIu64 " blocks in %.1f s [off-CPU time, %s]%s", t->interval_samples,
-			    t->interval_s, event, t->paused ? " PAUSED" : "");
+		strbuf_addf(l1, "%" PRIu64 " blocks in %.1f s [off-CPU time, %s]", t->interval_samples, t->interval_s, event);
 	else
-		strbuf_addf(l1, "pmuscope top: %" PRIu64 " samples in %.1f s [%s, %u Hz, %s]%s", t->interval_samples,
-			    t->interval_s, event, t->po.freq,
-			    t->ring ? "perf ring buffer: BPF did not load" : "BPF, counted in the kernel",
-			    t->paused ? " PAUSED" : "");
+		strbuf_addf(l1, "%" PRIu64 " samples in %.1f s [%s, %u Hz, %s]", t->interval_samples, t->interval_s, event,
+			    t->po.freq, t->ring ? "perf ring buffer: BPF did not load" : "BPF, counted in the kernel");
 	strbuf_addf(&lost, "lost: ring %" PRIu64 ", maps %" PRIu64 "; stacks lost: user %" PRIu64 ", kernel %" PRIu64,
 		    t->loss.dropped_ring, t->loss.dropped_maps, t->loss.user_lost, t->loss.kernel_lost);
-	strbuf_addf(l2, "%s; CPU: target %.1f%%, pmuscope %.1f%%; %s%s%s", t->target, t->target_pct, t->self_pct,
-		    strbuf_str(&lost), t->zero ? "; zeroed" : "", t->filter.hide_kernel ? "; kernel hidden" : "");
+	strbuf_addf(l2, "%s; CPU: target %.1f%%, pmuscope %.1f%%; %s", t->target, t->target_pct, t->self_pct,
+		    strbuf_str(&lost));
 	strbuf_release(&lost);
 	if (width > 0 && (int)l1->len > width)
 		strbuf_setlen(l1, (size_t)width);

@@ -25,6 +25,7 @@ qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross cpio
 golang-go chromium nodejs
 abigail-tools go-md2man man-db
 libpapi-dev likwid
+libncurses-dev tmux
 "
 
 missing=""
