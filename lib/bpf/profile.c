@@ -576,7 +576,7 @@ static int read_stack(struct pms_profile *p, uint64_t id, struct pf_stack *s)
 int pms_profile__read(struct pms_profile *p, bool clear, pms_profile_sample_fn cb, void *ctx)
 {
 	struct bpf_map *m = p->off_cpu ? p->skel->maps.blocked : p->skel->maps.counts;
-	struct pf_key key, next, *prev = NULL;
+	struct pf_key key, next;
 	struct pf_stack *us, *ks;
 	uint64_t n = 0;
 	int err = 0;
@@ -589,25 +589,33 @@ int pms_profile__read(struct pms_profile *p, bool clear, pms_profile_sample_fn c
 		free(ks);
 		return -ENOMEM;
 	}
-	while (!bpf_map__get_next_key(m, prev, &next, sizeof(next))) {
-		struct pms_profile_sample s = { .key = &next };
+	/*
+	 * Each key's successor is found while the key is still in the map: a
+	 * deleted key leads nowhere, and restarting from the first key makes
+	 * every step scan the buckets emptied before it (quadratic, and at
+	 * 10 kHz endless: new keys keep coming). Keys added behind the walk
+	 * wait for the next read.
+	 */
+	int more = bpf_map__get_next_key(m, NULL, &next, sizeof(next));
+
+	while (!more) {
+		struct pms_profile_sample s = { .key = &key };
 		struct pf_block val = { 0 };
 		/* counts hold a u64 of samples, blocked a struct pf_block */
 		size_t vsz = p->off_cpu ? sizeof(val) : sizeof(val.count);
 		int r;
 
+		key = next;
+		more = bpf_map__get_next_key(m, &key, &next, sizeof(next));
 		if (clear) {
-			r = bpf_map__lookup_and_delete_elem(m, &next, sizeof(next), &val, vsz, 0);
+			r = bpf_map__lookup_and_delete_elem(m, &key, sizeof(key), &val, vsz, 0);
 			if (!r)
 				p->keys_deleted++;
-		} else
-			r = bpf_map__lookup_elem(m, &next, sizeof(next), &val, vsz, 0);
-		key = next;
-		/* deleted keys cannot lead to their successor: restart from the first key */
-		prev = clear ? NULL : &key;
+		} else {
+			r = bpf_map__lookup_elem(m, &key, sizeof(key), &val, vsz, 0);
+		}
 		if (r)
 			continue;
-		s.key = &key;
 		s.count = val.count;
 		s.time_ns = val.time_ns;
 		if (!read_stack(p, key.user_id, us) && us->nr <= PF_MAX_FRAMES) {
@@ -635,10 +643,13 @@ int pms_profile__read(struct pms_profile *p, bool clear, pms_profile_sample_fn c
 
 int pms_profile__clear_stacks(struct pms_profile *p)
 {
-	uint64_t id;
+	uint64_t id, next;
+	/* the successor first, while the key is there (see pms_profile__read()) */
+	int more = bpf_map__get_next_key(p->skel->maps.stacks, NULL, &next, sizeof(next));
 
-	/* always the first key: each delete removes the one get_next_key would continue from */
-	while (!bpf_map__get_next_key(p->skel->maps.stacks, NULL, &id, sizeof(id))) {
+	while (!more) {
+		id = next;
+		more = bpf_map__get_next_key(p->skel->maps.stacks, &id, &next, sizeof(next));
 		if (bpf_map__delete_elem(p->skel->maps.stacks, &id, sizeof(id), 0)) {
 			if (errno != ENOENT)
 				return -errno;
