@@ -15,6 +15,7 @@
 #include "symbol/debuginfod.h"
 #include "symbol/dso.h"
 #include "symbol/sym_alias.h"
+#include "util/fileio.h"
 #include "util/print.h"
 #include "util/sysfs.h"
 
@@ -416,6 +417,26 @@ static struct pms_dso *dso_alloc(void)
 	return dso;
 }
 
+/*
+ * The file pages read while indexing (the whole symbol table, most of its
+ * strings) go back to the page cache: the mapping stays, and a lookup
+ * faults in only the page of the name it returns. A live profiler holds
+ * hundreds of objects, and their tables would otherwise stay resident.
+ */
+static void release_indexed_pages(struct pms_dso *dso)
+{
+	/* file mappings only: an image opened from memory is the caller's, and dropping it would zero it */
+	Elf *elfs[2] = { dso->fd >= 0 ? dso->elf : NULL, dso->debug_fd >= 0 ? dso->debug_elf : NULL };
+
+	for (int i = 0; i < 2; i++) {
+		size_t size = 0;
+		char *raw = elfs[i] ? elf_rawfile(elfs[i], &size) : NULL;
+
+		if (raw && size)
+			pms_mem__drop_pages(raw, size);
+	}
+}
+
 static int dso_load_all_syms(struct pms_dso *dso, bool debug_lookup)
 {
 	int n = load_syms(dso, dso->elf, SHT_SYMTAB);
@@ -651,6 +672,7 @@ int pms_dso__open(const char *path, struct pms_dso **out)
 		pms_dso__free(dso);
 		return err;
 	}
+	release_indexed_pages(dso);
 	*out = dso;
 	return 0;
 }
@@ -710,6 +732,7 @@ int pms_dso__open_mem(const void *image, size_t size, struct pms_dso **out)
 		pms_dso__free(dso);
 		return err;
 	}
+	release_indexed_pages(dso);
 	*out = dso;
 	return 0;
 }

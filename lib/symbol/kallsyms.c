@@ -366,6 +366,8 @@ static int index_map(const char *path, const uint64_t key[2], struct pms_kallsym
 	}
 	ks->tab.nr = ks->tab.cap = h.nr;
 	ks->tab.borrowed_names = true;
+	/* the index was read whole to check it: only the names looked up need to stay */
+	pms_mem__drop_pages(map, (size_t)st.st_size);
 	ks->text_addr = h.text_addr;
 	ks->stext_addr = h.stext_addr;
 	ks->etext_addr = h.etext_addr;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "util/fileio.h"
@@ -202,4 +203,13 @@ int pms_fd__write_all(int fd, const void *buf, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+void pms_mem__drop_pages(const void *addr, size_t len)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start = ((uintptr_t)addr + page - 1) & ~(page - 1),
+		  end = ((uintptr_t)addr + len) & ~(page - 1);
+
+	if (end > start)
+		madvise((void *)start, end - start, MADV_DONTNEED);
 }

@@ -43,6 +43,12 @@ int pms_file_replace__end(struct pms_file_replace *r, const char *path, mode_t m
  * cannot be moved.
  */
 int pms_fd__move_high(int fd);
+/*
+ * Give the resident pages of a read-only file mapping back to the page
+ * cache (madvise MADV_DONTNEED on the whole pages inside [addr, addr+len)):
+ * the mapping stays valid and faults pages back in as they are read.
+ */
+void pms_mem__drop_pages(const void *addr, size_t len);
 /* Strict integer parsing of a whole string (base 0: 0x.. hex, decimal). */
 int pms_str__to_u64(const char *s, uint64_t *val);
 
