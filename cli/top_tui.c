@@ -113,6 +113,7 @@ static const char *const help_lines[] = {
 	"",
 	"  Up/Down PgUp/PgDn Home/End  move the selection",
 	"  Enter   show or hide the call chains of the selected row",
+	"  c       call chains from the leaf up (callee) or from main down (caller)",
 	"  s or /  show only symbols matching a regex (empty: all)",
 	"  d       only the selected row's shared object (again: all)",
 	"  t       only the selected row's thread (again: all)",
@@ -394,6 +395,11 @@ static bool handle_key(struct tui *u, int ch, bool *quit)
 		if (t->filter.pid || r)
 			filter_toggle_u32(t, &t->filter.pid, r ? (r->pid ? r->pid : heaviest(t, r, PMS_TOP_PID)) : 0, "process");
 		u->sel = 0;
+		break;
+	case 'c':
+		t->callers_first = !t->callers_first;
+		snprintf(t->message, sizeof(t->message), "call chains %s", t->callers_first ? "from main down (caller order)"
+											   : "from the leaf up (callee order)");
 		break;
 	case 'k':
 		t->filter.hide_kernel = !t->filter.hide_kernel;

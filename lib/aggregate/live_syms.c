@@ -2,6 +2,7 @@
 // Live processes' stacks symbolized: image snapshots taken while the process lives, frames resolved once.
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@ struct image {
 	char *root;
 	uint8_t (*build_ids)[PMS_BUILD_ID_MAX];
 	size_t *build_id_sizes;
+	bool released;              /* its process is gone: only the shell is kept (pointers stay valid) */
 };
 
 struct bid_entry {
@@ -67,13 +69,26 @@ struct pms_live_syms *pms_live_syms__new(struct pms_resolver *res)
 	return ls;
 }
 
-static void image_free(struct image *im)
+static void image_release(struct image *im)
 {
 	pms_unwinder__free(im->unw);
 	pms_maps__free(im->maps);
 	free(im->root);
 	free(im->build_ids);
 	free(im->build_id_sizes);
+	im->unw = NULL;
+	im->maps = NULL;
+	im->root = NULL;
+	im->build_ids = NULL;
+	im->build_id_sizes = NULL;
+	im->pub.maps = NULL;
+	im->pub.root = NULL;
+	im->released = true;
+}
+
+static void image_free(struct image *im)
+{
+	image_release(im);
 	free(im);
 }
 
@@ -268,6 +283,43 @@ static struct pms_live_image *counted(struct pms_live_syms *ls, uint32_t tgid, u
 	else if (fresh == 0)
 		ls->stats.missed++;
 	return im ? &im->pub : NULL;
+}
+
+/* The image (tgid, exec_id) if it is known, without reading it. */
+static struct image *find(const struct pms_live_syms *ls, uint32_t tgid, uint32_t exec_id)
+{
+	const struct pms_idtab *t = &ls->images_by_key;
+	uint32_t h = image_hash(tgid, exec_id);
+
+	if (!t->cap)
+		return NULL;
+	for (size_t i = pms_idtab__start(t, h); pms_idtab__used(t, i); i = pms_idtab__next(t, i)) {
+		struct image *im = ls->images[pms_idtab__id(t, i)];
+
+		if (pms_idtab__hash(t, i) == h && im->pub.tgid == tgid && im->pub.exec_id == exec_id)
+			return im;
+	}
+	return NULL;
+}
+
+size_t pms_live_syms__release_gone(struct pms_live_syms *ls)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ls->nr_images; i++) {
+		struct image *im = ls->images[i];
+
+		if (im->released || !im->maps)
+			continue;
+		/* replaced by an exec, or the process has exited */
+		if (find(ls, im->pub.tgid, im->pub.exec_id + 1) ||
+		    (kill((pid_t)im->pub.tgid, 0) && errno == ESRCH)) {
+			image_release(im);
+			n++;
+		}
+	}
+	ls->stats.released += n;
+	return n;
 }
 
 struct pms_live_image *pms_live_syms__announce(struct pms_live_syms *ls, uint32_t tgid, uint32_t exec_id)

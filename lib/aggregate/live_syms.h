@@ -10,7 +10,8 @@
  * into the caller's stacks tree.
  *
  * Invariants:
- *  - An image's pointer stays valid until __free(), and its frame-cache key
+ *  - An image's pointer stays valid until __free() (__release_gone() keeps
+ *    the image itself and frees what it held), and its frame-cache key
  *    is a serial number, not a table slot: neither moves when the table grows.
  *  - 0 or -errno (ENOMEM); nothing is printed.
  *  - Frame ids belong to one stacks tree: call __new_tree() when the caller
@@ -44,6 +45,7 @@ struct pms_live_syms_stats {
 	uint64_t late;       /* read at a sample, the announcement not seen first */
 	uint64_t missed;     /* gone before they could be read */
 	uint64_t foreign;    /* seen through /proc/PID/root */
+	uint64_t released;   /* images let go once their process had exited or exec'd */
 };
 
 /* res is borrowed (the caller frees it after __free()). NULL + errno ENOMEM. */
@@ -81,6 +83,13 @@ int pms_live_syms__resolve_user(struct pms_live_syms *ls, struct pms_live_image 
  * they could not be read or it could not be made; the error is kept).
  */
 struct pms_unwinder *pms_live_syms__unwinder(struct pms_live_syms *ls, struct pms_live_image *img);
+/*
+ * Let go of the images whose process has exited or exec'd since (their
+ * mappings, build-ids, unwinder): call it after reading what they were
+ * sampled doing. The image pointers stay valid; a late sample of one
+ * names unknown frames. Returns how many were let go.
+ */
+size_t pms_live_syms__release_gone(struct pms_live_syms *ls);
 /* Forget every frame id: the caller's next frames go into a new tree. */
 void pms_live_syms__new_tree(struct pms_live_syms *ls);
 const struct pms_live_syms_stats *pms_live_syms__stats(const struct pms_live_syms *ls);

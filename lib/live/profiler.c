@@ -386,6 +386,8 @@ int pms_profiler__cut(struct pms_profiler *pr, struct pms_stacks **out)
 	*out = pr->st;
 	pr->st = next;
 	pms_live_syms__new_tree(pr->syms);
+	/* what gone processes were sampled doing has just been read: their snapshots can go */
+	pms_live_syms__release_gone(pr->syms);
 	pr->counts.cuts++;
 	return 0;
 }

@@ -819,6 +819,8 @@ int pms_dso__frame_pointers(struct pms_dso *dso)
 	}
 	if (checked >= 8)
 		dso->frame_pointers = kept * 2 >= checked;
+	/* each read faulted in its neighbours too (fault-around): up to 16 MB of a large library */
+	release_indexed_pages(dso);
 	return dso->frame_pointers;
 }
 

@@ -119,3 +119,45 @@ Test(live_syms, gone_processes_are_missed_and_images_stay_put)
 	pms_live_syms__free(ls);
 	pms_resolver__free(res);
 }
+
+Test(live_syms, gone_and_replaced_images_let_go)
+{
+	struct pms_resolver *res = pms_resolver__new();
+	struct pms_live_syms *ls = pms_live_syms__new(res);
+	struct pms_live_image *me, *me_after_exec, *child;
+	int go[2];
+	pid_t p;
+
+	cr_assert(res && ls);
+	cr_assert_eq(pipe(go), 0);
+	p = fork();
+	cr_assert_geq(p, 0);
+	if (p == 0) {
+		char c;
+
+		close(go[1]);
+		(void)!read(go[0], &c, 1); /* until the parent has snapshotted us */
+		_exit(0);
+	}
+	close(go[0]);
+	child = pms_live_syms__announce(ls, (uint32_t)p, 0);
+	cr_assert_not_null(child);
+	cr_assert_not_null(child->maps, "read while the child lives");
+	me = pms_live_syms__announce(ls, (uint32_t)getpid(), 0);
+	cr_assert_eq(pms_live_syms__release_gone(ls), 0, "both live");
+	close(go[1]);
+	cr_assert_eq(waitpid(p, NULL, 0), p);
+	cr_assert_eq(pms_live_syms__release_gone(ls), 1);
+	cr_assert_null(child->maps, "the exited child's mappings are let go");
+	cr_assert_eq(child->tgid, (uint32_t)p, "the image itself stays");
+	cr_assert_not_null(me->maps);
+	/* an exec: the image before it goes, the new one stays */
+	me_after_exec = pms_live_syms__announce(ls, (uint32_t)getpid(), 1);
+	cr_assert_eq(pms_live_syms__release_gone(ls), 1);
+	cr_assert_null(me->maps);
+	cr_assert_not_null(me_after_exec->maps);
+	cr_assert_eq(pms_live_syms__stats(ls)->released, 2);
+	cr_assert_eq(pms_live_syms__image(ls, (uint32_t)p, 0), child, "known, not read again");
+	pms_live_syms__free(ls);
+	pms_resolver__free(res);
+}

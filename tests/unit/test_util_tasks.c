@@ -109,3 +109,30 @@ Test(util_tasks, this_process)
 	cr_assert(pms_task__alive(getpid(), getpid()));
 	free(tids);
 }
+
+Test(util_tasks, cpu_times_and_users, .init = setup, .fini = teardown)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t ns = 0, busy = 0, all = 0;
+	pid_t *pids = NULL;
+	size_t nr = 0;
+
+	/* after "(comm)": state, 10 fields, then utime 250 and stime 50 ticks; comm holds ") " */
+	put("50/stat", "50 (a) b) S 1 50 50 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 1 0 100 0 0");
+	put("50/status", "Name:\ta\nUmask:\t0022\nState:\tS\nUid:\t1000\t1000\t1000\t1000\n");
+	put("51/status", "Name:\tb\nUid:\t0\t0\t0\t0\n");
+	put("52/status", "Name:\tc\nUid:\t1000\t1000\t1000\t1000\n");
+	put("stat", "cpu  100 20 30 400 50 5 5 0 0 0\ncpu0 1 2 3 4 5 6 7 8 9 10\n");
+	cr_assert_eq(pms_process__cpu_ns(50, &ns), 0);
+	cr_assert_eq(ns, 300ull * (1000000000ull / (uint64_t)hz));
+	cr_assert_eq(pms_process__cpu_ns(404, &ns), -ESRCH);
+	cr_assert_eq(pms_system__cpu_ns(&busy, &all), 0);
+	cr_assert_eq(busy, 160ull * (1000000000ull / (uint64_t)hz), "user+nice+system+irq+softirq+steal");
+	cr_assert_eq(all, 610ull * (1000000000ull / (uint64_t)hz), "and idle+iowait");
+	cr_assert_eq(pms_processes__of_user(1000, &pids, &nr), 0);
+	cr_assert_eq(nr, 2);
+	cr_assert_eq(pids[0], 50);
+	cr_assert_eq(pids[1], 52);
+	cr_assert_eq(pms_processes__of_user(4242, &pids, &nr), -ESRCH);
+	free(pids);
+}
