@@ -5,7 +5,8 @@
 # same run on the same workload:
 #   cpu WORKLOAD_BIN FREQ SECONDS: the tool's own CPU (user+sys of every
 #       thread, /proc/PID/stat) over SECONDS of system-wide sampling while two
-#       CPU-bound processes keep both CPUs busy;
+#       CPU-bound processes keep both CPUs busy, and over the same run less
+#       its first 5 s (the steady cost, without the start);
 #   first WORKLOAD_BIN RUNS: seconds from exec to the first screen that names
 #       a function of the workload (leaf_alpha), median of RUNS;
 #   rss MAKE_DIR SECONDS: resident memory (VmRSS) at a third, two thirds and
@@ -103,13 +104,17 @@ def cpu(workload, freq, secs):
     for name, argv in tools(int(freq)).items():
         procs = busy(workload, float(secs) + 10)
         t = Tty(argv)
-        t.pump(float(secs))
+        # the first 5 s hold each tool's start (BPF verification, reading /proc): the rest is its steady cost
+        t.pump(5)
+        start = t.cpu_s()
+        t.pump(float(secs) - 5)
         used = t.cpu_s()
         t.stop()
         for p in procs:
             p.kill()
             p.wait()
         print(f"cpu_{name}_{freq} {used:.3f}")
+        print(f"steady_{name}_{freq} {used - start:.3f}")
         sys.stdout.flush()
 
 
