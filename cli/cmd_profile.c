@@ -74,13 +74,6 @@ static int run(int argc, char **argv)
 }
 #else
 
-static volatile sig_atomic_t stop_flag;
-
-static void on_stop(int sig, siginfo_t *si, void *uc)
-{
-	(void)sig, (void)si, (void)uc;
-	stop_flag = 1;
-}
 
 static double now_s(void)
 {
@@ -391,7 +384,7 @@ static int run(int argc, char **argv)
 		po.max_stacks = (uint32_t)o.map_entries * 2;
 	}
 
-	stop_signals__install(on_stop);
+	stop_signals__install_flag();
 	err = pms_profiler__start(&po, PMS_STACKS_ROOT_COMM, &pr, &fail);
 	if (err) {
 		char why[256];
@@ -422,7 +415,7 @@ static int run(int argc, char **argv)
 
 	t0 = t_iv = now_s();
 	next_iv = t0 + o.interval;
-	while (!stop_flag) {
+	while (!stop_signals__requested) {
 		double t = now_s();
 		int timeout = 100;
 

@@ -73,13 +73,6 @@ static int run(int argc, char **argv)
 }
 #else
 
-volatile sig_atomic_t top_stop_flag;
-
-static void on_stop(int sig, siginfo_t *si, void *uc)
-{
-	(void)sig, (void)si, (void)uc;
-	top_stop_flag = 1;
-}
 
 static uint64_t now_ns(void)
 {
@@ -622,7 +615,7 @@ static bool any_alive(const pid_t *pids, size_t n)
 /* Sample until the next refresh is due; false when asked to stop or the targets are gone. */
 static bool wait_refresh(struct top *t, uint64_t due_ns)
 {
-	while (!top_stop_flag) {
+	while (!stop_signals__requested) {
 		uint64_t now = now_ns();
 		int err;
 
@@ -784,7 +777,7 @@ static int run(int argc, char **argv)
 		note("TERM is %s: no terminal view; printing refreshes as text (batch mode)", term ? "dumb" : "unset");
 		batch = true;
 	}
-	stop_signals__install(on_stop);
+	stop_signals__install_flag();
 	if (top__start(&t)) {
 		error("%s", t.message);
 		ret = EXIT_RUNTIME;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Stop signals that end a run cleanly: forwarded to the workload, or a flag for commands without one.
 #include <string.h>
 
 #include "stop_signals.h"
@@ -72,4 +73,18 @@ void stop_signals__abort_workload(struct pms_workload *w)
 	pms_workload__abort(w);
 	if (w->pid > 0 && forward_pid == w->pid)
 		forward_pid = 0;
+}
+
+volatile sig_atomic_t stop_signals__requested;
+
+static void set_requested(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig, (void)si, (void)uc;
+	stop_signals__requested = 1;
+}
+
+void stop_signals__install_flag(void)
+{
+	stop_signals__requested = 0;
+	stop_signals__install(set_requested);
 }

@@ -21,6 +21,13 @@
 /* Remember the inherited dispositions, then catch the stop signals with handler. */
 void stop_signals__install(void (*handler)(int, siginfo_t *, void *));
 
+/*
+ * For a command without a workload (profile, top): catch the stop signals
+ * and set stop_signals__requested, which its loop reads.
+ */
+extern volatile sig_atomic_t stop_signals__requested;
+void stop_signals__install_flag(void);
+
 /* From the handler: pass sig on to the workload as described above (requests counts this one). */
 void stop_signals__forward(int sig, const siginfo_t *si, int requests);
 

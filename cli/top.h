@@ -78,9 +78,6 @@ void top__row_line(const struct top *t, const struct pms_top_row *r, int width, 
 size_t top__chain_lines(const struct top *t, const struct pms_top_row *r, int width, size_t max,
 			struct strbuf *lines);
 
-/* Set by SIGINT/SIGTERM: both modes stop at their next turn and restore the terminal. */
-extern volatile sig_atomic_t top_stop_flag;
-
 /* The terminal view; returns the exit code. */
 int top_tui__run(struct top *t, int iterations);
 

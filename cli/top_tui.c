@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "stop_signals.h"
 #include "top.h"
 
 #ifdef PMS_NO_HOST_LIBS
@@ -468,7 +469,7 @@ int top_tui__run(struct top *t, int iterations)
 		init_pair(3, COLOR_GREEN, -1);
 	}
 	draw(&u);
-	while (!quit && !top_stop_flag) {
+	while (!quit && !stop_signals__requested) {
 		uint64_t now = now_ns();
 		int ch, err;
 
