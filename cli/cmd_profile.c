@@ -394,6 +394,8 @@ static int run(int argc, char **argv)
 		goto out;
 	}
 	p = pms_profiler__sampler(pr);
+	/* the summary says which objects cut the call chains short */
+	pms_profiler__check_chains(pr, true);
 	if (!o.off_cpu && strcmp(pms_profile__event(p), "cycles"))
 		note("no hardware cycles counter here: sampling cpu-clock at %u Hz", po.freq);
 	{

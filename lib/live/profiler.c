@@ -38,6 +38,7 @@ struct pms_profiler {
 	struct pms_chaincheck *chains;
 	struct pms_profiler_counts counts;
 	bool asked_stream;             /* streaming from the start: never a switch */
+	bool check_chains;             /* pms_profiler__check_chains(): profile's end-of-run advice */
 	bool switched, switch_told;
 	int err;                       /* the first error of a callback, handed back by the call that ran it */
 	uint64_t next_check_ns;
@@ -245,7 +246,7 @@ int pms_profiler__add_sample(struct pms_profiler *pr, const struct pms_profile_s
 				err = pms_live_syms__user_frame(pr->syms, pr->st, img, s->user[i], i == 0, &pr->path[n]);
 				n += !err;
 			}
-			if (!err && s->nr_user)
+			if (!err && s->nr_user && pr->check_chains)
 				err = check_chain(pr, img, s);
 		}
 	} else if (!err && (k->flags & PF_F_USER_LOST) && !pr->opts.kernel_only) {
@@ -473,6 +474,11 @@ const struct pms_profiler_counts *pms_profiler__counts(const struct pms_profiler
 const struct pms_live_syms_stats *pms_profiler__syms_stats(const struct pms_profiler *pr)
 {
 	return pms_live_syms__stats(pr->syms);
+}
+
+void pms_profiler__check_chains(struct pms_profiler *pr, bool on)
+{
+	pr->check_chains = on;
 }
 
 void pms_profiler__chains(struct pms_profiler *pr, struct pms_chaincheck_result *out)

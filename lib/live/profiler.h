@@ -129,7 +129,12 @@ struct pms_profiler_losses {
 int pms_profiler__losses(struct pms_profiler *pr, struct pms_profiler_losses *out);
 const struct pms_profiler_counts *pms_profiler__counts(const struct pms_profiler *pr);
 const struct pms_live_syms_stats *pms_profiler__syms_stats(const struct pms_profiler *pr);
-/* Frame-pointer user stacks that stopped short of an entry point, by object. */
+/*
+ * Look at where frame-pointer user stacks stop (off by default: it reads a
+ * sample of each object's code to tell which objects lack frame pointers).
+ */
+void pms_profiler__check_chains(struct pms_profiler *pr, bool on);
+/* Frame-pointer user stacks that stopped short of an entry point, by object (with __check_chains()). */
 void pms_profiler__chains(struct pms_profiler *pr, struct pms_chaincheck_result *out);
 
 /* Feeding the builder by hand (tests, replays): a sample as the sampler hands it over. 0 or -ENOMEM. */
