@@ -26,6 +26,7 @@ golang-go chromium nodejs
 abigail-tools go-md2man man-db
 libpapi-dev likwid
 libncurses-dev tmux
+libcapstone-dev
 "
 
 missing=""

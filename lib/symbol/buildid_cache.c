@@ -425,6 +425,27 @@ static int add_vdso(const char *dir, const uint8_t *id, size_t id_size, unsigned
 	return err;
 }
 
+#ifndef PMS_NO_HOST_LIBS
+/*
+ * The debug file name's .gnu_debuglink names, beside it or in its .debug/
+ * directory (gdb's places), with the same build-id: into debug. 0, or -ENOENT.
+ */
+static int debuglinked(const char *name, const uint8_t *id, size_t id_size, char *debug, size_t size)
+{
+	char link[256], dir[4096];
+	const char *slash = strrchr(name, '/');
+	static const char *const fmts[] = { "%s/%s", "%s/.debug/%s" };
+
+	if (!slash || pms_debuglink__read(name, link, sizeof(link)) || strchr(link, '/') ||
+	    put(sizeof(dir), snprintf(dir, sizeof(dir), "%.*s", (int)(slash - name), name)))
+		return -ENOENT;
+	for (size_t i = 0; i < 2; i++)
+		if (!put(size, snprintf(debug, size, fmts[i], dir, link)) && !check_file_build_id(debug, id, id_size))
+			return 0;
+	return -ENOENT;
+}
+#endif
+
 static int add_elf(const char *dir, const char *name, bool kernel, const uint8_t *id, size_t id_size,
 		   unsigned *added)
 {
@@ -447,9 +468,10 @@ static int add_elf(const char *dir, const char *name, bool kernel, const uint8_t
 		return 0; /* perf looks for separate debug files of user objects only */
 	/* the debug root as symbol/dso.h searches it; gdb's and perf's layout */
 	pms_hex__encode(id, id_size, hex);
-	if (put(sizeof(debug), snprintf(debug, sizeof(debug), "%s/.build-id/%.2s/%s.debug",
-					pms_debug_root(), hex, hex + 2)) ||
-	    check_file_build_id(debug, id, id_size))
+	if ((put(sizeof(debug), snprintf(debug, sizeof(debug), "%s/.build-id/%.2s/%s.debug",
+					 pms_debug_root(), hex, hex + 2)) ||
+	     check_file_build_id(debug, id, id_size)) &&
+	    debuglinked(name, id, id_size, debug, sizeof(debug)))
 		return 0;
 	err = pms_buildid_cache__add_file(dir, name, id, id_size, "debug", debug, &was_added);
 	if (!err && was_added)

@@ -211,6 +211,23 @@ static void read_debuglink(struct pms_dso *dso, Elf *elf)
 	dso->debuglink_crc = crc;
 }
 
+int pms_debuglink__read(const char *path, char *name, size_t size)
+{
+	struct pms_dso tmp = { .fd = -1, .debug_fd = -1 };
+	Elf *elf;
+	int fd, n = open_elf(path, &fd, &elf);
+
+	if (n)
+		return n;
+	read_debuglink(&tmp, elf);
+	n = tmp.debuglink ? snprintf(name, size, "%s", tmp.debuglink) : -1;
+	elf_end(elf);
+	close(fd);
+	if (n < 0)
+		return -ENOENT;
+	return (size_t)n < size ? 0 : -ENAMETOOLONG;
+}
+
 static int read_segs(struct pms_dso *dso, Elf *elf)
 {
 	size_t phnum;
@@ -781,6 +798,32 @@ static bool keeps_frame_pointer(uint16_t machine, const uint8_t *code, size_t le
 		}
 	}
 	return false;
+}
+
+int pms_dso__code(const struct pms_dso *dso, uint64_t vaddr, size_t len, const uint8_t **bytes, size_t *avail)
+{
+	size_t size = 0;
+	const uint8_t *image = dso->elf ? (const uint8_t *)elf_rawfile(dso->elf, &size) : NULL;
+
+	if (!image)
+		return -ENOENT;
+	for (size_t k = 0; k < dso->nr_segs; k++) {
+		const struct pms_load_seg *g = &dso->segs[k];
+		uint64_t off, in_seg;
+
+		if (vaddr < g->vaddr || vaddr - g->vaddr >= g->filesz)
+			continue;
+		off = g->offset + (vaddr - g->vaddr);
+		if (off >= size)
+			return -ENOENT;
+		in_seg = g->filesz - (vaddr - g->vaddr);
+		if (in_seg > size - off)
+			in_seg = size - off;
+		*bytes = image + off;
+		*avail = len < in_seg ? len : (size_t)in_seg;
+		return 0;
+	}
+	return -ENOENT;
 }
 
 int pms_dso__frame_pointers(struct pms_dso *dso)

@@ -73,6 +73,8 @@ struct pms_dso {
  * 0 or -errno (-ENOEXEC: not an ELF file).
  */
 int pms_dso__open(const char *path, struct pms_dso **out);
+/* The file name path's .gnu_debuglink names, into name (size bytes). -ENOENT without one. */
+int pms_debuglink__read(const char *path, char *name, size_t size);
 /*
  * Same, but fail with -ESTALE when the file's build-id differs from
  * expected (size bytes; a file without build-id also mismatches).
@@ -94,6 +96,13 @@ void pms_dso__free(struct pms_dso *dso);
  * Debian's default), -1 (cannot tell: no code or another architecture).
  */
 int pms_dso__frame_pointers(struct pms_dso *dso);
+/*
+ * The file bytes of the code at vaddr: *bytes points into the mapped file
+ * (valid while dso lives) and *avail says how many of the len asked for
+ * the segment holds (fewer at its end). -ENOENT when no loaded segment
+ * has file bytes there (a stripped debug file's NOBITS .text, bss).
+ */
+int pms_dso__code(const struct pms_dso *dso, uint64_t vaddr, size_t len, const uint8_t **bytes, size_t *avail);
 
 /* Symbol containing vaddr, or NULL. */
 const struct pms_sym *pms_dso__find_sym(const struct pms_dso *dso, uint64_t vaddr);

@@ -305,6 +305,11 @@ static int resolve(struct pms_srcline *sl, uint64_t vaddr, struct pms_srcline_fr
 	*nr = 0;
 	if (!dwarf_addrdie(sl->dw, vaddr, &cu))
 		return 0;
+	{
+		Dwarf_Attribute at;
+
+		cur.comp_dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &at));
+	}
 	line = dwarf_getsrc_die(&cu, vaddr);
 	if (line) {
 		int ln = 0;

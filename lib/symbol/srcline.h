@@ -28,7 +28,8 @@ struct pms_srcline_frame {
 	 * glibc's "__GI___qsort_r" where DW_AT_name says "__qsort_r".
 	 */
 	const char *linkage_name;
-	const char *file; /* full path as recorded in DWARF, NULL if unknown */
+	const char *file; /* path as recorded in DWARF (maybe relative to comp_dir), NULL if unknown */
+	const char *comp_dir; /* the compile unit's DW_AT_comp_dir, NULL if none */
 	unsigned int line;  /* 0 if unknown */
 };
 

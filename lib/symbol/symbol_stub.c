@@ -117,6 +117,12 @@ int pms_dso__frame_pointers(struct pms_dso *dso)
 	return -1;
 }
 
+int pms_dso__code(const struct pms_dso *dso, uint64_t vaddr, size_t len, const uint8_t **bytes, size_t *avail)
+{
+	(void)dso, (void)vaddr, (void)len, (void)bytes, (void)avail;
+	return -ENOENT;
+}
+
 int pms_unwinder__new(const struct pms_maps *maps, struct pms_unwinder **out)
 {
 	(void)maps;

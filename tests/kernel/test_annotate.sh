@@ -1,0 +1,153 @@
+# SPDX-License-Identifier: MIT
+# pmuscope annotate against known answers and against perf annotate:
+#  1. demo/pms-loops (two loops of one body, 3:1 iterations): the loops carry 75% and 25% of
+#     two_loops within 3 points, the lines of loop A 75% in all, and the hottest-lines summary
+#     lists loop A's lines first; the same built with -O2 -g, and built as a non-PIE executable;
+#  2. on a file perf recorded, perf annotate --stdio -s two_loops and ours agree on the hottest
+#     instruction's address and on the top 10 instructions' shares within 0.5 points;
+#  3. a stripped binary with its debug file beside it (debug link) is annotated with source
+#     lines, and still once both are gone (record saved them in the build-id cache); one built
+#     without -g gets its disassembly and one line saying why there is no source;
+#  4. a binary rebuilt after the recording is refused with both build-ids, never annotated.
+# Shares are of what the workload does, so they hold on a loaded machine (fewer samples).
+
+an_tmp=$(mktemp -d)
+an_src=$TOP/demo/pms-loops.c
+
+an_available() {
+	"$PMUSCOPE" annotate -h >/dev/null 2>&1
+}
+
+# an_record OUT BIN: pmuscope record of BIN for 2 s at 4000 Hz, its build-id cache in the test's
+# own HOME (a copy cached by an earlier run of the same bytes must not answer for this one).
+an_record() {
+	(cd "$an_tmp" && HOME="$an_tmp/cache" "$PMUSCOPE" record -F 4000 -o "$1" "$2" --seconds 2 >/dev/null 2>&1)
+}
+
+# an_judge NAME JSONFILE: the loops and lines of two_loops against 75/25.
+an_judge() {
+	an_la=$(grep -n "loop A" "$an_src" | cut -d: -f1 | tr '\n' ',' | sed 's/,$//')
+	an_res=$(jq -r --argjson a "[$an_la]" '.annotations[0] |
+		[(.loops | length), (.loops[0].percent // 0), (.loops[1].percent // 0),
+		 ([.lines[] | select(.line as $l | $a | index($l)) | .percent] | add // 0), .samples] |
+		map(tostring) | join(" ")' "$2" 2>/dev/null)
+	set -- "$1" $an_res
+	if [ "${2:-0}" -ge 2 ] && echo "$3 $4 $5" | awk '{ exit !(($1 - 75)^2 <= 9 && ($2 - 25)^2 <= 9 && ($3 - 75)^2 <= 9) }'; then
+		pass "$1: loops $3% / $4%, loop A's lines $5% (want 75/25 +-3) from $6 samples"
+	else
+		fail "$1" "loops '${2:-?}': $3 / $4, loop A lines $5 (want 75/25 +-3), samples ${6:-?}"
+	fi
+}
+
+an_truth() {
+	an_record "$an_tmp/loops.data" "$BUILD_DIR/demo/pms-loops"
+	"$PMUSCOPE" annotate -i "$an_tmp/loops.data" --json two_loops >"$an_tmp/loops.json" 2>"$an_tmp/loops.err"
+	an_judge "annotate_loops (-O1)" "$an_tmp/loops.json"
+	"$PMUSCOPE" annotate -i "$an_tmp/loops.data" two_loops >"$an_tmp/loops.txt" 2>&1
+	an_first=$(sed -n '/Hottest lines:/,/Hottest loop/p' "$an_tmp/loops.txt" | sed -n 2,4p |
+		sed -n 's/.*pms-loops\.c:\([0-9]*\).*/\1/p' | tr '\n' ' ')
+	an_la=" $(grep -n "loop A" "$an_src" | cut -d: -f1 | tr '\n' ' ')"
+	an_ok=1
+	for l in $an_first; do
+		case "$an_la" in *" $l "*) ;; *) an_ok=0 ;; esac
+	done
+	if [ $an_ok = 1 ] && [ "$(echo "$an_first" | wc -w)" = 3 ] && grep -q "# loop back to" "$an_tmp/loops.txt"; then
+		pass "annotate_summary: the three hottest lines are loop A's ($an_first)"
+	else
+		fail "annotate_summary" "hottest lines $an_first, loop A is$an_la: $(head -c 600 "$an_tmp/loops.txt")"
+	fi
+	cc -std=gnu11 -O2 -g -fno-omit-frame-pointer -o "$an_tmp/loops-O2" "$an_src" &&
+		an_record "$an_tmp/o2.data" "$an_tmp/loops-O2" &&
+		"$PMUSCOPE" annotate -i "$an_tmp/o2.data" --json two_loops >"$an_tmp/o2.json" 2>&1
+	an_judge "annotate_loops (-O2 -g)" "$an_tmp/o2.json"
+	cc -std=gnu11 -O1 -g -fno-pie -no-pie -o "$an_tmp/loops-nopie" "$an_src" &&
+		an_record "$an_tmp/nopie.data" "$an_tmp/loops-nopie" &&
+		"$PMUSCOPE" annotate -i "$an_tmp/nopie.data" --json two_loops >"$an_tmp/nopie.json" 2>&1
+	if [ "$(jq '.annotations[0].start' "$an_tmp/nopie.json" 2>/dev/null)" -ge 4194304 ] 2>/dev/null; then
+		an_judge "annotate_loops (non-PIE, at $(jq '.annotations[0].start' "$an_tmp/nopie.json"))" "$an_tmp/nopie.json"
+	else
+		fail "annotate_loops (non-PIE)" "start $(head -c 300 "$an_tmp/nopie.json")"
+	fi
+}
+
+an_vs_perf() {
+	(cd "$an_tmp" && perf record -q -F 4000 -o "$an_tmp/perf.data" "$BUILD_DIR/demo/pms-loops" --seconds 2 >/dev/null 2>&1)
+	perf annotate -i "$an_tmp/perf.data" --stdio -s two_loops 2>/dev/null |
+		sed -n 's/^ *\([0-9][0-9.]*\) : *\([0-9a-f][0-9a-f]*\):.*/\2 \1/p' | sort -k2 -rn >"$an_tmp/perf.pct"
+	"$PMUSCOPE" annotate -i "$an_tmp/perf.data" --json two_loops 2>"$an_tmp/ours.err" |
+		jq -r '.annotations[0].insns[] | "\(.addr) \(.percent)"' |
+		awk '{ printf "%x %.2f\n", $1, $2 }' | sort -k2 -rn >"$an_tmp/ours.pct"
+	if [ ! -s "$an_tmp/perf.pct" ] || [ ! -s "$an_tmp/ours.pct" ]; then
+		fail "annotate_vs_perf" "perf: $(head -c 200 "$an_tmp/perf.pct"), ours: $(head -c 200 "$an_tmp/ours.pct") $(head -c 200 "$an_tmp/ours.err")"
+		return
+	fi
+	an_cmp=$(awk 'NR == FNR { ours[$1] = $2; if (FNR == 1) top = $1; next }
+		FNR == 1 { ptop = $1 }
+		FNR <= 10 { d = $2 - ours[$1]; if (d < 0) d = -d; if (d > worst) worst = d; n++ }
+		END { printf "%s %s %.2f %d", top, ptop, worst, n }' "$an_tmp/ours.pct" "$an_tmp/perf.pct")
+	set -- $an_cmp
+	if [ "$1" = "$2" ] && awk -v w="$3" 'BEGIN { exit !(w <= 0.5) }' && [ "$4" -ge 5 ]; then
+		pass "annotate_vs_perf: hottest instruction $1 on both; top $4 within $3 points of perf annotate's"
+	else
+		fail "annotate_vs_perf" "hottest ours $1 perf $2, worst of top $4: $3 points; perf: $(head -5 "$an_tmp/perf.pct" | tr '\n' ' ') ours: $(head -5 "$an_tmp/ours.pct" | tr '\n' ' ')"
+	fi
+}
+
+an_files() {
+	cc -std=gnu11 -O1 -g -fno-omit-frame-pointer -o "$an_tmp/stripped" "$an_src" &&
+		objcopy --only-keep-debug "$an_tmp/stripped" "$an_tmp/stripped.debug" &&
+		strip --strip-all "$an_tmp/stripped" &&
+		objcopy --add-gnu-debuglink="$an_tmp/stripped.debug" "$an_tmp/stripped" &&
+		an_record "$an_tmp/stripped.data" "$an_tmp/stripped"
+	HOME="$an_tmp/cache" "$PMUSCOPE" annotate -i "$an_tmp/stripped.data" two_loops >"$an_tmp/stripped.txt" 2>&1
+	if grep -q "Hottest lines:" "$an_tmp/stripped.txt" && grep -q "pms-loops.c:2[0-9]" "$an_tmp/stripped.txt" &&
+		grep -q "# loop back to" "$an_tmp/stripped.txt"; then
+		pass "annotate_stripped: symbols and lines from the debug file, code from the binary"
+	else
+		fail "annotate_stripped" "$(head -c 600 "$an_tmp/stripped.txt")"
+	fi
+	# the same once the binary and its debug file are gone: record saved both in the cache
+	mv "$an_tmp/stripped.debug" "$an_tmp/stripped.debug.gone"
+	HOME="$an_tmp/cache" "$PMUSCOPE" annotate -i "$an_tmp/stripped.data" two_loops >"$an_tmp/cached.txt" 2>&1
+	if grep -q "pms-loops.c:2[0-9]" "$an_tmp/cached.txt" && grep -q "# loop back to" "$an_tmp/cached.txt"; then
+		pass "annotate_stripped_cached: record kept the debug file its debug link names"
+	else
+		fail "annotate_stripped_cached" "$(head -c 600 "$an_tmp/cached.txt")"
+	fi
+	cc -std=gnu11 -O1 -fno-omit-frame-pointer -o "$an_tmp/nodebug" "$an_src" &&
+		an_record "$an_tmp/nodebug.data" "$an_tmp/nodebug"
+	"$PMUSCOPE" annotate -i "$an_tmp/nodebug.data" two_loops >"$an_tmp/nodebug.txt" 2>&1
+	an_rc=$?
+	if [ $an_rc = 0 ] && [ "$(grep -c "No source lines: no DWARF line information" "$an_tmp/nodebug.txt")" = 1 ] &&
+		grep -q "# loop back to" "$an_tmp/nodebug.txt"; then
+		pass "annotate_no_debug_info: disassembly, and no source said once"
+	else
+		fail "annotate_no_debug_info" "exit $an_rc: $(head -c 600 "$an_tmp/nodebug.txt")"
+	fi
+	cc -std=gnu11 -O1 -g -fno-omit-frame-pointer -o "$an_tmp/rebuilt" "$an_src" &&
+		an_record "$an_tmp/rebuilt.data" "$an_tmp/rebuilt" &&
+		cc -std=gnu11 -O0 -g -fno-omit-frame-pointer -o "$an_tmp/rebuilt" "$an_src" &&
+		rm -rf "$an_tmp/cache"
+	# an empty build-id cache: the recorded bytes may not come from a saved copy
+	HOME="$an_tmp/cache" "$PMUSCOPE" annotate -i "$an_tmp/rebuilt.data" two_loops >"$an_tmp/rebuilt.txt" 2>&1
+	an_rc=$?
+	if [ $an_rc = 1 ] && grep -q "rebuilt since the recording" "$an_tmp/rebuilt.txt" &&
+		! grep -q "Percent |" "$an_tmp/rebuilt.txt"; then
+		pass "annotate_rebuilt_refused: $(grep -m1 'rebuilt since' "$an_tmp/rebuilt.txt" | cut -c1-120)..."
+	else
+		fail "annotate_rebuilt_refused" "exit $an_rc: $(head -c 600 "$an_tmp/rebuilt.txt")"
+	fi
+}
+
+if ! an_available; then
+	skip "annotate_all" "annotate not in this build"
+else
+	an_truth
+	if command -v perf >/dev/null 2>&1; then
+		an_vs_perf
+	else
+		skip "annotate_vs_perf" "perf is not installed"
+	fi
+	an_files
+fi
+rm -rf "$an_tmp"
