@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "aggregate/annotate.h"
 #include "data/reader.h"
@@ -401,10 +402,9 @@ static int add_source(struct annotation_priv *p)
 	return 0;
 }
 
-int pms_annotation__build(const struct pms_annotate_set *set, size_t i, const struct pms_annotate_opts *opts,
-			  struct pms_annotation **out)
+int pms_annotation__build_sym(const struct pms_annotate_sym *sym, const struct pms_annotate_point *points,
+			      size_t nr_points, const struct pms_annotate_opts *opts, struct pms_annotation **out)
 {
-	const struct pms_annotate_sym *sym = pms_annotate_set__sym(set, i);
 	struct annotation_priv *p;
 	struct pms_annotation *a;
 	struct pms_disasm_insn *d = NULL;
@@ -441,16 +441,15 @@ int pms_annotation__build(const struct pms_annotate_set *set, size_t i, const st
 	}
 	a->nr_insns = nr;
 	free(d);
-	for (size_t k = set->first_pt[i]; k < set->first_pt[i] + set->nr_pt[i]; k++) {
-		const struct point *pt = &set->pts[k];
+	for (size_t k = 0; k < nr_points; k++) {
 		bool exact = false;
-		ssize_t at = insn_at(a, pt->addr, &exact);
+		ssize_t at = insn_at(a, points[k].addr, &exact);
 
 		if (at >= 0 && exact) {
-			a->insns[at].samples += pt->samples;
-			a->insns[at].period += pt->period;
+			a->insns[at].samples += points[k].samples;
+			a->insns[at].period += points[k].period;
 		} else {
-			a->samples_elsewhere += pt->samples;
+			a->samples_elsewhere += points[k].samples;
 		}
 	}
 	err = find_loops(a);
@@ -464,6 +463,30 @@ int pms_annotation__build(const struct pms_annotate_set *set, size_t i, const st
 	}
 	*out = a;
 	return 0;
+}
+
+int pms_annotation__build(const struct pms_annotate_set *set, size_t i, const struct pms_annotate_opts *opts,
+			  struct pms_annotation **out)
+{
+	struct pms_annotate_point *pts;
+	size_t n;
+	int err;
+
+	*out = NULL;
+	if (i >= set->nr_syms)
+		return -EINVAL;
+	n = set->nr_pt[i];
+	pts = malloc((n ? n : 1) * sizeof(*pts));
+	if (!pts)
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		const struct point *pt = &set->pts[set->first_pt[i] + k];
+
+		pts[k] = (struct pms_annotate_point){ .addr = pt->addr, .samples = pt->samples, .period = pt->period };
+	}
+	err = pms_annotation__build_sym(&set->syms[i], pts, n, opts, out);
+	free(pts);
+	return err;
 }
 
 void pms_annotation__free(struct pms_annotation *a)
@@ -486,13 +509,26 @@ void pms_annotation__free(struct pms_annotation *a)
 	free(p);
 }
 
+/*
+ * A source file's text, if it is a regular file of a sane size: DWARF names
+ * any path, and a device or a huge file is not a source to read whole.
+ */
+static int read_source(const char *path, char **text, size_t *len)
+{
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size > (64 << 20))
+		return -ENOENT;
+	return pms_file__read_all(path, text, len);
+}
+
 /* file under dir (a relative DWARF path); true when read. */
 static bool read_under(const char *dir, const char *file, char **text, size_t *len)
 {
 	char path[4096];
 	int n = snprintf(path, sizeof(path), "%s/%s", dir, file);
 
-	return n > 0 && (size_t)n < sizeof(path) && !pms_file__read_all(path, text, len);
+	return n > 0 && (size_t)n < sizeof(path) && !read_source(path, text, len);
 }
 
 const char *pms_annotation__source(struct pms_annotation *a, const char *file, const char *comp_dir, unsigned line)
@@ -517,7 +553,7 @@ const char *pms_annotation__source(struct pms_annotation *a, const char *file, c
 		if (!f->path)
 			return NULL;
 		p->nr_files++;
-		if (pms_file__read_all(file, &text, &len) && (file[0] == '/' || !comp_dir || !read_under(comp_dir, file, &text, &len)))
+		if (read_source(file, &text, &len) && (file[0] == '/' || !comp_dir || !read_under(comp_dir, file, &text, &len)))
 			return NULL;
 		for (size_t k = 0; k < len; k++)
 			n += text[k] == '\n';

@@ -105,6 +105,20 @@ struct pms_annotation {
 	const char *no_source;             /* why there are no source lines, NULL when there are */
 };
 
+/* Samples at one address. */
+struct pms_annotate_point {
+	uint64_t addr;
+	uint64_t samples, period;
+};
+
+/*
+ * The same for any function of a file with samples given by address: the
+ * entry point for callers with their own samples (and the fuzzer). sym is
+ * borrowed by the annotation; points need not be sorted.
+ */
+int pms_annotation__build_sym(const struct pms_annotate_sym *sym, const struct pms_annotate_point *points,
+			      size_t nr_points, const struct pms_annotate_opts *opts, struct pms_annotation **out);
+
 /*
  * Disassemble symbol i of set and attribute its samples. -EOPNOTSUPP: the
  * machine has no disassembler here; -ENOENT: no code bytes (kernel and JIT
