@@ -3,6 +3,7 @@
 #  1. demo/pms-loops (two loops of one body, 3:1 iterations): the loops carry 75% and 25% of
 #     two_loops within 3 points, the lines of loop A 75% in all, and the hottest-lines summary
 #     lists loop A's lines first; the same built with -O2 -g, and built as a non-PIE executable;
+#     report --sort srcline counts the same samples on the same lines;
 #  2. on a file perf recorded, perf annotate --stdio -s two_loops and ours agree on the hottest
 #     instruction's address and on the top 10 instructions' shares within 0.5 points;
 #  3. a stripped binary with its debug file beside it (debug link) is annotated with source
@@ -55,6 +56,17 @@ an_truth() {
 		pass "annotate_summary: the three hottest lines are loop A's ($an_first)"
 	else
 		fail "annotate_summary" "hottest lines $an_first, loop A is$an_la: $(head -c 600 "$an_tmp/loops.txt")"
+	fi
+	# report --sort srcline counts the same samples on the same lines
+	HOME="$an_tmp/cache" "$PMUSCOPE" report -i "$an_tmp/loops.data" --sort srcline -n --stdio 2>/dev/null |
+		awk '$3 ~ /^pms-loops\.c:/ { print $3, $2 }' | sort >"$an_tmp/report.lines"
+	jq -r '.annotations[0].lines[] | select(.samples > 0) | "pms-loops.c:\(.line) \(.samples)"' "$an_tmp/loops.json" |
+		sort >"$an_tmp/annotate.lines"
+	if [ -s "$an_tmp/annotate.lines" ] && [ -z "$(join -v 1 "$an_tmp/annotate.lines" "$an_tmp/report.lines" 2>&1)" ] &&
+		[ "$(join "$an_tmp/annotate.lines" "$an_tmp/report.lines" | awk '$2 != $3' | wc -l)" = 0 ]; then
+		pass "annotate_report_srcline: $(wc -l <"$an_tmp/annotate.lines") lines, the same sample counts as report --sort srcline"
+	else
+		fail "annotate_report_srcline" "annotate: $(tr '\n' ' ' <"$an_tmp/annotate.lines") report: $(tr '\n' ' ' <"$an_tmp/report.lines")"
 	fi
 	cc -std=gnu11 -O2 -g -fno-omit-frame-pointer -o "$an_tmp/loops-O2" "$an_src" &&
 		an_record "$an_tmp/o2.data" "$an_tmp/loops-O2" &&
