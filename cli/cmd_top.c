@@ -106,6 +106,7 @@ int top__start(struct top *t)
 		if (!err) {
 			t->ring = false;
 			t->why_ring[0] = 0;
+			pms_profiler__keep_addresses(t->pr, true); /* for the a key */
 			return 0;
 		}
 		pms_profile_fail__describe(fail, err, t->why_ring, sizeof(t->why_ring));
@@ -119,6 +120,7 @@ int top__start(struct top *t)
 	err = pms_profiler__start_ring(&t->po, PMS_STACKS_ROOT_TID, &t->pr, &serr);
 	if (!err) {
 		t->ring = true;
+		pms_profiler__keep_addresses(t->pr, true);
 		return 0;
 	}
 	paranoid = pms_knob__sysctl("perf_event_paranoid");

@@ -19,6 +19,7 @@ int top_tui__run(struct top *t, int iterations)
 #else
 #include <curses.h>
 
+#include "annotate_print.h"
 #include "live/profiler.h"
 
 /* A row picked by its identity, not its place: the places change at every refresh. */
@@ -30,6 +31,8 @@ struct row_id {
 struct tui {
 	struct top *t;
 	int sel, first;            /* selected row, first row line on screen */
+	char *ann;                 /* the a key's annotation, as text; NULL: the rows are shown */
+	int ann_first;             /* its first line on screen */
 	struct row_id *open;       /* rows whose call chains are shown */
 	size_t nr_open;
 	bool help, colors;
@@ -124,7 +127,7 @@ static const char *const help_lines[] = {
 	"  p       pause or resume the display",
 	"  + / -   refresh less or more often",
 	"  o       switch between CPU time and off-CPU time (time blocked)",
-	"  a       annotate the selected symbol",
+	"  a       annotate the selected function: its instructions and lines with their shares",
 	"  w       write the view to a file (-o, --format)",
 	"  h or ?  this help (any key closes it)",
 	"  q       quit",
@@ -143,6 +146,26 @@ static void draw(struct tui *u)
 	} *lines = NULL;
 
 	erase();
+	if (u->ann) {
+		const char *p = u->ann;
+		int nr = 0, y0 = 0;
+
+		put_line(y0++, "annotation (Up/Down/PgUp/PgDn scroll; a, q or Esc: back to the rows)", w, A_REVERSE);
+		while (*p && y0 < h) {
+			size_t len = strcspn(p, "\n");
+
+			if (nr++ >= u->ann_first) {
+				char *copy = xcalloc(len + 1, 1);
+
+				memcpy(copy, p, len);
+				put_line(y0++, copy, w, strstr(copy, "# loop back") ? A_BOLD : A_NORMAL);
+				free(copy);
+			}
+			p += len + (p[len] == '\n');
+		}
+		refresh();
+		return;
+	}
 	if (u->help) {
 		for (int i = 0; help_lines[i] && i < h; i++)
 			put_line(i, help_lines[i], w, i == 0 ? A_BOLD : A_NORMAL);
@@ -320,6 +343,81 @@ static uint32_t heaviest(struct top *t, const struct pms_top_row *r, enum pms_to
 	return best;
 }
 
+/* The a key: the selected function with the user samples of every process that ran it, as text. */
+static void annotate_row(struct tui *u, const struct pms_top_row *r)
+{
+	struct top *t = u->t;
+	struct pms_annotate_opts ao = { .sz = sizeof(ao), .syntax = PMS_DISASM_ATT, .source = true };
+	struct annotate_view v = { .event_name = pms_profiler__event(t->pr), .pct = PCT_LOCAL_PERIOD };
+	struct pms_annotate_sym sym;
+	struct pms_annotation *a;
+	size_t len = 0;
+	FILE *f;
+	int err;
+
+	if (!r || !r->sym || !r->dso) {
+		snprintf(t->message, sizeof(t->message), "a: select a function's row (sort keys with sym and dso)");
+		return;
+	}
+	if (r->kind == PMS_STACK_KERNEL) {
+		snprintf(t->message, sizeof(t->message), "a: kernel functions are not annotated yet (no kernel image read)");
+		return;
+	}
+	err = pms_profiler__annotate(t->pr, r->dso, r->sym, &ao, &sym, &a);
+	if (err == -ENOMEM)
+		die("out of memory");
+	if (err) {
+		snprintf(t->message, sizeof(t->message), "a: %s: %s", r->sym,
+			 err == -ENOENT ? "no user-code samples of it with their addresses (yet), or no code to read"
+			 : err == -EOPNOTSUPP ? "no disassembler for this machine" : strerror(-err));
+		return;
+	}
+	free(u->ann);
+	u->ann = NULL;
+	f = open_memstream(&u->ann, &len);
+	if (!f)
+		die("out of memory");
+	annotate_print__stdio(&v, a, f);
+	fclose(f);
+	pms_annotation__free(a);
+	u->ann_first = 0;
+}
+
+static bool handle_annotation_key(struct tui *u, int ch)
+{
+	int page = LINES > 3 ? LINES - 2 : 1;
+
+	switch (ch) {
+	case KEY_UP:
+		u->ann_first -= u->ann_first > 0;
+		break;
+	case KEY_DOWN:
+		u->ann_first++;
+		break;
+	case KEY_PPAGE:
+		u->ann_first = u->ann_first > page ? u->ann_first - page : 0;
+		break;
+	case KEY_NPAGE:
+		u->ann_first += page;
+		break;
+	case KEY_HOME:
+		u->ann_first = 0;
+		break;
+	case 'a':
+	case 'q':
+	case 27:
+	case KEY_LEFT:
+		free(u->ann);
+		u->ann = NULL;
+		break;
+	case KEY_RESIZE:
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
 static bool handle_key(struct tui *u, int ch, bool *quit)
 {
 	struct top *t = u->t;
@@ -331,6 +429,8 @@ static bool handle_key(struct tui *u, int ch, bool *quit)
 		u->help = false;
 		return true;
 	}
+	if (u->ann)
+		return handle_annotation_key(u, ch);
 	t->message[0] = 0;
 	switch (ch) {
 	case 'q':
@@ -428,7 +528,7 @@ static bool handle_key(struct tui *u, int ch, bool *quit)
 		u->sel = 0;
 		break;
 	case 'a':
-		snprintf(t->message, sizeof(t->message), "annotate: not in this version yet (pmuscope annotate is to come)");
+		annotate_row(u, r);
 		break;
 	case 'w':
 		top__write(t);
@@ -483,7 +583,8 @@ int top_tui__run(struct top *t, int iterations)
 			}
 			if (u.sel >= (int)t->rows.nr)
 				u.sel = t->rows.nr ? (int)t->rows.nr - 1 : 0;
-			draw(&u);
+			if (!u.ann)
+				draw(&u);
 			if (iterations > 0 && (int)t->refreshes >= iterations)
 				break;
 		}
@@ -505,6 +606,7 @@ int top_tui__run(struct top *t, int iterations)
 	for (size_t i = 0; i < u.nr_open; i++)
 		id_release(&u.open[i]);
 	free(u.open);
+	free(u.ann);
 	return ret;
 }
 #endif

@@ -9,9 +9,12 @@
 #include "profiler.h"
 #include "event/sampling.h"
 #include "ring/sample.h"
+#include "symbol/dso.h"
+#include "symbol/maps.h"
 #include "symbol/resolver.h"
 #include "symbol/unwind.h"
 #include "util/array.h"
+#include "util/hash.h"
 #include "util/cpulist.h"
 #include "util/idtab.h"
 #include "util/tasks.h"
@@ -23,8 +26,19 @@ struct ring_task {
 	char comm[PF_COMM_LEN];
 };
 
+/* Samples at one user address of one process image (pms_profiler__keep_addresses()). */
+struct leaf_addr {
+	struct pms_live_image *img;
+	uint64_t ip;
+	uint64_t samples, period;
+};
+
 struct pms_profiler {
 	struct pms_profiler_opts opts;
+	bool keep_addresses;
+	struct leaf_addr *leaves;
+	size_t nr_leaves, leaves_alloc;
+	struct pms_idtab leaf_tab;
 	struct pms_profile *sampler;   /* BPF; NULL for a builder fed by hand or the ring sampler */
 	struct pms_sampler *ring;      /* perf's ring buffers, without BPF */
 	struct pms_evlist ring_events;
@@ -102,6 +116,8 @@ void pms_profiler__free(struct pms_profiler *pr)
 	pms_profile__free(pr->sampler);
 	pms_sampler__free(pr->ring);
 	pms_evlist__release(&pr->ring_events);
+	free(pr->leaves);
+	pms_idtab__release(&pr->leaf_tab);
 	free(pr->tasks);
 	free(pr->task_tab.slots);
 	pms_chaincheck__free(pr->chains);
@@ -215,6 +231,115 @@ static int add_kernel(struct pms_profiler *pr, const struct pms_profile_sample *
 	return 0;
 }
 
+static uint32_t leaf_hash(const struct pms_live_image *img, uint64_t ip)
+{
+	uint64_t h = pms_hash__mix64((uint64_t)(uintptr_t)img ^ (ip * 0x9e3779b97f4a7c15ull));
+
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+static int keep_leaf(struct pms_profiler *pr, struct pms_live_image *img, uint64_t ip, uint64_t samples,
+		     uint64_t period)
+{
+	uint32_t h = leaf_hash(img, ip);
+	size_t slot;
+	int err;
+
+	if ((err = pms_idtab__reserve(&pr->leaf_tab)))
+		return err;
+	for (slot = pms_idtab__start(&pr->leaf_tab, h); pms_idtab__used(&pr->leaf_tab, slot);
+	     slot = pms_idtab__next(&pr->leaf_tab, slot)) {
+		struct leaf_addr *l = &pr->leaves[pms_idtab__id(&pr->leaf_tab, slot)];
+
+		if (pms_idtab__hash(&pr->leaf_tab, slot) == h && l->img == img && l->ip == ip) {
+			l->samples += samples;
+			l->period += period;
+			return 0;
+		}
+	}
+	if ((err = pms_array__reserve(&pr->leaves, &pr->leaves_alloc, pr->nr_leaves + 1, sizeof(*pr->leaves))))
+		return err;
+	pr->leaves[pr->nr_leaves] = (struct leaf_addr){ .img = img, .ip = ip, .samples = samples, .period = period };
+	pms_idtab__set(&pr->leaf_tab, slot, h, (uint32_t)pr->nr_leaves++);
+	return 0;
+}
+
+/* After images were let go: their addresses can no longer be named. Without memory to re-index, all go. */
+static void drop_gone_leaves(struct pms_profiler *pr)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < pr->nr_leaves; i++)
+		if (pr->leaves[i].img->maps)
+			pr->leaves[n++] = pr->leaves[i];
+	if (n == pr->nr_leaves)
+		return;
+	pr->nr_leaves = n;
+	pms_idtab__release(&pr->leaf_tab);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t h = leaf_hash(pr->leaves[i].img, pr->leaves[i].ip);
+		size_t slot;
+
+		if (pms_idtab__reserve(&pr->leaf_tab)) {
+			pms_idtab__release(&pr->leaf_tab);
+			pr->nr_leaves = 0;
+			return;
+		}
+		for (slot = pms_idtab__start(&pr->leaf_tab, h); pms_idtab__used(&pr->leaf_tab, slot);
+		     slot = pms_idtab__next(&pr->leaf_tab, slot))
+			;
+		pms_idtab__set(&pr->leaf_tab, slot, h, (uint32_t)i);
+	}
+}
+
+void pms_profiler__keep_addresses(struct pms_profiler *pr, bool on)
+{
+	pr->keep_addresses = on;
+}
+
+int pms_profiler__annotate(struct pms_profiler *pr, const char *dso, const char *sym,
+			   const struct pms_annotate_opts *opts, struct pms_annotate_sym *sym_out,
+			   struct pms_annotation **out)
+{
+	struct pms_annotate_point *pts = NULL;
+	size_t nr = 0, alloc = 0;
+	int err = 0;
+
+	*out = NULL;
+	memset(sym_out, 0, sizeof(*sym_out));
+	for (size_t i = 0; i < pr->nr_leaves && !err; i++) {
+		const struct leaf_addr *l = &pr->leaves[i];
+		const struct pms_map *m;
+		struct pms_resolved r;
+
+		if (pms_live_syms__resolve_user(pr->syms, l->img, l->ip, true, &r, &m) || !m ||
+		    r.status != PMS_RES_OK || !r.sym || !r.dso || !r.elf || strcmp(r.sym, sym) || strcmp(r.dso, dso))
+			continue;
+		if (!sym_out->elf) {
+			const struct pms_sym *es;
+
+			sym_out->name = r.sym;
+			sym_out->dso = r.dso;
+			sym_out->elf = r.elf;
+			sym_out->start = r.addr - r.sym_off;
+			es = pms_dso__find_sym(r.elf, sym_out->start);
+			sym_out->size = es && es->start == sym_out->start ? es->size : 0;
+		} else if (r.elf != sym_out->elf || r.addr - r.sym_off != sym_out->start) {
+			continue; /* another file of the same name: one function at a time */
+		}
+		sym_out->samples += l->samples;
+		sym_out->period += l->period;
+		if (!(err = pms_array__reserve(&pts, &alloc, nr + 1, sizeof(*pts))))
+			pts[nr++] = (struct pms_annotate_point){ .addr = r.addr, .samples = l->samples, .period = l->period };
+	}
+	if (!err && !nr)
+		err = -ENOENT;
+	if (!err)
+		err = pms_annotation__build_sym(sym_out, pts, nr, opts, out);
+	free(pts);
+	return err;
+}
+
 int pms_profiler__add_sample(struct pms_profiler *pr, const struct pms_profile_sample *s)
 {
 	const struct pf_key *k = s->key;
@@ -246,6 +371,10 @@ int pms_profiler__add_sample(struct pms_profiler *pr, const struct pms_profile_s
 				err = pms_live_syms__user_frame(pr->syms, pr->st, img, s->user[i], i == 0, &pr->path[n]);
 				n += !err;
 			}
+			/* a sample taken in user code: its address, for annotating */
+			if (!err && s->nr_user && !s->nr_kernel && pr->keep_addresses)
+				err = keep_leaf(pr, img, s->user[0], s->count,
+						pr->opts.off_cpu ? s->time_ns : s->count * pr->opts.period_ns);
 			if (!err && s->nr_user && pr->check_chains)
 				err = check_chain(pr, img, s);
 		}
@@ -388,7 +517,8 @@ int pms_profiler__cut(struct pms_profiler *pr, struct pms_stacks **out)
 	pr->st = next;
 	pms_live_syms__new_tree(pr->syms);
 	/* what gone processes were sampled doing has just been read: their snapshots can go */
-	pms_live_syms__release_gone(pr->syms);
+	if (pms_live_syms__release_gone(pr->syms) && pr->nr_leaves)
+		drop_gone_leaves(pr);
 	pr->counts.cuts++;
 	return 0;
 }

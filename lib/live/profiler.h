@@ -30,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "aggregate/annotate.h"
 #include "aggregate/chaincheck.h"
 #include "aggregate/live_syms.h"
 #include "aggregate/stacks.h"
@@ -136,6 +137,23 @@ const struct pms_live_syms_stats *pms_profiler__syms_stats(const struct pms_prof
 void pms_profiler__check_chains(struct pms_profiler *pr, bool on);
 /* Frame-pointer user stacks that stopped short of an entry point, by object (with __check_chains()). */
 void pms_profiler__chains(struct pms_profiler *pr, struct pms_chaincheck_result *out);
+
+/*
+ * Keep the address of every sample taken in user code (off by default): what
+ * __annotate() needs. Addresses of processes that are gone are let go at
+ * each cut, with their snapshots.
+ */
+void pms_profiler__keep_addresses(struct pms_profiler *pr, bool on);
+/*
+ * Function sym of object dso (as the tree names them) annotated with the
+ * user samples kept since __keep_addresses() (a live view: every process
+ * that ran it, while its snapshot lasts). *sym is filled and borrowed by
+ * *out; keep it until pms_annotation__free(). -ENOENT: no such samples;
+ * else as pms_annotation__build_sym().
+ */
+int pms_profiler__annotate(struct pms_profiler *pr, const char *dso, const char *sym,
+			   const struct pms_annotate_opts *opts, struct pms_annotate_sym *sym_out,
+			   struct pms_annotation **out);
 
 /* Feeding the builder by hand (tests, replays): a sample as the sampler hands it over. 0 or -ENOMEM. */
 int pms_profiler__add_sample(struct pms_profiler *pr, const struct pms_profile_sample *s);

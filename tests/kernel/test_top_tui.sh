@@ -4,7 +4,8 @@
 #  - the screen lists leaf_alpha, leaf_bravo, leaf_delta in that order (their 50/30/20 shares);
 #  - / with a regex keeps the matching rows only, an empty one brings the others back;
 #  - k hides kernel rows, z zeroes each refresh (header says so), p pauses (header says so);
-#  - Enter shows the selected row's callers, c turns them main first, h shows the keys;
+#  - Enter shows the selected row's callers, c turns them main first, a annotates the selected
+#    function (its hottest loop), h shows the keys;
 #  - at 40 columns the rows are still there and no line is wider than the window;
 #  - TERM=dumb prints batch text with a notice instead;
 #  - SIGTERM ends it as q does;
@@ -75,6 +76,10 @@ tt_run() {
 	tt_check "tui_enter: callers under the row" "leaf_alpha <- alpha <- run <- main"
 	tt_tmux send-keys -t top c
 	tt_check "tui_c: caller order" "main -> run -> alpha -> leaf_alpha"
+	tt_tmux send-keys -t top Home a
+	tt_check "tui_a: the selected function annotated" "Disassembly of pms-shares .*Hottest|Hottest loop: "
+	tt_tmux send-keys -t top a
+	tt_check "tui_a_back: a again returns to the rows" "^Overhead"
 	tt_tmux send-keys -t top h
 	tt_check "tui_help" "pmuscope top: keys"
 	tt_tmux send-keys -t top x
