@@ -50,7 +50,7 @@ __attribute__((noinline)) static uint64_t fold(uint64_t x)
 // (the empty asm makes x opaque on every iteration). The (non-tail) call to fold() keeps it
 // from being a leaf function: GCC sets up no frame pointer in leaves even with
 // -fno-omit-frame-pointer, and frame-pointer unwinding would then skip its caller.
-static inline __attribute__((always_inline)) uint64_t spin(uint64_t iters)
+__attribute__((noinline)) static uint64_t leaf_work(uint64_t iters)
 {
 	uint64_t x = 0x9e3779b97f4a7c15ULL;
 
@@ -65,26 +65,56 @@ static inline __attribute__((always_inline)) uint64_t spin(uint64_t iters)
 	return x;
 }
 
-__attribute__((noinline)) static uint64_t leaf_work(uint64_t iters)
-{
-	return spin(iters);
-}
-
 static int leaves; /* --leaves: each caller spins in its own leaf */
 
+/*
+ * leaf_work's loop written out again in each (not an inlined helper: DWARF
+ * would make the helper every sample's leaf), each from its own seed so the
+ * compiler cannot fold the identical functions into one (-fipa-icf at -O2).
+ */
 __attribute__((noinline)) static uint64_t leaf_alpha(uint64_t iters)
 {
-	return spin(iters);
+	uint64_t x = 0x9e3779b97f4a7c17ULL; /* its own seed: no identical-code folding */
+
+	for (uint64_t i = 0; i < iters; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		__asm__ volatile("" : "+r"(x));
+	}
+	x = fold(x);
+	__asm__ volatile("" : "+r"(x));
+	return x;
 }
 
 __attribute__((noinline)) static uint64_t leaf_bravo(uint64_t iters)
 {
-	return spin(iters);
+	uint64_t x = 0x9e3779b97f4a7c19ULL; /* its own seed: no identical-code folding */
+
+	for (uint64_t i = 0; i < iters; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		__asm__ volatile("" : "+r"(x));
+	}
+	x = fold(x);
+	__asm__ volatile("" : "+r"(x));
+	return x;
 }
 
 __attribute__((noinline)) static uint64_t leaf_delta(uint64_t iters)
 {
-	return spin(iters);
+	uint64_t x = 0x9e3779b97f4a7c1bULL; /* its own seed: no identical-code folding */
+
+	for (uint64_t i = 0; i < iters; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		__asm__ volatile("" : "+r"(x));
+	}
+	x = fold(x);
+	__asm__ volatile("" : "+r"(x));
+	return x;
 }
 
 __attribute__((noinline)) static void alpha(uint64_t unit)
