@@ -95,8 +95,15 @@ static const char *why_not(int err, const struct pms_annotate_sym *s)
 {
 	if (err == -EOPNOTSUPP)
 		return "no disassembler for this machine";
+	if (s->kernel && err == -ENODEV)
+		return "kernel code is read from /proc/kcore, and this kernel has none (CONFIG_PROC_KCORE is off)";
+	if (s->kernel && (err == -EACCES || err == -EPERM))
+		return "kernel code is read from /proc/kcore, which needs root (CAP_SYS_RAWIO)";
+	if (s->kernel && !s->kernel_here)
+		return "kernel code: the running kernel is not the recorded one (or its symbols are hidden), so "
+		       "/proc/kcore does not hold that code";
 	if (s->kernel)
-		return "kernel code: annotating it needs the kernel image (vmlinux or /proc/kcore), not read yet";
+		return "kernel code: /proc/kcore does not map it";
 	if (!s->elf)
 		return "no file holds its code (JIT or unmapped)";
 	if (!s->size)
@@ -135,7 +142,9 @@ static int run(int argc, char **argv)
 	struct pms_session *s = NULL;
 	struct annotate_view v = { .pct = PCT_LOCAL_PERIOD };
 	const char **names;
-	size_t nr_names, done = 0, failed = 0;
+	size_t nr_names, done = 0, failed = 0, nr_kernel_failed = 0;
+	struct strbuf kernel_names = STRBUF_INIT;
+	const char *kernel_why = "";
 	struct strbuf out = STRBUF_INIT;
 	struct pms_json j;
 	const char *path;
@@ -205,6 +214,15 @@ static int run(int argc, char **argv)
 		err = pms_annotation__build(set, i, &ao, &a);
 		if (err == -ENOMEM)
 			die("out of memory");
+		if (err && sym->kernel) {
+			/* one line for the kernel's functions: they share the reason */
+			if (nr_kernel_failed < 3)
+				strbuf_addf(&kernel_names, "%s%s", nr_kernel_failed ? ", " : "", sym->name);
+			kernel_why = why_not(err, sym);
+			nr_kernel_failed++;
+			failed++;
+			continue;
+		}
 		if (err) {
 			warning("%s (%s): not annotated: %s", sym->name, report_dso_short(sym->dso), why_not(err, sym));
 			failed++;
@@ -218,24 +236,27 @@ static int run(int argc, char **argv)
 		pms_annotation__free(a);
 		done++;
 	}
+	if (nr_kernel_failed)
+		warning("%zu kernel function%s (%s%s) not annotated: %s", nr_kernel_failed, nr_kernel_failed == 1 ? "" : "s",
+			strbuf_str(&kernel_names), nr_kernel_failed > 3 ? ", ..." : "", kernel_why);
 	if (o.json) {
 		pms_json__end(&j);
 		pms_json__end(&j);
 		pms_json__finish(&j);
 		output__put(stdout, &out);
 	}
-	if (!done && say_unnamed(s) && nr_names) {
-		ret = EXIT_RUNTIME;
-	} else if (!done) {
-		if (nr_names)
+	if (!done) {
+		/* failures were said one by one; a name that matched nothing may be in a file not here */
+		if (!failed && nr_names && !say_unnamed(s))
 			error("'%s' has no samples of %s%s%s%s", path, names[0], nr_names > 1 ? " or the other names given" : "",
 			      o.dso ? " in " : "", o.dso ? o.dso : "");
-		else if (!failed)
+		else if (!failed && !nr_names)
 			error("'%s': no function has %.1f%% of its event's samples (--percent-limit)", path,
 			      o.percent_limit >= 0 ? o.percent_limit : 0.5);
 		ret = EXIT_RUNTIME;
 	}
 out:
+	strbuf_release(&kernel_names);
 	free(names);
 	pms_annotate_set__free(set);
 	pms_session__free(s);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Samples per function and address, and one function's code disassembled with each instruction's share, source line, jumps and loops.
+#include <elf.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -10,10 +11,14 @@
 #include "aggregate/annotate.h"
 #include "data/reader.h"
 #include "symbol/dso.h"
+#include "symbol/kallsyms.h"
+#include "symbol/kcore.h"
+#include "symbol/resolver.h"
 #include "symbol/srcline.h"
 #include "util/array.h"
 #include "util/fileio.h"
 #include "util/hash.h"
+#include "util/hex.h"
 #include "util/idtab.h"
 
 struct point {
@@ -32,6 +37,10 @@ struct pms_annotate_set {
 	size_t *first_pt, *nr_pt;          /* per symbol, after sorting */
 	struct pms_annotate_event *events;
 	size_t nr_events, events_alloc;
+	/* kernel symbols' sizes: the running kernel's kallsyms, when it is the recorded kernel */
+	int kernel_state;                  /* 0 not looked at, 1 here, -1 not here */
+	int64_t kernel_delta;
+	struct pms_kallsyms ksyms;
 };
 
 static uint32_t sym_hash(const struct pms_annotate_sym *k)
@@ -96,6 +105,58 @@ static int add_point(struct pms_annotate_set *set, uint32_t sym, uint64_t addr, 
 	return 0;
 }
 
+/* The running kernel's symbol called name, when exactly one is. */
+static const struct pms_tsym *kernel_sym_named(const struct pms_kallsyms *ks, const char *name)
+{
+	const struct pms_tsym *found = NULL;
+
+	for (size_t i = 0; i < ks->tab.nr; i++)
+		if (!ks->tab.syms[i].module && !strcmp(ks->tab.syms[i].name, name)) {
+			if (found)
+				return NULL;
+			found = &ks->tab.syms[i];
+		}
+	return found;
+}
+
+/*
+ * Where a kernel symbol is in the running kernel, and its extent, when the
+ * running kernel is the recorded one (the resolver named it with the running
+ * kallsyms, or the recorded build-id is the running kernel's): else it stays
+ * unsized and is not annotated.
+ */
+static void kernel_size(struct pms_annotate_set *set, struct pms_session *s, struct pms_annotate_sym *sym)
+{
+	const struct pms_tsym *t;
+	uint64_t running;
+
+	if (!set->kernel_state) {
+		struct pms_kernel_info ki;
+		uint8_t id[PMS_BUILD_ID_MAX];
+		char hex[2 * PMS_BUILD_ID_MAX + 1] = "";
+		int n = pms_kernel__build_id(id, sizeof(id));
+
+		pms_resolver__kernel_info(pms_session__resolver(s), &ki);
+		if (n > 0)
+			pms_hex__encode(id, (size_t)n, hex);
+		set->kernel_state = !ki.restricted && (ki.source == PMS_KSRC_RUNNING ||
+						      (ki.build_id_hex && *ki.build_id_hex && !strcmp(ki.build_id_hex, hex))) &&
+				    !pms_kallsyms__load(&set->ksyms) ? 1 : -1;
+		set->kernel_delta = ki.source == PMS_KSRC_RUNNING ? ki.delta : 0;
+	}
+	if (set->kernel_state < 0)
+		return;
+	running = sym->start - (uint64_t)set->kernel_delta;
+	t = pms_kallsyms__find(&set->ksyms, running);
+	if (!t || t->start != running || strcmp(t->name, sym->name))
+		t = kernel_sym_named(&set->ksyms, sym->name); /* another boot of the same kernel: moved by KASLR */
+	if (!t)
+		return;
+	sym->kernel_here = true;
+	sym->kernel_delta = (int64_t)(sym->start - t->start);
+	sym->size = t->size;
+}
+
 static int add_sample(struct pms_annotate_set *set, struct pms_session *s, const struct pms_session_sample *smp)
 {
 	const struct pms_frame *f = &smp->frames[0];
@@ -135,6 +196,8 @@ static int add_sample(struct pms_annotate_set *set, struct pms_session *s, const
 		const struct pms_sym *es = pms_dso__find_sym(key.elf, key.start);
 
 		set->syms[id].size = es && es->start == key.start ? es->size : 0;
+	} else if (!set->syms[id].samples && key.kernel) {
+		kernel_size(set, s, &set->syms[id]);
 	}
 	set->syms[id].samples++;
 	set->syms[id].period += smp->period;
@@ -242,6 +305,7 @@ void pms_annotate_set__free(struct pms_annotate_set *set)
 	free(set->first_pt);
 	free(set->nr_pt);
 	free(set->events);
+	pms_kallsyms__release(&set->ksyms);
 	free(set);
 }
 
@@ -402,6 +466,17 @@ static int add_source(struct annotation_priv *p)
 	return 0;
 }
 
+static uint16_t host_machine(void)
+{
+#if defined(__x86_64__)
+	return EM_X86_64;
+#elif defined(__aarch64__)
+	return EM_AARCH64;
+#else
+	return EM_NONE;
+#endif
+}
+
 int pms_annotation__build_sym(const struct pms_annotate_sym *sym, const struct pms_annotate_point *points,
 			      size_t nr_points, const struct pms_annotate_opts *opts, struct pms_annotation **out)
 {
@@ -412,14 +487,35 @@ int pms_annotation__build_sym(const struct pms_annotate_sym *sym, const struct p
 	size_t avail, nr = 0;
 	int err;
 
+	uint8_t *kbuf = NULL;
+	uint16_t machine;
+
 	*out = NULL;
 	if (!sym || (opts && opts->sz != sizeof(*opts)))
 		return -EINVAL;
-	if (!sym->elf || !sym->size)
+	if (!sym->size || (!sym->elf && !(sym->kernel && sym->kernel_here)))
 		return -ENOENT;
-	if (pms_dso__code(sym->elf, sym->start, sym->size, &code, &avail) || !avail)
-		return -ENOENT;
-	err = pms_disasm(sym->elf->e_machine, opts ? opts->syntax : PMS_DISASM_ATT, code, avail, sym->start, &d, &nr);
+	if (sym->elf) {
+		if (pms_dso__code(sym->elf, sym->start, sym->size, &code, &avail) || !avail)
+			return -ENOENT;
+		machine = sym->elf->e_machine;
+	} else {
+		/* the running kernel's own bytes, at its (KASLR-moved) address */
+		if (sym->size > (1 << 20))
+			return -ENOENT;
+		kbuf = malloc(sym->size);
+		if (!kbuf)
+			return -ENOMEM;
+		err = pms_kcore__read(sym->start - (uint64_t)sym->kernel_delta, kbuf, sym->size, &avail);
+		if (err) {
+			free(kbuf);
+			return err;
+		}
+		code = kbuf;
+		machine = host_machine();
+	}
+	err = pms_disasm(machine, opts ? opts->syntax : PMS_DISASM_ATT, code, avail, sym->start, &d, &nr);
+	free(kbuf);
 	if (err)
 		return err;
 	p = calloc(1, sizeof(*p));
@@ -453,7 +549,9 @@ int pms_annotation__build_sym(const struct pms_annotate_sym *sym, const struct p
 		}
 	}
 	err = find_loops(a);
-	if (!err && (!opts || opts->source))
+	if (!err && !sym->elf)
+		a->no_source = "kernel code read from /proc/kcore: no DWARF for it here (no vmlinux with debug info is read)";
+	else if (!err && (!opts || opts->source))
 		err = add_source(p);
 	else if (!err)
 		a->no_source = "left out (--no-source)";

@@ -40,6 +40,8 @@ struct pms_annotate_sym {
 	size_t event;              /* attr index */
 	uint64_t samples, period;
 	bool kernel;
+	bool kernel_here;          /* kernel code of the running kernel, which the recording's is: /proc/kcore has it */
+	int64_t kernel_delta;      /* recorded address - running address (KASLR) */
 };
 
 /* An event of the file, for headers: its totals and whether its samples were exact. */
@@ -120,9 +122,11 @@ int pms_annotation__build_sym(const struct pms_annotate_sym *sym, const struct p
 			      size_t nr_points, const struct pms_annotate_opts *opts, struct pms_annotation **out);
 
 /*
- * Disassemble symbol i of set and attribute its samples. -EOPNOTSUPP: the
- * machine has no disassembler here; -ENOENT: no code bytes (kernel and JIT
- * code, a file without them); -ENOMEM.
+ * Disassemble symbol i of set and attribute its samples. Kernel code is
+ * read from /proc/kcore when the running kernel is the recorded one.
+ * -EOPNOTSUPP: the machine has no disassembler here; -ENOENT: no code bytes
+ * (JIT code, a file without them, another kernel); -ENODEV: no kcore in
+ * this kernel; -EACCES/-EPERM: kcore needs root; -ENOMEM.
  */
 int pms_annotation__build(const struct pms_annotate_set *set, size_t i, const struct pms_annotate_opts *opts,
 			  struct pms_annotation **out);

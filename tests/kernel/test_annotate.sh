@@ -9,7 +9,8 @@
 #  3. a stripped binary with its debug file beside it (debug link) is annotated with source
 #     lines, and still once both are gone (record saved them in the build-id cache); one built
 #     without -g gets its disassembly and one line saying why there is no source;
-#  4. a binary rebuilt after the recording is refused with both build-ids, never annotated.
+#  4. a binary rebuilt after the recording is refused with both build-ids, never annotated;
+#  5. a kernel function comes from /proc/kcore, or, on a kernel without one, its refusal says why.
 # Shares are of what the workload does, so they hold on a loaded machine (fewer samples).
 
 an_tmp=$(mktemp -d)
@@ -151,6 +152,29 @@ an_files() {
 	fi
 }
 
+# Kernel functions: from /proc/kcore when this kernel has one and is the recorded kernel, else the
+# reason, once for all of them.
+an_kernel() {
+	(cd "$an_tmp" && HOME="$an_tmp/cache" "$PMUSCOPE" record -F 4000 -o "$an_tmp/k.data" -- \
+		sh -c 'i=0; while [ $i -lt 3000 ]; do cat /proc/self/stat >/dev/null; i=$((i + 1)); done' >/dev/null 2>&1)
+	an_ksym=$(HOME="$an_tmp/cache" "$PMUSCOPE" report -i "$an_tmp/k.data" --stdio --sort sym 2>/dev/null |
+		sed -n 's/.*\[k\] \([A-Za-z0-9_]*\)$/\1/p' | head -n 1)
+	HOME="$an_tmp/cache" "$PMUSCOPE" annotate -i "$an_tmp/k.data" "$an_ksym" >"$an_tmp/k.txt" 2>&1
+	an_rc=$?
+	if [ -r /proc/kcore ]; then
+		if [ $an_rc = 0 ] && grep -q "Disassembly of \[kernel.kallsyms\]" "$an_tmp/k.txt" &&
+			grep -q "kernel code read from /proc/kcore" "$an_tmp/k.txt"; then
+			pass "annotate_kernel: $an_ksym from /proc/kcore"
+		else
+			fail "annotate_kernel" "$an_ksym, exit $an_rc: $(head -c 500 "$an_tmp/k.txt")"
+		fi
+	elif [ $an_rc = 1 ] && [ "$(grep -c 'not annotated: kernel code is read from /proc/kcore, and this kernel has none' "$an_tmp/k.txt")" = 1 ]; then
+		pass "annotate_kernel: this kernel has no /proc/kcore, and $an_ksym's refusal says so once"
+	else
+		fail "annotate_kernel" "'$an_ksym', exit $an_rc: $(head -c 500 "$an_tmp/k.txt")"
+	fi
+}
+
 if ! an_available; then
 	skip "annotate_all" "annotate not in this build"
 else
@@ -161,5 +185,6 @@ else
 		skip "annotate_vs_perf" "perf is not installed"
 	fi
 	an_files
+	an_kernel
 fi
 rm -rf "$an_tmp"
