@@ -55,8 +55,17 @@ struct cu_index {
 	size_t nr_files;
 };
 
+/* A compile unit's address range, for files without .debug_aranges (clang's default). */
+struct cu_range {
+	uint64_t lo, hi;
+	Dwarf_Off off;        /* the CU DIE's offset */
+};
+
 struct pms_srcline {
 	Dwarf *dw;
+	struct cu_range *ranges;    /* built at the first address .debug_aranges does not cover */
+	size_t nr_ranges;
+	bool ranges_built;
 	struct cu_index *cus; /* sorted by off */
 	size_t nr_cus, cap_cus;
 	Elf *own_elf; /* a debug file this handle opened itself */
@@ -129,6 +138,7 @@ void pms_srcline__free(struct pms_srcline *sl)
 		free(sl->cus[i].rngs);
 	}
 	free(sl->cus);
+	free(sl->ranges);
 	if (sl->dw)
 		dwarf_end(sl->dw);
 	if (sl->own_elf)
@@ -291,6 +301,75 @@ static int innermost_fn(const struct cu_index *ci, uint64_t addr)
 	return -1;
 }
 
+static int cmp_range(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/*
+ * Every CU's ranges (DW_AT_low_pc/high_pc or DW_AT_ranges), sorted: libdw's
+ * dwarf_addrdie() reads .debug_aranges only, which clang does not emit.
+ */
+static int build_ranges(struct pms_srcline *sl)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize, alloc = 0;
+
+	sl->ranges_built = true;
+	while (dwarf_nextcu(sl->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t it = 0;
+
+		if (dwarf_offdie(sl->dw, off + hsize, &cu)) {
+			while ((it = dwarf_ranges(&cu, it, &base, &lo, &hi)) > 0) {
+				if (hi <= lo)
+					continue;
+				if (sl->nr_ranges == alloc) {
+					size_t na = alloc ? 2 * alloc : 64;
+					struct cu_range *r = realloc(sl->ranges, na * sizeof(*r));
+
+					if (!r)
+						return -ENOMEM;
+					sl->ranges = r;
+					alloc = na;
+				}
+				sl->ranges[sl->nr_ranges++] = (struct cu_range){ .lo = lo, .hi = hi, .off = off + hsize };
+			}
+		}
+		off = next;
+	}
+	qsort(sl->ranges, sl->nr_ranges, sizeof(*sl->ranges), cmp_range);
+	return 0;
+}
+
+/* The CU holding vaddr: .debug_aranges first, else the CUs' own ranges. */
+static bool cu_of(struct pms_srcline *sl, uint64_t vaddr, Dwarf_Die *cu)
+{
+	size_t lo = 0, hi;
+
+	if (dwarf_addrdie(sl->dw, vaddr, cu))
+		return true;
+	if (!sl->ranges_built && build_ranges(sl))
+		return false;
+	hi = sl->nr_ranges;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sl->ranges[mid].lo <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ranges may nest or overlap a little: look back for one that holds vaddr */
+	for (size_t k = lo; k-- > 0 && lo - k <= 8;)
+		if (vaddr < sl->ranges[k].hi)
+			return dwarf_offdie(sl->dw, sl->ranges[k].off, cu) != NULL;
+	return false;
+}
+
 /* Resolves vaddr into a malloc()ed frames array; *nr = 0 when DWARF has nothing. */
 static int resolve(struct pms_srcline *sl, uint64_t vaddr, struct pms_srcline_frame **out, size_t *nr)
 {
@@ -303,7 +382,7 @@ static int resolve(struct pms_srcline *sl, uint64_t vaddr, struct pms_srcline_fr
 
 	*out = NULL;
 	*nr = 0;
-	if (!dwarf_addrdie(sl->dw, vaddr, &cu))
+	if (!cu_of(sl, vaddr, &cu))
 		return 0;
 	{
 		Dwarf_Attribute at;

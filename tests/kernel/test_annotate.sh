@@ -10,7 +10,9 @@
 #     lines, and still once both are gone (record saved them in the build-id cache); one built
 #     without -g gets its disassembly and one line saying why there is no source;
 #  4. a binary rebuilt after the recording is refused with both build-ids, never annotated;
-#  5. a kernel function comes from /proc/kcore, or, on a kernel without one, its refusal says why.
+#  5. a function of a shared library, a C++ function by its name without parameters, and a Rust
+#     function by its demangled path, each with its loop and source lines;
+#  6. a kernel function comes from /proc/kcore, or, on a kernel without one, its refusal says why.
 # Shares are of what the workload does, so they hold on a loaded machine (fewer samples).
 
 an_tmp=$(mktemp -d)
@@ -152,6 +154,101 @@ an_files() {
 	fi
 }
 
+# an_lang NAME BIN SYM SRC: BIN recorded; SYM annotated with its loop and SRC's lines.
+an_lang() {
+	an_record "$an_tmp/$1.data" "$2"
+	HOME="$an_tmp/cache" "$PMUSCOPE" annotate -i "$an_tmp/$1.data" "$3" >"$an_tmp/$1.txt" 2>&1
+	an_rc=$?
+	if [ $an_rc = 0 ] && grep -q "Source code & Disassembly" "$an_tmp/$1.txt" && grep -q "# loop back to" "$an_tmp/$1.txt" &&
+		sed -n '/Hottest lines:/,/Hottest loop/p' "$an_tmp/$1.txt" | grep -q "$4:[0-9]"; then
+		pass "annotate_$1: $3, its loop and $4's lines"
+	else
+		fail "annotate_$1" "$3, exit $an_rc: $(head -c 500 "$an_tmp/$1.txt")"
+	fi
+}
+
+# A function in a shared library, a C++ function in a namespace (by its name without parameters)
+# and a Rust function (by its demangled path), each a loop of the same xorshift step.
+an_langs() {
+	an_step='x ^= x << 13; x ^= x >> 7; x ^= x << 17;'
+	cat >"$an_tmp/hot.c" <<EOC
+__attribute__((noinline)) unsigned long lib_hot(unsigned long n)
+{
+	unsigned long x = 88172645463325252UL;
+	for (unsigned long i = 0; i < n; i++) {
+		$an_step
+		__asm__ volatile("" : "+r"(x));
+	}
+	return x;
+}
+EOC
+	cat >"$an_tmp/main.c" <<EOC
+#include <time.h>
+unsigned long lib_hot(unsigned long n);
+volatile unsigned long sink;
+int main(int argc, char **argv) { time_t end = time(0) + 2; (void)argc; (void)argv; while (time(0) < end) sink += lib_hot(100000); return 0; }
+EOC
+	if cc -shared -fPIC -O1 -g -o "$an_tmp/libhot.so" "$an_tmp/hot.c" &&
+		cc -O1 -g -o "$an_tmp/usehot" "$an_tmp/main.c" -L"$an_tmp" -lhot -Wl,-rpath,"$an_tmp"; then
+		an_lang shlib "$an_tmp/usehot" lib_hot hot.c
+	else
+		fail "annotate_shlib" "cannot build the library"
+	fi
+	cat >"$an_tmp/hot.cc" <<EOC
+#include <time.h>
+namespace pms {
+__attribute__((noinline)) unsigned long spin(unsigned long n)
+{
+	unsigned long x = 88172645463325252UL;
+	for (unsigned long i = 0; i < n; i++) {
+		$an_step
+		__asm__ volatile("" : "+r"(x));
+	}
+	return x;
+}
+}
+volatile unsigned long sink;
+int main() { time_t end = time(0) + 2; while (time(0) < end) sink += pms::spin(100000); return 0; }
+EOC
+	# clang as C++ but linked as C: nothing of libstdc++ is needed
+	if clang -x c++ -O1 -g -fno-exceptions -fno-rtti -o "$an_tmp/cxx" "$an_tmp/hot.cc" 2>/dev/null; then
+		an_lang cxx "$an_tmp/cxx" "pms::spin" hot.cc
+	else
+		fail "annotate_cxx" "cannot build the C++ program"
+	fi
+	an_rustc=/usr/bin/rustc
+	[ -x "$an_rustc" ] || an_rustc=$(command -v rustc)
+	if [ -z "$an_rustc" ]; then
+		skip "annotate_rust" "no rustc"
+		return
+	fi
+	cat >"$an_tmp/rusthot.rs" <<'EOC'
+use std::time::{Duration, Instant};
+#[inline(never)]
+pub fn spin(n: u64) -> u64 {
+    let mut x: u64 = 88172645463325252;
+    for _ in 0..n {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x = unsafe { std::ptr::read_volatile(&x) };
+    }
+    x
+}
+fn main() {
+    let end = Instant::now() + Duration::from_secs(2);
+    let mut sink = 0u64;
+    while Instant::now() < end { sink = sink.wrapping_add(spin(100000)); }
+    std::process::exit((sink & 1) as i32 * 0);
+}
+EOC
+	if "$an_rustc" -g -C opt-level=1 -C force-frame-pointers=yes -o "$an_tmp/rusthot" "$an_tmp/rusthot.rs" 2>/dev/null; then
+		an_lang rust "$an_tmp/rusthot" "rusthot::spin" rusthot.rs
+	else
+		fail "annotate_rust" "cannot build the Rust program with $an_rustc"
+	fi
+}
+
 # Kernel functions: from /proc/kcore when this kernel has one and is the recorded kernel, else the
 # reason, once for all of them.
 an_kernel() {
@@ -185,6 +282,7 @@ else
 		skip "annotate_vs_perf" "perf is not installed"
 	fi
 	an_files
+	an_langs
 	an_kernel
 fi
 rm -rf "$an_tmp"

@@ -189,3 +189,42 @@ Test(symbol_srcline, no_dwarf_is_enodata)
 	pms_dso__free(dso);
 	fx_rmdir(dir);
 }
+
+/* clang emits no .debug_aranges: libdw 0.188 finds no CU by address, so the CUs' own ranges must. */
+Test(symbol_srcline, clang_without_aranges)
+{
+	char dir[64], src[128], bin[128], cmd[512];
+	struct pms_dso *dso;
+	struct pms_srcline *sl;
+	const struct pms_srcline_frame *f;
+	const struct pms_sym *s;
+	size_t nr;
+	FILE *fp;
+
+	if (system("command -v clang >/dev/null 2>&1"))
+		cr_skip_test("no clang");
+	fx_tmpdir(dir, sizeof(dir));
+	snprintf(src, sizeof(src), "%s/c.c", dir);
+	snprintf(bin, sizeof(bin), "%s/c", dir);
+	fp = fopen(src, "w");
+	cr_assert_not_null(fp);
+	fputs("__attribute__((noinline)) int twice(int x)\n{\n\treturn x * 2;\n}\n"
+	      "int main(int argc, char **argv)\n{\n\t(void)argv;\n\treturn twice(argc);\n}\n", fp);
+	fclose(fp);
+	snprintf(cmd, sizeof(cmd), "clang -O1 -g -o '%s' '%s'", bin, src);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "readelf -S '%s' | grep -q debug_aranges", bin);
+	if (!system(cmd))
+		cr_skip_test("this clang emits .debug_aranges: nothing to fall back from");
+	cr_assert_eq(pms_dso__open(bin, &dso), 0);
+	cr_assert_eq(pms_srcline__new(dso, &sl), 0);
+	s = sym_named(dso, "twice");
+	cr_assert_eq(pms_srcline__lookup(sl, s->start, &f, &nr), 0, "found through the CU ranges");
+	cr_assert_eq(nr, 1);
+	cr_assert_str_eq(f[0].func, "twice");
+	cr_assert(ends_with(f[0].file, "c.c"));
+	cr_assert_eq(f[0].line, 3, "the body's line");
+	pms_srcline__free(sl);
+	pms_dso__free(dso);
+	fx_rmdir(dir);
+}
