@@ -117,9 +117,20 @@ void annotate_print__stdio(const struct annotate_view *v, struct pms_annotation 
 	unsigned last_line = 0;
 	struct strbuf line = STRBUF_INIT;
 
-	fprintf(f, " Percent |\tSource code & Disassembly of %s for %s (%" PRIu64 " samples, percent: %s)\n",
-		report_dso_short(s->dso), v->ev && v->ev->name ? v->ev->name : v->event_name ? v->event_name : "?",
-		s->samples, pct_names[v->pct]);
+	if (v->nr_members) {
+		fprintf(f, " Percent");
+		for (size_t m = 0; m < v->nr_members; m++)
+			fprintf(f, "         ");
+		fprintf(f, " |\tSource code & Disassembly of %s for %s", report_dso_short(s->dso),
+			v->ev && v->ev->name ? v->ev->name : "?");
+		for (size_t m = 0; m < v->nr_members; m++)
+			fprintf(f, ", %s", v->member_evs[m] && v->member_evs[m]->name ? v->member_evs[m]->name : "?");
+		fprintf(f, " (%" PRIu64 " samples of the first, percent: %s)\n", s->samples, pct_names[v->pct]);
+	} else {
+		fprintf(f, " Percent |\tSource code & Disassembly of %s for %s (%" PRIu64 " samples, percent: %s)\n",
+			report_dso_short(s->dso), v->ev && v->ev->name ? v->ev->name : v->event_name ? v->event_name : "?",
+			s->samples, pct_names[v->pct]);
+	}
 	fprintf(f, "--------------------------------------------------------------------------------------------------------------\n");
 	skid_line(v, f);
 	print_summary(v, a, f);
@@ -140,9 +151,23 @@ void annotate_print__stdio(const struct annotate_view *v, struct pms_annotation 
 		}
 		strbuf_reset(&line);
 		if (in->samples)
-			strbuf_addf(&line, "%8.2f :", pct);
+			strbuf_addf(&line, "%8.2f", pct);
 		else
-			strbuf_addf(&line, "    0.00 :");
+			strbuf_addf(&line, "    0.00");
+		for (size_t m = 0; m < v->nr_members; m++) {
+			/* the same code: the member's instruction at the same index, or found by address */
+			const struct pms_annotation *ma = v->members[m];
+			const struct pms_annotate_insn *mi = NULL;
+			struct annotate_view mv = { .ev = v->member_evs[m], .pct = v->pct };
+
+			if (ma && i < ma->nr_insns && ma->insns[i].d.addr == in->d.addr)
+				mi = &ma->insns[i];
+			for (size_t k = 0; ma && !mi && k < ma->nr_insns; k++)
+				if (ma->insns[k].d.addr == in->d.addr)
+					mi = &ma->insns[k];
+			strbuf_addf(&line, " %8.2f", mi && mi->samples ? share(&mv, ma->sym, mi->samples, mi->period) : 0.0);
+		}
+		strbuf_adds(&line, " :");
 		if (v->show_nr_samples)
 			strbuf_addf(&line, " %8" PRIu64, in->samples);
 		strbuf_addf(&line, "   %" PRIx64 ":   ", in->d.addr);

@@ -20,6 +20,11 @@ struct annotate_view {
 	const char *event_name;              /* when ev is NULL */
 	enum annotate_pct pct;               /* global types need ev (else they are local) */
 	bool show_nr_samples, asm_raw;
+	/* --group: the other events of the leader's group, one column each (an annotation may be NULL:
+	   no samples of that event in the function) */
+	struct pms_annotation **members;
+	const struct pms_annotate_event **member_evs;
+	size_t nr_members;
 };
 
 void annotate_print__stdio(const struct annotate_view *v, struct pms_annotation *a, FILE *f);

@@ -14,6 +14,7 @@
 #include "symbol_opts.h"
 #include "aggregate/annotate.h"
 #include "aggregate/session.h"
+#include "data/groups.h"
 #include "symbol/dso.h"
 #include "symbol/resolver.h"
 #include "util/json.h"
@@ -23,7 +24,7 @@ static struct annotate_opts {
 	const char *input, *dso, *percent_type, *disassembler_style, *event;
 	struct opt_strings syms;
 	double percent_limit;
-	bool asm_raw, no_source, source, stdio, json, show_nr_samples;
+	bool asm_raw, no_source, source, stdio, json, show_nr_samples, group;
 } o;
 
 static const struct opt opts[] = {
@@ -40,6 +41,7 @@ static const struct opt opts[] = {
 	OPT_BOOL('l', "source", &o.source, "source lines between the instructions (the default)"),
 	OPT_BOOL(0, "no-source", &o.no_source, "instructions only"),
 	OPT_BOOL('n', "show-nr-samples", &o.show_nr_samples, "a column of sample counts"),
+	OPT_BOOL(0, "group", &o.group, "the events of a recorded group side by side, one percent column each"),
 	OPT_BOOL(0, "stdio", &o.stdio, "text (the default)"),
 	OPT_BOOL(0, "json", &o.json, "one JSON document: every instruction, line and loop with its address"),
 	OPTS_SYMBOLS,
@@ -111,6 +113,18 @@ static const char *why_not(int err, const struct pms_annotate_sym *s)
 	return "its code bytes are not in the file (a debug file without code?)";
 }
 
+/* Symbol s's entry for event e (the same function of the same file), or -1. */
+static ssize_t same_function(const struct pms_annotate_set *set, const struct pms_annotate_sym *s, size_t e)
+{
+	for (size_t i = 0; i < pms_annotate_set__nr(set); i++) {
+		const struct pms_annotate_sym *x = pms_annotate_set__sym(set, i);
+
+		if (x->event == e && x->elf == s->elf && x->start == s->start && !strcmp(x->name, s->name))
+			return (ssize_t)i;
+	}
+	return -1;
+}
+
 /* Files whose samples could not be named: a rebuilt file is refused, never read for the wrong bytes. */
 static size_t say_unnamed(struct pms_session *s)
 {
@@ -145,6 +159,7 @@ static int run(int argc, char **argv)
 	size_t nr_names, done = 0, failed = 0, nr_kernel_failed = 0;
 	struct strbuf kernel_names = STRBUF_INIT;
 	const char *kernel_why = "";
+	struct pms_data_groups groups = { 0 };
 	struct strbuf out = STRBUF_INIT;
 	struct pms_json j;
 	const char *path;
@@ -199,6 +214,13 @@ static int run(int argc, char **argv)
 	}
 	v.show_nr_samples = o.show_nr_samples;
 	v.asm_raw = o.asm_raw;
+	if (o.group) {
+		err = pms_data_groups__build(&groups, pms_session__reader(s), true);
+		if (err == -ENOMEM)
+			die("out of memory");
+		if (err)
+			warning("%s: the file's event group description does not fit its events: no group columns", path);
+	}
 	if (o.json) {
 		pms_json__init(&j, &out, true);
 		pms_json__obj(&j, NULL);
@@ -210,6 +232,9 @@ static int run(int argc, char **argv)
 		struct pms_annotation *a;
 
 		if (!wanted(set, sym, names, nr_names))
+			continue;
+		/* a group's members are shown in their leader's columns */
+		if (o.group && groups.nr > sym->event && !groups.size[sym->event])
 			continue;
 		err = pms_annotation__build(set, i, &ao, &a);
 		if (err == -ENOMEM)
@@ -229,10 +254,32 @@ static int run(int argc, char **argv)
 			continue;
 		}
 		v.ev = pms_annotate_set__event(set, sym->event);
+		v.nr_members = 0;
+		if (o.group && groups.nr > sym->event && groups.size[sym->event] > 1) {
+			size_t n = groups.size[sym->event] - 1;
+
+			v.members = xcalloc(n, sizeof(*v.members));
+			v.member_evs = xcalloc(n, sizeof(*v.member_evs));
+			for (size_t m = 0; m < n; m++) {
+				ssize_t k = same_function(set, sym, sym->event + 1 + m);
+
+				v.member_evs[m] = pms_annotate_set__event(set, sym->event + 1 + m);
+				if (k >= 0 && pms_annotation__build(set, (size_t)k, &ao, &v.members[m]) == -ENOMEM)
+					die("out of memory");
+			}
+			v.nr_members = n;
+		}
 		if (o.json)
 			annotate_print__json(&v, a, &j);
 		else
 			annotate_print__stdio(&v, a, stdout);
+		for (size_t m = 0; m < v.nr_members; m++)
+			pms_annotation__free(v.members[m]);
+		free(v.members);
+		free(v.member_evs);
+		v.members = NULL;
+		v.member_evs = NULL;
+		v.nr_members = 0;
 		pms_annotation__free(a);
 		done++;
 	}
@@ -256,6 +303,7 @@ static int run(int argc, char **argv)
 		ret = EXIT_RUNTIME;
 	}
 out:
+	pms_data_groups__release(&groups);
 	strbuf_release(&kernel_names);
 	free(names);
 	pms_annotate_set__free(set);

@@ -5,7 +5,8 @@
 #     lists loop A's lines first; the same built with -O2 -g, and built as a non-PIE executable;
 #     report --sort srcline counts the same samples on the same lines;
 #  2. on a file perf recorded, perf annotate --stdio -s two_loops and ours agree on the hottest
-#     instruction's address and on the top 10 instructions' shares within 0.5 points;
+#     instruction's address and on the top 10 instructions' shares within 0.5 points; with a
+#     recorded group, --group gives each event's column as perf annotate --group does;
 #  3. a stripped binary with its debug file beside it (debug link) is annotated with source
 #     lines, and still once both are gone (record saved them in the build-id cache); one built
 #     without -g gets its disassembly and one line saying why there is no source;
@@ -105,6 +106,24 @@ an_vs_perf() {
 		pass "annotate_vs_perf: hottest instruction $1 on both; top $4 within $3 points of perf annotate's"
 	else
 		fail "annotate_vs_perf" "hottest ours $1 perf $2, worst of top $4: $3 points; perf: $(head -5 "$an_tmp/perf.pct" | tr '\n' ' ') ours: $(head -5 "$an_tmp/ours.pct" | tr '\n' ' ')"
+	fi
+}
+
+# --group: one column per event of the recorded group, as perf annotate --group prints them.
+an_group() {
+	(cd "$an_tmp" && HOME="$an_tmp/cache" "$PMUSCOPE" record -e '{cpu-clock,task-clock}' -F 2000 -o "$an_tmp/g.data" \
+		"$BUILD_DIR/demo/pms-loops" --seconds 2 >/dev/null 2>&1)
+	HOME="$an_tmp/cache" "$PMUSCOPE" annotate -i "$an_tmp/g.data" --group two_loops 2>&1 |
+		sed -n 's/^ *\([0-9.]*\) *\([0-9.]*\) : *\([0-9a-f]*\):.*/\3 \1 \2/p' | sort >"$an_tmp/g.ours"
+	perf annotate -i "$an_tmp/g.data" --group --stdio -s two_loops 2>/dev/null |
+		sed -n 's/^ *\([0-9.]*\) *\([0-9.]*\) *: *\([0-9a-f]*\):.*/\3 \1 \2/p' | sort >"$an_tmp/g.perf"
+	an_cmp=$(join "$an_tmp/g.ours" "$an_tmp/g.perf" | awk '{ d1 = $2 - $4; d2 = $3 - $5; if (d1 < 0) d1 = -d1;
+		if (d2 < 0) d2 = -d2; if (d1 > w) w = d1; if (d2 > w) w = d2; n++ } END { printf "%d %.2f", n, w }')
+	set -- $an_cmp
+	if [ "${1:-0}" -ge 10 ] && [ "$1" = "$(wc -l <"$an_tmp/g.perf")" ] && awk -v w="$2" 'BEGIN { exit !(w <= 0.5) }'; then
+		pass "annotate_group: cpu-clock and task-clock side by side on $1 instructions, within $2 points of perf annotate --group"
+	else
+		fail "annotate_group" "$1 instructions compared (perf has $(wc -l <"$an_tmp/g.perf")), worst $2: $(head -3 "$an_tmp/g.ours" | tr '\n' ' ')"
 	fi
 }
 
@@ -278,6 +297,7 @@ else
 	an_truth
 	if command -v perf >/dev/null 2>&1; then
 		an_vs_perf
+		an_group
 	else
 		skip "annotate_vs_perf" "perf is not installed"
 	fi
