@@ -56,7 +56,7 @@ else
 HOST_LIB_SRCS := lib/symbol/dso.c lib/symbol/srcline.c lib/symbol/unwind.c lib/symbol/debuginfod.c \
                  lib/symbol/demangle.c lib/symbol/resolver.c lib/bpf/profile.c \
                  lib/data/tracing_data.c lib/aggregate/live_syms.c lib/api/symbolize.c \
-                 lib/live/profiler.c lib/aggregate/annotate.c
+                 lib/live/profiler.c lib/aggregate/annotate.c lib/export/annotate_text.c
 LIB_SRCS  := $(filter-out $(HOST_LIB_SRCS) %_zstd.c %_gz.c,$(LIB_SRCS))
 ALL_CFLAGS += -DPMS_NO_HOST_LIBS
 endif

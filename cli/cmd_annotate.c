@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "annotate_print.h"
 #include "data_input.h"
 #include "output.h"
 #include "report_print.h"
@@ -15,6 +14,7 @@
 #include "aggregate/annotate.h"
 #include "aggregate/session.h"
 #include "data/groups.h"
+#include "export/annotate_text.h"
 #include "symbol/dso.h"
 #include "symbol/resolver.h"
 #include "util/json.h"
@@ -55,6 +55,14 @@ static void reset_opts(void)
 	o = (struct annotate_opts){ .percent_limit = -1 };
 }
 
+#ifdef PMS_NO_HOST_LIBS
+static int run(int argc, char **argv)
+{
+	opt_parse(&cmd_annotate, &argc, argv, 0);
+	return error("annotate is not available in this build (it needs capstone and libdw; built with HOST_LIBS=0)"),
+	       EXIT_RUNTIME;
+}
+#else
 /*
  * Does symbol sym answer to name: its demangled name, the name without its
  * parameters (C++), or without a compiler clone's suffix (.constprop.0,
@@ -154,10 +162,10 @@ static int run(int argc, char **argv)
 	struct pms_annotate_opts ao = { .sz = sizeof(ao) };
 	struct pms_annotate_set *set = NULL;
 	struct pms_session *s = NULL;
-	struct annotate_view v = { .pct = PCT_LOCAL_PERIOD };
+	struct pms_annotate_view v = { .pct = PMS_PCT_LOCAL_PERIOD };
 	const char **names;
 	size_t nr_names, done = 0, failed = 0, nr_kernel_failed = 0;
-	struct strbuf kernel_names = STRBUF_INIT;
+	struct strbuf kernel_names = STRBUF_INIT, text = STRBUF_INIT;
 	const char *kernel_why = "";
 	struct pms_data_groups groups = { 0 };
 	struct strbuf out = STRBUF_INIT;
@@ -174,11 +182,11 @@ static int run(int argc, char **argv)
 
 		for (int i = 0; i < 4; i++)
 			if (!strcmp(o.percent_type, spell[i]))
-				v.pct = (enum annotate_pct)i, ok = true;
+				v.pct = (enum pms_annotate_pct)i, ok = true;
 		if (!strcmp(o.percent_type, "local"))
-			v.pct = PCT_LOCAL_PERIOD, ok = true;
+			v.pct = PMS_PCT_LOCAL_PERIOD, ok = true;
 		if (!strcmp(o.percent_type, "global"))
-			v.pct = PCT_GLOBAL_PERIOD, ok = true;
+			v.pct = PMS_PCT_GLOBAL_PERIOD, ok = true;
 		if (!ok)
 			usage_error(&cmd_annotate, "--percent-type: want local-period, global-period, local-hits or "
 				    "global-hits, not '%s'", o.percent_type);
@@ -269,10 +277,15 @@ static int run(int argc, char **argv)
 			}
 			v.nr_members = n;
 		}
-		if (o.json)
-			annotate_print__json(&v, a, &j);
-		else
-			annotate_print__stdio(&v, a, stdout);
+		if (o.json) {
+			pms_annotate_text__json(&v, a, &j);
+		} else {
+			strbuf_reset(&text);
+			pms_annotate_text__stdio(&v, a, &text);
+			if (text.oom)
+				die("out of memory");
+			fputs(strbuf_str(&text), stdout);
+		}
 		for (size_t m = 0; m < v.nr_members; m++)
 			pms_annotation__free(v.members[m]);
 		free(v.members);
@@ -305,11 +318,14 @@ static int run(int argc, char **argv)
 out:
 	pms_data_groups__release(&groups);
 	strbuf_release(&kernel_names);
+	strbuf_release(&text);
 	free(names);
 	pms_annotate_set__free(set);
 	pms_session__free(s);
 	return ret;
 }
+
+#endif
 
 PMS_COMMAND(annotate, "annotate",
 	    "a function's instructions and source lines with the share of its samples on each (perf annotate)",

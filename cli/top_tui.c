@@ -19,7 +19,7 @@ int top_tui__run(struct top *t, int iterations)
 #else
 #include <curses.h>
 
-#include "annotate_print.h"
+#include "export/annotate_text.h"
 #include "live/profiler.h"
 
 /* A row picked by its identity, not its place: the places change at every refresh. */
@@ -348,11 +348,9 @@ static void annotate_row(struct tui *u, const struct pms_top_row *r)
 {
 	struct top *t = u->t;
 	struct pms_annotate_opts ao = { .sz = sizeof(ao), .syntax = PMS_DISASM_ATT, .source = true };
-	struct annotate_view v = { .event_name = pms_profiler__event(t->pr), .pct = PCT_LOCAL_PERIOD };
+	struct pms_annotate_view v = { .event_name = pms_profiler__event(t->pr), .pct = PMS_PCT_LOCAL_PERIOD };
 	struct pms_annotate_sym sym;
 	struct pms_annotation *a;
-	size_t len = 0;
-	FILE *f;
 	int err;
 
 	if (!r || !r->sym || !r->dso) {
@@ -372,13 +370,15 @@ static void annotate_row(struct tui *u, const struct pms_top_row *r)
 			 : err == -EOPNOTSUPP ? "no disassembler for this machine" : strerror(-err));
 		return;
 	}
-	free(u->ann);
-	u->ann = NULL;
-	f = open_memstream(&u->ann, &len);
-	if (!f)
-		die("out of memory");
-	annotate_print__stdio(&v, a, f);
-	fclose(f);
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		pms_annotate_text__stdio(&v, a, &sb);
+		if (sb.oom)
+			die("out of memory");
+		free(u->ann);
+		u->ann = strbuf_detach(&sb);
+	}
 	pms_annotation__free(a);
 	u->ann_first = 0;
 }

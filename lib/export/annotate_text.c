@@ -1,27 +1,32 @@
 // SPDX-License-Identifier: MIT
-// An annotation as perf annotate's --stdio layout or as JSON: what `annotate` prints and `top`'s a key shows.
+// An annotation as perf annotate's --stdio layout or as JSON: what `annotate` prints, `top`'s a key and `report --html` show.
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate_print.h"
-#include "cmd.h"
-#include "report_print.h"
+#include "export/annotate_text.h"
 #include "symbol/dso.h"
-#include "util/strbuf.h"
+
+/* perf's short object name: the file name, "[kernel.kallsyms]" as it is. */
+static const char *short_dso(const char *dso)
+{
+	const char *slash = dso && dso[0] != '[' ? strrchr(dso, '/') : NULL;
+
+	return slash ? slash + 1 : dso ? dso : "[unknown]";
+}
 
 static const char *const pct_names[] = { "local period", "global period", "local hits", "global hits" };
 
 /* An instruction's (or line's) share as --percent-type says. */
-static double share(const struct annotate_view *v, const struct pms_annotate_sym *s, uint64_t samples,
+static double share(const struct pms_annotate_view *v, const struct pms_annotate_sym *s, uint64_t samples,
 		    uint64_t period)
 {
 	const struct pms_annotate_event *ev = v->ev;
-	double num = v->pct == PCT_LOCAL_HITS || v->pct == PCT_GLOBAL_HITS ? (double)samples : (double)period;
-	double den = v->pct == PCT_LOCAL_PERIOD ? (double)s->period : v->pct == PCT_LOCAL_HITS ? (double)s->samples
-		     : !ev ? (v->pct == PCT_GLOBAL_PERIOD ? (double)s->period : (double)s->samples)
-		     : v->pct == PCT_GLOBAL_PERIOD ? (double)ev->period : (double)ev->samples;
+	double num = v->pct == PMS_PCT_LOCAL_HITS || v->pct == PMS_PCT_GLOBAL_HITS ? (double)samples : (double)period;
+	double den = v->pct == PMS_PCT_LOCAL_PERIOD ? (double)s->period : v->pct == PMS_PCT_LOCAL_HITS ? (double)s->samples
+		     : !ev ? (v->pct == PMS_PCT_GLOBAL_PERIOD ? (double)s->period : (double)s->samples)
+		     : v->pct == PMS_PCT_GLOBAL_PERIOD ? (double)ev->period : (double)ev->samples;
 
 	return den > 0 ? 100.0 * num / den : 0.0;
 }
@@ -44,31 +49,35 @@ static void add_operands(struct strbuf *sb, const struct pms_annotate_sym *s, co
 		strbuf_addf(sb, " <%s+0x%" PRIx64 ">", t->name, in->d.target - t->start);
 }
 
-static void skid_line(const struct annotate_view *v, FILE *f)
+static void skid_line(const struct pms_annotate_view *v, struct strbuf *f)
 {
 	const struct pms_annotate_event *ev = v->ev;
 	double exact = ev && ev->samples ? 100.0 * (double)ev->exact_samples / (double)ev->samples : 0;
 
 	if (!ev) {
-		fprintf(f, "   Samples are not exact (timer or counter interrupts taken as the code ran): a sample lands "
+		strbuf_addf(f, "   Samples are not exact (timer or counter interrupts taken as the code ran): a sample lands "
 			"on the instruction after the one that caused it, or later (skid); look just above a hot line\n");
 		return;
 	}
 
 	if (ev->exact_samples && ev->exact_samples == ev->samples)
-		fprintf(f, "   Samples are exact (precise_ip=%u, every sample's IP is the instruction that caused it)\n",
+		strbuf_addf(f, "   Samples are exact (precise_ip=%u, every sample's IP is the instruction that caused it)\n",
 			ev->precise_ip);
 	else
-		fprintf(f, "   Samples are not exact (precise_ip=%u asked, %.0f%% with an exact IP): a sample lands on the "
+		strbuf_addf(f, "   Samples are not exact (precise_ip=%u asked, %.0f%% with an exact IP): a sample lands on the "
 			"instruction after the one that caused it, or later (skid); look just above a hot line\n",
 			ev->precise_ip, exact);
 }
 
-static void print_summary(const struct annotate_view *v, struct pms_annotation *a, FILE *f)
+static void print_summary(const struct pms_annotate_view *v, struct pms_annotation *a, struct strbuf *f)
 {
 	const struct pms_annotate_sym *s = a->sym;
-	size_t *order = xcalloc(a->nr_lines ? a->nr_lines : 1, sizeof(*order)), shown = 0;
+	size_t *order = calloc(a->nr_lines ? a->nr_lines : 1, sizeof(*order)), shown = 0;
 
+	if (!order) {
+		f->oom = true; /* the strbuf's sticky flag: the caller sees it once */
+		return;
+	}
 	for (size_t i = 0; i < a->nr_lines; i++)
 		order[i] = i;
 	/* hottest first: a small insertion sort (functions have tens of lines) */
@@ -80,9 +89,9 @@ static void print_summary(const struct annotate_view *v, struct pms_annotation *
 			order[j - 1] = t;
 		}
 	if (a->no_source) {
-		fprintf(f, "   No source lines: %s\n", a->no_source);
+		strbuf_addf(f, "   No source lines: %s\n", a->no_source);
 	} else {
-		fprintf(f, "   Hottest lines:\n");
+		strbuf_addf(f, "   Hottest lines:\n");
 		for (size_t i = 0; i < a->nr_lines && shown < 10; i++) {
 			const struct pms_annotate_line *l = &a->lines[order[i]];
 			double pct = share(v, s, l->samples, l->period);
@@ -93,24 +102,24 @@ static void print_summary(const struct annotate_view *v, struct pms_annotation *
 				break;
 			while (text && (*text == ' ' || *text == '\t'))
 				text++;
-			fprintf(f, "   %7.2f %s:%u%s%s\n", pct, base ? base + 1 : l->file, l->line, text ? "   " : "",
+			strbuf_addf(f, "   %7.2f %s:%u%s%s\n", pct, base ? base + 1 : l->file, l->line, text ? "   " : "",
 				text ? text : "");
 			shown++;
 		}
 		if (!shown)
-			fprintf(f, "   Nothing higher than 0.5%%\n");
+			strbuf_addf(f, "   Nothing higher than 0.5%%\n");
 	}
 	if (a->nr_loops)
-		fprintf(f, "   Hottest loop: %.2f%% in %" PRIx64 "..%" PRIx64 " (%zu loop%s)\n",
+		strbuf_addf(f, "   Hottest loop: %.2f%% in %" PRIx64 "..%" PRIx64 " (%zu loop%s)\n",
 			share(v, s, a->loops[0].samples, a->loops[0].period), a->loops[0].start, a->loops[0].end,
 			a->nr_loops, a->nr_loops == 1 ? "" : "s");
 	if (a->samples_elsewhere)
-		fprintf(f, "   %" PRIu64 " samples at no instruction's first byte (is the file the one recorded?)\n",
+		strbuf_addf(f, "   %" PRIu64 " samples at no instruction's first byte (is the file the one recorded?)\n",
 			a->samples_elsewhere);
 	free(order);
 }
 
-void annotate_print__stdio(const struct annotate_view *v, struct pms_annotation *a, FILE *f)
+void pms_annotate_text__stdio(const struct pms_annotate_view *v, struct pms_annotation *a, struct strbuf *f)
 {
 	const struct pms_annotate_sym *s = a->sym;
 	const char *last_file = NULL, *last_func = NULL;
@@ -118,23 +127,23 @@ void annotate_print__stdio(const struct annotate_view *v, struct pms_annotation 
 	struct strbuf line = STRBUF_INIT;
 
 	if (v->nr_members) {
-		fprintf(f, " Percent");
+		strbuf_addf(f, " Percent");
 		for (size_t m = 0; m < v->nr_members; m++)
-			fprintf(f, "         ");
-		fprintf(f, " |\tSource code & Disassembly of %s for %s", report_dso_short(s->dso),
+			strbuf_addf(f, "         ");
+		strbuf_addf(f, " |\tSource code & Disassembly of %s for %s", short_dso(s->dso),
 			v->ev && v->ev->name ? v->ev->name : "?");
 		for (size_t m = 0; m < v->nr_members; m++)
-			fprintf(f, ", %s", v->member_evs[m] && v->member_evs[m]->name ? v->member_evs[m]->name : "?");
-		fprintf(f, " (%" PRIu64 " samples of the first, percent: %s)\n", s->samples, pct_names[v->pct]);
+			strbuf_addf(f, ", %s", v->member_evs[m] && v->member_evs[m]->name ? v->member_evs[m]->name : "?");
+		strbuf_addf(f, " (%" PRIu64 " samples of the first, percent: %s)\n", s->samples, pct_names[v->pct]);
 	} else {
-		fprintf(f, " Percent |\tSource code & Disassembly of %s for %s (%" PRIu64 " samples, percent: %s)\n",
-			report_dso_short(s->dso), v->ev && v->ev->name ? v->ev->name : v->event_name ? v->event_name : "?",
+		strbuf_addf(f, " Percent |\tSource code & Disassembly of %s for %s (%" PRIu64 " samples, percent: %s)\n",
+			short_dso(s->dso), v->ev && v->ev->name ? v->ev->name : v->event_name ? v->event_name : "?",
 			s->samples, pct_names[v->pct]);
 	}
-	fprintf(f, "--------------------------------------------------------------------------------------------------------------\n");
+	strbuf_addf(f, "--------------------------------------------------------------------------------------------------------------\n");
 	skid_line(v, f);
 	print_summary(v, a, f);
-	fprintf(f, "         :\n         :\t%016" PRIx64 " <%s>:\n", s->start, s->name);
+	strbuf_addf(f, "         :\n         :\t%016" PRIx64 " <%s>:\n", s->start, s->name);
 	for (size_t i = 0; i < a->nr_insns; i++) {
 		const struct pms_annotate_insn *in = &a->insns[i];
 		double pct = share(v, s, in->samples, in->period);
@@ -143,8 +152,8 @@ void annotate_print__stdio(const struct annotate_view *v, struct pms_annotation 
 			const char *text = pms_annotation__source(a, in->file, in->comp_dir, in->line);
 
 			if (in->func != last_func && (!in->func || !last_func || strcmp(in->func, last_func)))
-				fprintf(f, "         : %s():\n", in->func ? in->func : s->name);
-			fprintf(f, "         : %-4u %s\n", in->line, text ? text : "");
+				strbuf_addf(f, "         : %s():\n", in->func ? in->func : s->name);
+			strbuf_addf(f, "         : %-4u %s\n", in->line, text ? text : "");
 			last_file = in->file;
 			last_line = in->line;
 			last_func = in->func;
@@ -158,7 +167,7 @@ void annotate_print__stdio(const struct annotate_view *v, struct pms_annotation 
 			/* the same code: the member's instruction at the same index, or found by address */
 			const struct pms_annotation *ma = v->members[m];
 			const struct pms_annotate_insn *mi = NULL;
-			struct annotate_view mv = { .ev = v->member_evs[m], .pct = v->pct };
+			struct pms_annotate_view mv = { .ev = v->member_evs[m], .pct = v->pct };
 
 			if (ma && i < ma->nr_insns && ma->insns[i].d.addr == in->d.addr)
 				mi = &ma->insns[i];
@@ -183,13 +192,13 @@ void annotate_print__stdio(const struct annotate_view *v, struct pms_annotation 
 			strbuf_addf(&line, "   # loop back to %" PRIx64, in->d.target);
 		else if (in->jump_target)
 			strbuf_adds(&line, "   # <- jumped to");
-		fprintf(f, "%s\n", strbuf_str(&line));
+		strbuf_addf(f, "%s\n", strbuf_str(&line));
 	}
-	fprintf(f, "\n");
+	strbuf_addf(f, "\n");
 	strbuf_release(&line);
 }
 
-void annotate_print__json(const struct annotate_view *v, struct pms_annotation *a, struct pms_json *j)
+void pms_annotate_text__json(const struct pms_annotate_view *v, struct pms_annotation *a, struct pms_json *j)
 {
 	const struct pms_annotate_sym *s = a->sym;
 	const struct pms_annotate_event *ev = v->ev;
