@@ -22,6 +22,10 @@
 #include "aggregate/stacks.h"
 #include "data/header_text.h"
 #include "data/groups.h"
+#ifndef PMS_NO_HOST_LIBS
+#include "aggregate/annotate.h"
+#include "export/annotate_text.h"
+#endif
 #include "data/reader.h"
 #include "event/attr_print.h"
 #include "export/export.h"
@@ -625,6 +629,9 @@ struct html_ctx {
 	struct pms_hist *procs, *threads;
 	struct pms_stacks **trees; /* by attr index, created on first sample */
 	size_t nr_trees;
+#ifndef PMS_NO_HOST_LIBS
+	struct pms_annotate_set *ann; /* the counted samples per function and address: rows open their annotation */
+#endif
 };
 
 static struct pms_hist *html_hist(const struct pms_hist_opts *base, enum pms_sort_key k1, int k2)
@@ -665,7 +672,59 @@ static void html_add(struct html_ctx *c, struct pms_session *s, const struct pms
 	}
 	if (pms_stacks__add_sample(c->trees[smp->attr_idx], s, smp))
 		die("out of memory");
+#ifndef PMS_NO_HOST_LIBS
+	if (c->ann && pms_annotate_set__add(c->ann, s, smp) == -ENOMEM)
+		die("out of memory");
+#endif
 }
+
+#ifndef PMS_NO_HOST_LIBS
+/* How many of each table's hottest rows open their annotation: the page stays small and quick to write. */
+#define HTML_ANNOTATED_ROWS 20
+
+/* Annotations of the top rows of each event's table (those naming a function with code here). */
+static size_t html_annotations(struct html_ctx *c, const struct pms_hist *h, struct pms_report_html_annotation **out)
+{
+	struct pms_annotate_opts ao = { .sz = sizeof(ao), .syntax = PMS_DISASM_ATT, .source = true };
+	struct pms_report_html_annotation *v = NULL;
+	size_t n = 0;
+
+	*out = NULL;
+	if (!c->ann || pms_annotate_set__finish(c->ann))
+		return 0;
+	for (size_t e = 0; e < pms_hist__nr_events(h); e++) {
+		const struct pms_hist_event *ev = pms_hist__event(h, e);
+
+		for (size_t r = 0; r < ev->nr_entries && r < HTML_ANNOTATED_ROWS; r++) {
+			const struct pms_hist_entry *he = ev->entries[r];
+			struct pms_annotate_view view = { .ev = pms_annotate_set__event(c->ann, ev->attr_idx) };
+			struct pms_annotation *a = NULL;
+			struct strbuf sb = STRBUF_INIT;
+
+			if (!he->sym || !he->dso)
+				continue;
+			for (size_t i = 0; i < pms_annotate_set__nr(c->ann) && !a; i++) {
+				const struct pms_annotate_sym *as = pms_annotate_set__sym(c->ann, i);
+
+				if (as->event == ev->attr_idx && !strcmp(as->name, he->sym) && !strcmp(as->dso, he->dso) &&
+				    pms_annotation__build(c->ann, i, &ao, &a) == -ENOMEM)
+					die("out of memory");
+			}
+			if (!a)
+				continue;
+			pms_annotate_text__stdio(&view, a, &sb);
+			pms_annotation__free(a);
+			if (sb.oom)
+				die("out of memory");
+			v = xrealloc(v, (n + 1) * sizeof(*v));
+			v[n++] = (struct pms_report_html_annotation){ .attr_idx = ev->attr_idx, .sym = he->sym, .dso = he->dso,
+								      .text = strbuf_detach(&sb) };
+		}
+	}
+	*out = v;
+	return n;
+}
+#endif
 
 static void html_free(struct html_ctx *c)
 {
@@ -674,6 +733,9 @@ static void html_free(struct html_ctx *c)
 	for (size_t i = 0; i < c->nr_trees; i++)
 		pms_stacks__free(c->trees[i]);
 	free(c->trees);
+#ifndef PMS_NO_HOST_LIBS
+	pms_annotate_set__free(c->ann);
+#endif
 	memset(c, 0, sizeof(*c));
 }
 
@@ -731,6 +793,9 @@ static int report_html(const char *out, const char *path, struct pms_session *s,
 		tree = empty;
 	}
 	pms_stacks__sort(tree, PMS_STACKS_BY_NAME);
+#ifndef PMS_NO_HOST_LIBS
+	ro.nr_annotations = html_annotations(c, h, (struct pms_report_html_annotation **)&ro.annotations);
+#endif
 	err = pms_report_html__preamble(&ro, &pre);
 	if (err)
 		die("cannot build the page: %s", strerror(-err));
@@ -745,6 +810,9 @@ static int report_html(const char *out, const char *path, struct pms_session *s,
 	else if (strcmp(out, "-"))
 		note("wrote %s (HTML, %zu bytes): %" PRIu64 " samples", out, page.len, st->samples);
 	pms_stacks__free(empty);
+	for (size_t i = 0; i < ro.nr_annotations; i++)
+		free((char *)ro.annotations[i].text);
+	free((void *)ro.annotations);
 	strbuf_release(&cmdline);
 	strbuf_release(&events);
 	strbuf_release(&note_sb);
@@ -890,6 +958,11 @@ static int run(int argc, char **argv)
 	if (o.html) {
 		html.procs = html_hist(&ho, PMS_SORT_PID, -1);
 		html.threads = html_hist(&ho, PMS_SORT_PID, PMS_SORT_TID);
+#ifndef PMS_NO_HOST_LIBS
+		html.ann = pms_annotate_set__new();
+		if (!html.ann)
+			die("out of memory");
+#endif
 	}
 
 	while ((err = pms_session__next(s, &smp)) > 0) {

@@ -272,9 +272,24 @@ out:
 	return err;
 }
 
+struct pms_annotate_set *pms_annotate_set__new(void)
+{
+	return calloc(1, sizeof(struct pms_annotate_set));
+}
+
+int pms_annotate_set__add(struct pms_annotate_set *set, struct pms_session *s, const struct pms_session_sample *smp)
+{
+	return add_sample(set, s, smp);
+}
+
+int pms_annotate_set__finish(struct pms_annotate_set *set)
+{
+	return finish(set);
+}
+
 int pms_annotate_set__from_session(struct pms_session *s, struct pms_annotate_set **out)
 {
-	struct pms_annotate_set *set = calloc(1, sizeof(*set));
+	struct pms_annotate_set *set = pms_annotate_set__new();
 	const struct pms_session_sample *smp;
 	int err;
 

@@ -56,6 +56,13 @@ struct pms_annotate_set;
 
 /* Replay the whole session (leaf frames only). -errno as pms_session__next() on damage. */
 int pms_annotate_set__from_session(struct pms_session *s, struct pms_annotate_set **out);
+/*
+ * The same sample by sample, for a caller that replays the session itself
+ * (report --html): __new(), __add() each sample, __finish() before reading.
+ */
+struct pms_annotate_set *pms_annotate_set__new(void);
+int pms_annotate_set__add(struct pms_annotate_set *set, struct pms_session *s, const struct pms_session_sample *smp);
+int pms_annotate_set__finish(struct pms_annotate_set *set);
 void pms_annotate_set__free(struct pms_annotate_set *set);
 /* Symbols, most samples first (all events). */
 size_t pms_annotate_set__nr(const struct pms_annotate_set *set);

@@ -155,6 +155,18 @@ static void pct_cell(struct strbuf *out, const char *cls, uint64_t part, uint64_
 		    cls, p, p > 100 ? 100.0 : p, p > 100 ? 100.0 : p, p);
 }
 
+/* The annotation of entry e of event attr_idx, or -1. */
+static ssize_t annotation_of(const struct pms_report_html_opts *o, size_t attr_idx, const struct pms_hist_entry *e)
+{
+	for (size_t i = 0; e->sym && i < o->nr_annotations; i++) {
+		const struct pms_report_html_annotation *a = &o->annotations[i];
+
+		if (a->attr_idx == attr_idx && !strcmp(a->sym, e->sym) && a->dso && e->dso && !strcmp(a->dso, e->dso))
+			return (ssize_t)i;
+	}
+	return -1;
+}
+
 static void top_table(struct strbuf *out, const struct pms_report_html_opts *o, const struct pms_hist_event *ev,
 		      size_t limit)
 {
@@ -177,9 +189,15 @@ static void top_table(struct strbuf *out, const struct pms_report_html_opts *o, 
 		const struct pms_hist_entry *e = ev->entries[i];
 		uint64_t w = o->children ? e->children_period : e->self_period;
 
+		ssize_t ann = annotation_of(o, ev->attr_idx, e);
+
 		if (pct(w, ev->period) < o->percent_limit)
 			continue;
-		strbuf_adds(out, "<tr>");
+		if (ann >= 0)
+			strbuf_addf(out, "<tr class=\"pms-annotatable\" data-ann=\"%zd\" title=\"click: where inside the "
+				    "function the samples land\">", ann);
+		else
+			strbuf_adds(out, "<tr>");
 		if (o->children)
 			pct_cell(out, "pms-children", e->children_period, ev->period);
 		pct_cell(out, "pms-self", e->self_period, ev->period);
@@ -248,6 +266,8 @@ static const char style[] =
 	".pms-samples,.pms-pid,.pms-tid{text-align:right !important}\n"
 	".pms-sym{font-family:monospace}.pms-level{color:#888}.pms-na{color:#999}\n"
 	".pms-more{color:#666;margin:0 0 8px}\n"
+	"tr.pms-annotatable{cursor:pointer}tr.pms-annotatable:hover{background:#fff3e0}\n"
+	".pms-annotation{font:12px/1.3 monospace;margin:0;max-height:480px;overflow:auto;background:#fafafa}\n"
 	"</style>\n";
 
 /*
@@ -276,6 +296,34 @@ static const char sort_script[] =
 	"      rows.forEach(function (r) { tb.appendChild(r); });\n"
 	"      th.parentNode.querySelectorAll('th').forEach(function (o) { delete o.dataset.sort; });\n"
 	"      th.dataset.sort = down ? 'down' : 'up';\n"
+	"    });\n"
+	"  });\n"
+	"})();\n"
+	"</script>\n";
+
+/*
+ * A click on an annotatable row opens a row under it holding a copy of its
+ * annotation; another click closes it. Sorting moves the pair apart: a
+ * sort closes the open ones first.
+ */
+static const char annotate_script[] =
+	"<script>\n"
+	"(function () {\n"
+	"  function close(tr) { var n = tr.nextElementSibling; if (n && n.classList.contains('pms-ann-row')) n.remove(); }\n"
+	"  document.querySelectorAll('.pms-report table.pms-top').forEach(function (t) {\n"
+	"    t.addEventListener('click', function (e) {\n"
+	"      var tr = e.target.closest('tr.pms-annotatable');\n"
+	"      if (!tr) return;\n"
+	"      var n = tr.nextElementSibling;\n"
+	"      if (n && n.classList.contains('pms-ann-row')) { n.remove(); return; }\n"
+	"      var row = document.createElement('tr'), td = document.createElement('td');\n"
+	"      var pre = document.getElementById('pms-ann-' + tr.dataset.ann).cloneNode(true);\n"
+	"      pre.hidden = false; pre.removeAttribute('id');\n"
+	"      row.className = 'pms-ann-row'; td.colSpan = tr.cells.length; td.appendChild(pre); row.appendChild(td);\n"
+	"      tr.after(row);\n"
+	"    });\n"
+	"    t.querySelectorAll('thead th').forEach(function (th) {\n"
+	"      th.addEventListener('click', function () { t.querySelectorAll('tr.pms-ann-row').forEach(function (r) { r.remove(); }); }, true);\n"
 	"    });\n"
 	"  });\n"
 	"})();\n"
@@ -310,7 +358,14 @@ int pms_report_html__preamble(const struct pms_report_html_opts *o, struct strbu
 		pms_html__escape(out, o->flame_note);
 		strbuf_adds(out, "</p>\n");
 	}
+	/* the annotations, as text: a click on their row shows them under it */
+	for (size_t i = 0; i < o->nr_annotations; i++) {
+		strbuf_addf(out, "<pre class=\"pms-annotation\" id=\"pms-ann-%zu\" hidden>", i);
+		pms_html__escape(out, o->annotations[i].text);
+		strbuf_adds(out, "</pre>\n");
+	}
 	strbuf_adds(out, sort_script);
+	strbuf_adds(out, annotate_script);
 	strbuf_adds(out, "</div>\n");
 	return out->oom ? -ENOMEM : 0;
 }

@@ -42,6 +42,13 @@ struct pms_report_html_summary {
 	const char *damage;        /* the file is damaged: what and where (the page is partial); NULL if whole */
 };
 
+/* A function's annotation for the top table: clicking its row shows the text. */
+struct pms_report_html_annotation {
+	size_t attr_idx;           /* the event's table */
+	const char *sym, *dso;     /* as the hist entry names them */
+	const char *text;          /* the annotate --stdio text */
+};
+
 struct pms_report_html_opts {
 	size_t sz;                               /* sizeof(struct pms_report_html_opts) */
 	const struct pms_report_html_summary *summary;
@@ -54,6 +61,8 @@ struct pms_report_html_opts {
 	size_t limit;                            /* rows per table; 0 = 50 */
 	double percent_limit;                    /* hide rows below this share */
 	const char *flame_note;                  /* one line said above the flame graph (escaped); may be NULL */
+	const struct pms_report_html_annotation *annotations; /* rows that open their annotation */
+	size_t nr_annotations;
 };
 
 /* Append the sections. 0, -EINVAL (bad opts), -ENOMEM. */

@@ -97,6 +97,28 @@ try {
 	const hot = await page.evaluate(() => window.pmsFlame.node(window.pmsFlame.hottest()));
 	check(name('flamegraph-hottest'), hot && hot.share > 0.5, hot ? `${hot.name} ${(100 * hot.share).toFixed(2)}%` : 'none');
 
+	// clicking a function's row opens its annotation under it (annotate's text), a second click closes it
+	const annRows = await page.locator('table.pms-top tbody tr.pms-annotatable').count();
+	if (annRows === 0) {
+		check(name('annotate-click'), false, 'no row of the top table opens an annotation');
+	} else {
+		const tr = page.locator('table.pms-top tbody tr.pms-annotatable').first();
+		const sym = (await tr.locator('td.pms-sym').textContent()).replace(/^\[.\] /, '');
+		await tr.click();
+		const opened = await page.evaluate(() => {
+			const pre = document.querySelector('table.pms-top tr.pms-ann-row pre');
+			if (!pre) return null;
+			const box = pre.getBoundingClientRect();
+			return { text: pre.textContent, visible: box.height > 50 && box.width > 200 };
+		});
+		check(name('annotate-click'), opened && opened.visible && opened.text.includes('Source code & Disassembly of') &&
+			opened.text.includes(`<${sym}>:`) && /\n +[0-9]+\.[0-9]+ : +[0-9a-f]+:/.test(opened.text),
+			opened ? `${annRows} rows; ${sym}: ${opened.text.slice(0, 160).replace(/\n/g, ' | ')}` : 'nothing opened');
+		await tr.click();
+		const closed = await page.locator('table.pms-top tr.pms-ann-row').count();
+		check(name('annotate-close'), closed === 0, `${closed} annotation rows left open`);
+	}
+
 	check(name('console'), errors.length === 0, errors.join(' | '));
 	check(name('offline'), external.length === 0, external.join(' '));
 	await page.screenshot({ path: shot, fullPage: true });
