@@ -248,15 +248,18 @@ static int finish(struct pms_annotate_set *set)
 	}
 	for (size_t i = 0; i < n; i++)
 		order[i] = i;
-	qsort_r(order, n, sizeof(*order), cmp_order, set->syms);
+	if (n)
+		qsort_r(order, n, sizeof(*order), cmp_order, set->syms);
 	for (size_t i = 0; i < n; i++) {
 		rank[order[i]] = (uint32_t)i;
 		sorted[i] = set->syms[order[i]];
 	}
-	memcpy(set->syms, sorted, n * sizeof(*sorted));
+	if (n)
+		memcpy(set->syms, sorted, n * sizeof(*sorted));
 	for (size_t p = 0; p < set->nr_pts; p++)
 		set->pts[p].sym = rank[set->pts[p].sym];
-	qsort(set->pts, set->nr_pts, sizeof(*set->pts), cmp_points);
+	if (set->nr_pts)
+		qsort(set->pts, set->nr_pts, sizeof(*set->pts), cmp_points);
 	for (size_t p = 0; p < set->nr_pts; p++) {
 		if (!set->nr_pt[set->pts[p].sym])
 			set->first_pt[set->pts[p].sym] = p;
@@ -426,7 +429,8 @@ static int find_loops(struct pms_annotation *a)
 				a->loops[l].samples += a->insns[i].samples;
 				a->loops[l].period += a->insns[i].period;
 			}
-	qsort(a->loops, a->nr_loops, sizeof(*a->loops), cmp_loops);
+	if (a->nr_loops)
+		qsort(a->loops, a->nr_loops, sizeof(*a->loops), cmp_loops);
 	return 0;
 }
 

@@ -280,7 +280,8 @@ int pms_top__rows(const struct pms_stacks *st, const enum pms_top_key *keys, siz
 		pms_top_rows__release(out);
 		return err;
 	}
-	qsort_r(out->rows, out->nr, sizeof(*out->rows), cmp_rows, &by_period);
+	if (out->nr)
+		qsort_r(out->rows, out->nr, sizeof(*out->rows), cmp_rows, &by_period);
 	return 0;
 }
 

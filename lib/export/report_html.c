@@ -276,7 +276,6 @@ static const char style[] =
  * touches only .pms-report tables, so the flame graph's script is unaware.
  */
 static const char sort_script[] =
-	"<script>\n"
 	"(function () {\n"
 	"  function key(td) {\n"
 	"    var v = td.dataset.value !== undefined ? td.dataset.value : td.textContent.replace(/%$/, '');\n"
@@ -298,8 +297,7 @@ static const char sort_script[] =
 	"      th.dataset.sort = down ? 'down' : 'up';\n"
 	"    });\n"
 	"  });\n"
-	"})();\n"
-	"</script>\n";
+	"})();\n";
 
 /*
  * A click on an annotatable row opens a row under it holding a copy of its
@@ -307,7 +305,6 @@ static const char sort_script[] =
  * sort closes the open ones first.
  */
 static const char annotate_script[] =
-	"<script>\n"
 	"(function () {\n"
 	"  function close(tr) { var n = tr.nextElementSibling; if (n && n.classList.contains('pms-ann-row')) n.remove(); }\n"
 	"  document.querySelectorAll('.pms-report table.pms-top').forEach(function (t) {\n"
@@ -326,8 +323,7 @@ static const char annotate_script[] =
 	"      th.addEventListener('click', function () { t.querySelectorAll('tr.pms-ann-row').forEach(function (r) { r.remove(); }); }, true);\n"
 	"    });\n"
 	"  });\n"
-	"})();\n"
-	"</script>\n";
+	"})();\n";
 
 int pms_report_html__preamble(const struct pms_report_html_opts *o, struct strbuf *out)
 {
@@ -364,8 +360,11 @@ int pms_report_html__preamble(const struct pms_report_html_opts *o, struct strbu
 		pms_html__escape(out, o->annotations[i].text);
 		strbuf_adds(out, "</pre>\n");
 	}
+	/* one script, after every name from the file */
+	strbuf_adds(out, "<script>\n");
 	strbuf_adds(out, sort_script);
 	strbuf_adds(out, annotate_script);
+	strbuf_adds(out, "</script>\n");
 	strbuf_adds(out, "</div>\n");
 	return out->oom ? -ENOMEM : 0;
 }

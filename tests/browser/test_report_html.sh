@@ -3,7 +3,8 @@
 # perf record -g; each page loads without console errors or network requests, its summary counts
 # (samples, lost samples, lost events) are `pmuscope report --json`'s, the first row of its top
 # functions table is report's top entry, the process and thread tables are there, and the flame
-# graph below is drawn with the event's whole period; clicking Self sorts the table. The page of
+# graph below is drawn with the event's whole period; clicking Self sorts the table; clicking a
+# function's row opens its annotation (annotate's text) under it and a second click closes it. The page of
 # `pmuscope diff --flamegraph` (50/30/20 -> 30/50/20) is checked with the flame graph suite's diff
 # mode (alpha blue, bravo red, tooltips) and its alpha and bravo frame deltas must be
 # `diff --json`'s (+-0.5 points). Screenshots go to $BUILD_DIR/browser/.
