@@ -327,15 +327,8 @@ static int build_ranges(struct pms_srcline *sl)
 			while ((it = dwarf_ranges(&cu, it, &base, &lo, &hi)) > 0) {
 				if (hi <= lo)
 					continue;
-				if (sl->nr_ranges == alloc) {
-					size_t na = alloc ? 2 * alloc : 64;
-					struct cu_range *r = realloc(sl->ranges, na * sizeof(*r));
-
-					if (!r)
-						return -ENOMEM;
-					sl->ranges = r;
-					alloc = na;
-				}
+				if (pms_array__reserve(&sl->ranges, &alloc, sl->nr_ranges + 1, sizeof(*sl->ranges)))
+					return -ENOMEM;
 				sl->ranges[sl->nr_ranges++] = (struct cu_range){ .lo = lo, .hi = hi, .off = off + hsize };
 			}
 		}
