@@ -206,6 +206,8 @@ static int run(int argc, char **argv)
 	for (int i = pos; i < argc; i++)
 		names[nr_names++] = argv[i];
 	path = o.input ? o.input : "perf.data";
+	/* a user object asked for: the kernel's symbols are not needed, and not loaded */
+	so.skip_kernel = o.dso && o.dso[0] != '[';
 	if (data_input__open_session(&s, path, &so, DATA_INPUT_RECORD_OR_I)) {
 		ret = EXIT_RUNTIME;
 		goto out;

@@ -869,6 +869,10 @@ static bool resolve_frame_uncached2(struct pms_session *s, struct aspace *as, in
 		frame_unknown(f, ip);
 		return false;
 	}
+	if (f->kind == PMS_FRAME_KERNEL && s->opts.skip_kernel) {
+		frame_unknown(f, ip);
+		return false;
+	}
 	if (f->kind == PMS_FRAME_KERNEL) {
 		/* as perf: a kernel address outside the recorded kernel maps belongs to nothing */
 		m = s->kernel ? aspace_lookup(s->kernel, look) : NULL;

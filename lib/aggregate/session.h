@@ -96,6 +96,8 @@ struct pms_session_opts {
 				  as a build-id cache when it has a .build-id directory); NULL */
 	const char *kallsyms;  /* perf's --kallsyms: name kernel addresses with this file; NULL */
 	const char *buildid_dir; /* the build-id cache; NULL = pms_buildid_cache__dir(), "" = none */
+	bool skip_kernel;      /* leave kernel addresses unnamed (unknown frames): a caller that looks only
+				  at user objects (annotate --dso) spares loading the kernel's symbols */
 	struct pms_resolver *resolver; /* borrowed, shared by sessions so files are opened once (a
 					  fuzzer's inputs, several files of one machine); NULL: the session
 					  makes its own. Its stale-file and unnamed counts then add up. */

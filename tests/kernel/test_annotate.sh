@@ -48,6 +48,13 @@ an_truth() {
 	an_record "$an_tmp/loops.data" "$BUILD_DIR/demo/pms-loops"
 	"$PMUSCOPE" annotate -i "$an_tmp/loops.data" --json two_loops >"$an_tmp/loops.json" 2>"$an_tmp/loops.err"
 	an_judge "annotate_loops (-O1)" "$an_tmp/loops.json"
+	# --dso of a user object: the kernel's symbols are not loaded, the function's annotation is the same
+	"$PMUSCOPE" annotate -i "$an_tmp/loops.data" -d pms-loops --json two_loops >"$an_tmp/loops-d.json" 2>&1
+	if [ "$(jq -c '.annotations[0].insns' "$an_tmp/loops-d.json" 2>/dev/null)" = "$(jq -c '.annotations[0].insns' "$an_tmp/loops.json")" ]; then
+		pass "annotate_dso: --dso pms-loops gives the same annotation without the kernel's symbols"
+	else
+		fail "annotate_dso" "$(head -c 300 "$an_tmp/loops-d.json")"
+	fi
 	"$PMUSCOPE" annotate -i "$an_tmp/loops.data" two_loops >"$an_tmp/loops.txt" 2>&1
 	an_first=$(sed -n '/Hottest lines:/,/Hottest loop/p' "$an_tmp/loops.txt" | sed -n 2,4p |
 		sed -n 's/.*pms-loops\.c:\([0-9]*\).*/\1/p' | tr '\n' ' ')
