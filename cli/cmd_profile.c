@@ -15,6 +15,7 @@
 #include "event/callgraph.h"
 #include "report_print.h"
 #include "stop_signals.h"
+#include "util/clock.h"
 #include "util/time_range.h"
 #include "aggregate/chaincheck.h"
 #include "aggregate/stacks.h"
@@ -75,12 +76,10 @@ static int run(int argc, char **argv)
 #else
 
 
+/* Seconds: profile's durations and intervals are given in seconds. */
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)pms_clock__monotonic_ns() / 1e9;
 }
 
 /* ------------------------------------------------------- output -- */

@@ -34,6 +34,7 @@
 #include "ring/sampler.h"
 #include "ring/stats.h"
 #include "symbol/buildid_cache.h"
+#include "util/clock.h"
 #include "util/tasks.h"
 #include "util/strbuf.h"
 #include "util/cpulist.h"
@@ -111,14 +112,6 @@ static void install_sigchld(sigset_t *poll_mask)
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, poll_mask);
 	sigdelset(poll_mask, SIGCHLD);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
 /* ----------------------------------------------------------- recording -- */
@@ -617,7 +610,7 @@ out_open:;
 		goto out;
 	}
 	if (o.duration > 0)
-		deadline = now_ns() + (uint64_t)(o.duration * 1e9);
+		deadline = pms_clock__monotonic_ns() + (uint64_t)(o.duration * 1e9);
 
 	for (;;) {
 		int timeout = 100;
@@ -638,7 +631,7 @@ out_open:;
 				break;
 		}
 		if (deadline) {
-			uint64_t now = now_ns();
+			uint64_t now = pms_clock__monotonic_ns();
 
 			if (now >= deadline) {
 				if (cmd_argv && !wl.exited)

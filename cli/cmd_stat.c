@@ -24,6 +24,7 @@
 #include "perf_event/counter.h"
 #include "stat_print.h"
 #include "stop_signals.h"
+#include "util/clock.h"
 #include "util/tasks.h"
 #include "util/cpulist.h"
 #include "util/fileio.h"
@@ -77,14 +78,6 @@ static void reset_opts(void)
 }
 
 /* ---------------------------------------------------------------- time -- */
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 /* ------------------------------------------------------------- signals -- */
 
@@ -337,7 +330,7 @@ again:
 			if (cs->threads[t] > 0 && !(cfg->argv && cfg->target == ST_COMMAND))
 				x->out.comms[t] = pms_task__comm(cs->threads[t]);
 	}
-	t0 = now_ns();
+	t0 = pms_clock__monotonic_ns();
 	if (cfg->target != ST_COMMAND)
 		pms_counters__enable(cs);
 	if (cfg->argv && stop_requests) {
@@ -375,7 +368,7 @@ again:
 		next_tick = t0 + (uint64_t)cfg->interval_ms * 1000000ULL;
 	t_last = t0;
 	for (;;) {
-		uint64_t now = now_ns(), wake = 0;
+		uint64_t now = pms_clock__monotonic_ns(), wake = 0;
 		int wait_ms = -1;
 		bool stop = false;
 
@@ -438,7 +431,7 @@ again:
 		stop_signals__reap_workload(&w, true);
 	if (stop_requests)
 		ri->interrupted = true; /* also when the workload died of the same ^C first */
-	ri->elapsed_ns = (double)(now_ns() - t0);
+	ri->elapsed_ns = (double)(pms_clock__monotonic_ns() - t0);
 	ret = pms_counters__read(cs);
 	if (ret) {
 		error("cannot read the counters: %s; no counts are shown", strerror(-ret));
@@ -446,7 +439,7 @@ again:
 	}
 	pms_counters__disable(cs);
 	if (cfg->interval_ms > 0 && rc == 0) {
-		uint64_t now = now_ns();
+		uint64_t now = pms_clock__monotonic_ns();
 
 		/* the partial last interval, so no count is lost */
 		if (!(o.interval_count && intervals >= o.interval_count))

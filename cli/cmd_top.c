@@ -18,6 +18,7 @@
 #include "top.h"
 #include "export/export.h"
 #include "perf_event/caps.h"
+#include "util/clock.h"
 #include "util/cpulist.h"
 #include "util/fileio.h"
 #include "util/json.h"
@@ -73,14 +74,6 @@ static int run(int argc, char **argv)
 }
 #else
 
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static uint64_t self_cpu_ns(void)
 {
@@ -144,7 +137,7 @@ void top__stop(struct top *t)
 
 static void sample_cpu(struct top *t)
 {
-	uint64_t wall = now_ns(), self = self_cpu_ns(), target = 0, all = 0, busy = 0;
+	uint64_t wall = pms_clock__monotonic_ns(), self = self_cpu_ns(), target = 0, all = 0, busy = 0;
 	double dt = (double)(wall - t->prev_wall_ns);
 
 	if (t->po.nr_pids) {
@@ -618,7 +611,7 @@ static bool any_alive(const pid_t *pids, size_t n)
 static bool wait_refresh(struct top *t, uint64_t due_ns)
 {
 	while (!stop_signals__requested) {
-		uint64_t now = now_ns();
+		uint64_t now = pms_clock__monotonic_ns();
 		int err;
 
 		if (now >= due_ns)
@@ -638,7 +631,7 @@ static bool wait_refresh(struct top *t, uint64_t due_ns)
 
 static int run_batch(struct top *t, int iterations, int entries)
 {
-	uint64_t last = now_ns(), due = last + (uint64_t)((t->delay_s < 0.5 ? t->delay_s : 0.5) * 1e9);
+	uint64_t last = pms_clock__monotonic_ns(), due = last + (uint64_t)((t->delay_s < 0.5 ? t->delay_s : 0.5) * 1e9);
 	int ret = 0;
 	bool more = true;
 
@@ -647,7 +640,7 @@ static int run_batch(struct top *t, int iterations, int entries)
 
 		/* the first refresh comes early (at most half a second), the rest every -d */
 		more = wait_refresh(t, due);
-		now = now_ns();
+		now = pms_clock__monotonic_ns();
 		t->interval_s = (double)(now - last) / 1e9;
 		last = now;
 		due = now + (uint64_t)(t->delay_s * 1e9);

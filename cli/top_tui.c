@@ -21,6 +21,7 @@ int top_tui__run(struct top *t, int iterations)
 
 #include "export/annotate_text.h"
 #include "live/profiler.h"
+#include "util/clock.h"
 
 /* A row picked by its identity, not its place: the places change at every refresh. */
 struct row_id {
@@ -47,14 +48,6 @@ static void restore_terminal(void)
 		endwin();
 		curses_up = false;
 	}
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static bool streq(const char *a, const char *b)
@@ -544,7 +537,7 @@ static bool handle_key(struct tui *u, int ch, bool *quit)
 int top_tui__run(struct top *t, int iterations)
 {
 	struct tui u = { .t = t };
-	uint64_t last = now_ns(), due = last + (uint64_t)((t->delay_s < 0.5 ? t->delay_s : 0.5) * 1e9);
+	uint64_t last = pms_clock__monotonic_ns(), due = last + (uint64_t)((t->delay_s < 0.5 ? t->delay_s : 0.5) * 1e9);
 	bool quit = false;
 	int ret = 0;
 
@@ -570,7 +563,7 @@ int top_tui__run(struct top *t, int iterations)
 	}
 	draw(&u);
 	while (!quit && !stop_signals__requested) {
-		uint64_t now = now_ns();
+		uint64_t now = pms_clock__monotonic_ns();
 		int ch, err;
 
 		if (now >= due) {

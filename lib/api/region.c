@@ -13,6 +13,7 @@
 #include <pmuscope/region.h>
 
 #include "api/api_priv.h"
+#include "util/clock.h"
 #include "util/array.h"
 #include "util/fileio.h"
 #include "util/json.h"
@@ -67,14 +68,6 @@ static __thread unsigned self_generation;
 static struct thread_state *current_self(void)
 {
 	return self && self_generation == __atomic_load_n(&generation, __ATOMIC_ACQUIRE) ? self : NULL;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static struct pms_count_set *open_set(const char *evs)
@@ -324,7 +317,7 @@ PMS_API int pms_region__begin(const char *name)
 		return err;
 	f = &ts->stack[ts->depth];
 	f->region = idx;
-	f->t0_ns = now_ns();
+	f->t0_ns = pms_clock__monotonic_ns();
 	/* counters last, so the clock read is not counted */
 	for (size_t i = 0; i < nr_events; i++) {
 		enum pms_read_path path;
@@ -368,7 +361,7 @@ PMS_API int pms_region__end(const char *name)
 			return err;
 		user += path == PMS_READ_USER_PAGE;
 	}
-	t1 = now_ns();
+	t1 = pms_clock__monotonic_ns();
 	for (size_t i = 0; i < nr_events; i++) {
 		struct pms_count d = pms_count__delta(&now[i], &f->start[i]);
 		struct pms_region_count *c = &r->counts[i];

@@ -13,6 +13,7 @@
 #include "symbol/maps.h"
 #include "symbol/resolver.h"
 #include "symbol/unwind.h"
+#include "util/clock.h"
 #include "util/array.h"
 #include "util/hash.h"
 #include "util/cpulist.h"
@@ -58,14 +59,6 @@ struct pms_profiler {
 	uint64_t next_check_ns;
 	uint32_t path[2 * PF_MAX_FRAMES + 2];
 };
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static struct pms_stacks *new_tree(const struct pms_profiler *pr)
 {
@@ -448,7 +441,7 @@ int pms_profiler__start(const struct pms_profile_opts *sampler, enum pms_stacks_
 		return err;
 	}
 	pr->asked_stream = sampler->stream || sampler->dwarf_stack_bytes;
-	pr->next_check_ns = monotonic_ns() + 500000000ull;
+	pr->next_check_ns = pms_clock__monotonic_ns() + 500000000ull;
 	*out = pr;
 	return 0;
 }
@@ -482,8 +475,8 @@ int pms_profiler__poll(struct pms_profiler *pr, int timeout_ms)
 		return ret;
 	if (!pr->asked_stream && pms_profile__streaming(pr->sampler))
 		pr->switched = true;
-	if (monotonic_ns() >= pr->next_check_ns) {
-		pr->next_check_ns = monotonic_ns() + 500000000ull;
+	if (pms_clock__monotonic_ns() >= pr->next_check_ns) {
+		pr->next_check_ns = pms_clock__monotonic_ns() + 500000000ull;
 		if (!pms_profile__stats(pr->sampler, &ps) && ps.live_counts > ps.max_counts / 4 * 3) {
 			int err = read_counts(pr);
 
