@@ -7,14 +7,7 @@
 
 #include "export/annotate_text.h"
 #include "symbol/dso.h"
-
-/* perf's short object name: the file name, "[kernel.kallsyms]" as it is. */
-static const char *short_dso(const char *dso)
-{
-	const char *slash = dso && dso[0] != '[' ? strrchr(dso, '/') : NULL;
-
-	return slash ? slash + 1 : dso ? dso : "[unknown]";
-}
+#include "symbol/jitmap.h"
 
 static const char *const pct_names[] = { "local period", "global period", "local hits", "global hits" };
 
@@ -123,6 +116,9 @@ void pms_annotate_text__stdio(const struct pms_annotate_view *v, struct pms_anno
 {
 	const struct pms_annotate_sym *s = a->sym;
 	const char *last_file = NULL, *last_func = NULL;
+	char name_buf[64];
+	/* perf's Shared Object column: the base name, "[JIT] tid N" for a JIT map */
+	const char *dso = s->dso ? pms_jitmap__dso_short_name(s->dso, name_buf, sizeof(name_buf)) : "[unknown]";
 	unsigned last_line = 0;
 	struct strbuf line = STRBUF_INIT;
 
@@ -130,14 +126,14 @@ void pms_annotate_text__stdio(const struct pms_annotate_view *v, struct pms_anno
 		strbuf_addf(f, " Percent");
 		for (size_t m = 0; m < v->nr_members; m++)
 			strbuf_addf(f, "         ");
-		strbuf_addf(f, " |\tSource code & Disassembly of %s for %s", short_dso(s->dso),
+		strbuf_addf(f, " |\tSource code & Disassembly of %s for %s", dso,
 			v->ev && v->ev->name ? v->ev->name : "?");
 		for (size_t m = 0; m < v->nr_members; m++)
 			strbuf_addf(f, ", %s", v->member_evs[m] && v->member_evs[m]->name ? v->member_evs[m]->name : "?");
 		strbuf_addf(f, " (%" PRIu64 " samples of the first, percent: %s)\n", s->samples, pct_names[v->pct]);
 	} else {
 		strbuf_addf(f, " Percent |\tSource code & Disassembly of %s for %s (%" PRIu64 " samples, percent: %s)\n",
-			short_dso(s->dso), v->ev && v->ev->name ? v->ev->name : v->event_name ? v->event_name : "?",
+			dso, v->ev && v->ev->name ? v->ev->name : v->event_name ? v->event_name : "?",
 			s->samples, pct_names[v->pct]);
 	}
 	strbuf_addf(f, "--------------------------------------------------------------------------------------------------------------\n");
