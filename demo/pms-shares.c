@@ -13,10 +13,10 @@
 //   * leaf_work's callers (its call chains): alpha 50%, bravo 30%, delta 20% (via charlie).
 //
 // Every unit of work is the same call leaf_work(unit) with the same argument, so the shares
-// are set by unit counts alone. The units are interleaved in a fixed round of ten slots
-// (A B A C A B A C A B: 5 alpha, 3 bravo, 2 charlie) of a few microseconds each, so one round
-// is far shorter than any sampling period and neither sampling frequency nor a slow phase of
-// the run can bias one function against another.
+// are set by unit counts alone. The units are interleaved in rounds of ten slots (5 alpha,
+// 3 bravo, 2 charlie, shuffled afresh each round) of a few microseconds each, so one round is
+// far shorter than any sampling period and neither sampling frequency, a timer beating with the
+// round, nor a slow phase of the run can bias one function against another.
 //
 // With --leaves, alpha, bravo and delta each spin in a leaf function of their own (leaf_alpha,
 // leaf_bravo, leaf_delta, the same loop as leaf_work): three leaves with self shares 50/30/20, the
@@ -209,11 +209,27 @@ static double now_s(void)
 __attribute__((noinline)) static uint64_t run(double seconds, uint64_t rounds, uint64_t unit)
 {
 	double end = seconds > 0 ? now_s() + seconds : 0;
-	uint64_t r;
+	char order[MAX_ROUND_UNITS];
+	uint64_t rng = 0x2545f4914f6cdd1dULL, r;
 
+	memcpy(order, schedule, (size_t)round_units);
 	for (r = 0; rounds == 0 || r < rounds; r++) {
+		/* A fresh order every round (Fisher-Yates): a timer that beats with the round's length
+		 * (a guest's timer under a loaded host does) cannot favour a slot, hence a function. */
+		for (int s = round_units - 1; s > 0; s--) {
+			int k;
+			char t;
+
+			rng ^= rng << 13;
+			rng ^= rng >> 7;
+			rng ^= rng << 17;
+			k = (int)(rng % (uint64_t)(s + 1));
+			t = order[s];
+			order[s] = order[k];
+			order[k] = t;
+		}
 		for (int s = 0; s < round_units; s++) {
-			switch (schedule[s]) {
+			switch (order[s]) {
 			case 'A': alpha(unit); break;
 			case 'B': bravo(unit); break;
 			default: charlie(unit); break;

@@ -11,9 +11,9 @@
 
 df_demo=$BUILD_DIR/demo/pms-shares
 df_tol=3
-# ~1.6 s of CPU per run at 4000 Hz: ~6400 samples, +-0.6 points of binomial noise on a 50% share
-# (+-0.9 on a delta of two runs: the 3-point tolerance is over 3 sigma)
-df_rounds=40000
+# ~2.4 s of CPU per run at 4000 Hz: ~9600 samples, +-0.5 points of binomial noise on a 50% share
+# (+-0.7 on a delta of two runs: the 3-point tolerance is over 4 sigma)
+df_rounds=60000
 
 # df_rec TOOL FILE [shares]: record pms-shares with TOOL (pmuscope | perf) -g; 0 on success.
 df_rec() {
