@@ -49,14 +49,16 @@ BPF_SRCS  := $(sort $(wildcard bpf/*.bpf.c))
 BPF_SKELS := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/bpf/%.skel.h)
 BPF_ARCH  := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 ifeq ($(HOST_LIBS),1)
-LDLIBS    := -lbpf -ltraceevent -ldw -lelf -lzstd -lz -liberty -lcapstone $(LDLIBS)
-# ncurses: top's terminal view (cli only; the library does not link it)
-CLI_LDLIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
+LDLIBS    := -lbpf -ltraceevent -ldw -lelf -lzstd -lz -liberty -lcapstone -lyaml -lcrypt $(LDLIBS)
+# ncurses: top's terminal view; libmicrohttpd: the agent's HTTP server (cli only; the library
+# does not link them)
+CLI_LDLIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw) -lmicrohttpd -lgnutls
 else
 HOST_LIB_SRCS := lib/symbol/dso.c lib/symbol/srcline.c lib/symbol/unwind.c lib/symbol/debuginfod.c \
                  lib/symbol/demangle.c lib/symbol/resolver.c lib/bpf/profile.c \
                  lib/data/tracing_data.c lib/aggregate/live_syms.c lib/api/symbolize.c \
-                 lib/live/profiler.c lib/aggregate/annotate.c lib/export/annotate_text.c
+                 lib/live/profiler.c lib/aggregate/annotate.c lib/export/annotate_text.c \
+                 $(wildcard lib/agent/*.c)
 LIB_SRCS  := $(filter-out $(HOST_LIB_SRCS) %_zstd.c %_gz.c,$(LIB_SRCS))
 ALL_CFLAGS += -DPMS_NO_HOST_LIBS
 endif

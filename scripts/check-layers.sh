@@ -25,6 +25,7 @@ allowed() { # allowed <layer> -> space separated layers it may include
 	symbol) echo "util symbol" ;;
 	bpf) echo "util event perf_event ring bpf" ;;
 	live) echo "util event perf_event ring data aggregate symbol bpf live" ;;
+	agent) echo "util event perf_event ring data aggregate symbol export bpf live agent" ;;
 	api) echo "util event perf_event ring data aggregate symbol export bpf live api" ;;
 	*) echo "" ;;
 	esac

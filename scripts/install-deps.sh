@@ -27,6 +27,8 @@ abigail-tools go-md2man man-db
 libpapi-dev likwid
 libncurses-dev tmux
 libcapstone-dev
+libmicrohttpd-dev libyaml-dev libcrypt-dev
+prometheus prometheus-node-exporter apache2-utils openssl curl
 "
 
 missing=""

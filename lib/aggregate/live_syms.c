@@ -57,6 +57,8 @@ struct pms_live_syms {
 	dev_t self_root_dev;
 	ino_t self_root_ino;
 	bool self_known;
+	pms_live_syms_access_fn access;
+	void *access_arg;
 };
 
 struct pms_live_syms *pms_live_syms__new(struct pms_resolver *res)
@@ -257,13 +259,19 @@ static struct image *lookup(struct pms_live_syms *ls, uint32_t tgid, uint32_t ex
 	im->pub.tgid = tgid;
 	im->pub.exec_id = exec_id;
 	im->serial = (uint32_t)ls->nr_images + 1;
+	if (ls->access)
+		ls->access(ls->access_arg, true);
 	if (pms_maps__read_pid((pid_t)tgid, &im->maps)) {
 		im->maps = NULL;
 	} else if (read_image(ls, im)) {
+		if (ls->access)
+			ls->access(ls->access_arg, false);
 		image_free(im);
 		errno = ENOMEM;
 		return NULL;
 	}
+	if (ls->access)
+		ls->access(ls->access_arg, false);
 	im->pub.maps = im->maps;
 	pms_idtab__set(t, i, h, (uint32_t)ls->nr_images);
 	ls->images[ls->nr_images++] = im;
@@ -515,4 +523,10 @@ struct pms_unwinder *pms_live_syms__unwinder(struct pms_live_syms *ls, struct pm
 const struct pms_live_syms_stats *pms_live_syms__stats(const struct pms_live_syms *ls)
 {
 	return &ls->stats;
+}
+
+void pms_live_syms__set_access(struct pms_live_syms *ls, pms_live_syms_access_fn fn, void *arg)
+{
+	ls->access = fn;
+	ls->access_arg = arg;
 }

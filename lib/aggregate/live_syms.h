@@ -94,4 +94,13 @@ size_t pms_live_syms__release_gone(struct pms_live_syms *ls);
 void pms_live_syms__new_tree(struct pms_live_syms *ls);
 const struct pms_live_syms_stats *pms_live_syms__stats(const struct pms_live_syms *ls);
 
+/*
+ * Called with begin = true before a process is read through /proc (its
+ * mappings, its files through /proc/PID/root) and with false after: a
+ * caller that dropped its privileges raises the read capabilities it kept
+ * only then (the agent). fn NULL: none.
+ */
+typedef void (*pms_live_syms_access_fn)(void *arg, bool begin);
+void pms_live_syms__set_access(struct pms_live_syms *ls, pms_live_syms_access_fn fn, void *arg);
+
 #endif

@@ -260,17 +260,32 @@ int pms_stacks__add_path(struct pms_stacks *st, const uint32_t *frame_ids, size_
 
 int pms_stacks__add_tree(struct pms_stacks *dst, const struct pms_stacks *src, uint64_t num, uint64_t den)
 {
+	return pms_stacks__add_tree_if(dst, src, num, den, NULL, NULL);
+}
+
+int pms_stacks__add_tree_if(struct pms_stacks *dst, const struct pms_stacks *src, uint64_t num, uint64_t den,
+			    pms_stacks_keep_fn keep, void *arg)
+{
 	uint32_t *map, *path = NULL;
+	int8_t *kept = NULL; /* per src frame at depth 1: -1 not asked yet, 0 left out, 1 kept */
 	size_t path_alloc = 0;
 	int err = 0;
 
 	if (!den || dst == src)
 		return -EINVAL;
 	map = malloc((src->nr_frames ? src->nr_frames : 1) * sizeof(*map));
-	if (!map)
+	if (keep)
+		kept = malloc(src->nr_frames ? src->nr_frames : 1);
+	if (!map || (keep && !kept)) {
+		free(map);
+		free(kept);
 		return -ENOMEM;
-	for (size_t f = 0; f < src->nr_frames; f++)
+	}
+	for (size_t f = 0; f < src->nr_frames; f++) {
 		map[f] = UINT32_MAX;
+		if (kept)
+			kept[f] = -1;
+	}
 	for (size_t i = 1; i < src->nr_nodes && !err; i++) {
 		const struct pms_stack_node *nd = &src->nodes[i];
 		uint64_t samples = nd->self_samples * num / den, period = nd->self_period * num / den;
@@ -279,6 +294,17 @@ int pms_stacks__add_tree(struct pms_stacks *dst, const struct pms_stacks *src, u
 		/* a path decays away with its sample count, whatever its period (ns) still holds */
 		if (!samples && (nd->self_samples || !period))
 			continue;
+		if (kept) {
+			uint32_t top = (uint32_t)i, f;
+
+			while (src->nodes[top].depth > 1)
+				top = src->nodes[top].parent;
+			f = src->nodes[top].frame;
+			if (kept[f] < 0)
+				kept[f] = keep(arg, &src->frames[f]) ? 1 : 0;
+			if (!kept[f])
+				continue;
+		}
 		if (depth > path_alloc && (err = pms_array__reserve(&path, &path_alloc, depth, sizeof(*path))))
 			break;
 		for (uint32_t n = (uint32_t)i; n; n = src->nodes[n].parent) {
@@ -298,7 +324,7 @@ int pms_stacks__add_tree(struct pms_stacks *dst, const struct pms_stacks *src, u
 		if (!err)
 			err = pms_stacks__add_path(dst, path, depth, samples, period);
 	}
-	if (!err && src->nodes && (src->nodes[0].self_samples || src->nodes[0].self_period))
+	if (!err && !keep && src->nodes && (src->nodes[0].self_samples || src->nodes[0].self_period))
 		err = pms_stacks__add_path(dst, NULL, 0, src->nodes[0].self_samples * num / den,
 					   src->nodes[0].self_period * num / den);
 	for (size_t b = 0; b < src->nr_bids && !err; b++)
@@ -306,6 +332,7 @@ int pms_stacks__add_tree(struct pms_stacks *dst, const struct pms_stacks *src, u
 			err = pms_stacks__set_build_id(dst, src->bid_dso[b], src->bid_hex[b]);
 	free(path);
 	free(map);
+	free(kept);
 	return err;
 }
 

@@ -144,6 +144,15 @@ int pms_stacks__add_path(struct pms_stacks *st, const uint32_t *frame_ids, size_
  */
 int pms_stacks__add_tree(struct pms_stacks *dst, const struct pms_stacks *src, uint64_t num, uint64_t den);
 
+/*
+ * pms_stacks__add_tree() of the paths whose outermost frame (a PROCESS
+ * frame when the tree has roots) keep() accepts; it is asked once per
+ * such frame. The root's own weight is left out.
+ */
+typedef bool (*pms_stacks_keep_fn)(void *arg, const struct pms_stack_frame *outermost);
+int pms_stacks__add_tree_if(struct pms_stacks *dst, const struct pms_stacks *src, uint64_t num, uint64_t den,
+			    pms_stacks_keep_fn keep, void *arg);
+
 enum pms_stacks_order {
 	PMS_STACKS_BY_NAME,   /* children alphabetically (flame graphs: stable between runs) */
 	PMS_STACKS_BY_WEIGHT, /* heaviest total_samples first (reports, trimmed exports) */

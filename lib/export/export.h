@@ -39,6 +39,27 @@ int pms_export__folded(const struct pms_stacks *st, enum pms_export_weight w, st
  */
 int pms_export__pprof(const struct pms_stacks *st, struct strbuf *out);
 
+/* A pprof sample label: a string (str) or a number (num, str NULL). */
+struct pms_pprof_label {
+	const char *key;
+	const char *str;
+	int64_t num;
+};
+/*
+ * More labels for the samples of process pid (a PROCESS frame of the tree):
+ * fills at most max, returns how many. Strings must stay valid until the
+ * export returns.
+ */
+typedef size_t (*pms_pprof_labels_fn)(void *arg, uint32_t pid, const char *comm,
+				      struct pms_pprof_label *out, size_t max);
+struct pms_pprof_opts {
+	size_t sz;                      /* sizeof(struct pms_pprof_opts) */
+	pms_pprof_labels_fn process_labels; /* NULL: comm, pid, tid and thread only */
+	void *arg;
+};
+/* pms_export__pprof() with options (NULL: the defaults). */
+int pms_export__pprof_opts(const struct pms_stacks *st, const struct pms_pprof_opts *opts, struct strbuf *out);
+
 /* speedscope file format, one "sampled" profile per process (or one in all), shared frames. */
 int pms_export__speedscope(const struct pms_stacks *st, enum pms_export_weight w,
 			   struct strbuf *out);

@@ -224,6 +224,11 @@ static void enc_release(struct enc *e)
 
 int pms_export__pprof(const struct pms_stacks *st, struct strbuf *out)
 {
+	return pms_export__pprof_opts(st, NULL, out);
+}
+
+int pms_export__pprof_opts(const struct pms_stacks *st, const struct pms_pprof_opts *opts, struct strbuf *out)
+{
 	const struct pms_stacks_meta *meta = pms_stacks__meta(st);
 	struct strbuf pb = STRBUF_INIT, samples = STRBUF_INIT, sub = STRBUF_INIT, packed = STRBUF_INIT;
 	const char *event = meta->event ? meta->event : "events";
@@ -289,6 +294,14 @@ int pms_export__pprof(const struct pms_stacks *st, struct strbuf *out)
 				label(&e, &sub, &lab, "tid", NULL, tid);
 			if (thread && (!comm || strcmp(thread, comm)))
 				label(&e, &sub, &lab, "thread", thread, 0);
+			if (pid && opts && opts->process_labels) {
+				struct pms_pprof_label more[16];
+				size_t nm = opts->process_labels(opts->arg, (uint32_t)pid, comm, more, 16);
+
+				for (size_t m = 0; m < nm && m < 16; m++)
+					if (more[m].key && (more[m].str ? *more[m].str : more[m].num != 0))
+						label(&e, &sub, &lab, more[m].key, more[m].str, (uint64_t)more[m].num);
+			}
 			if (lab.oom)
 				sub.oom = true;
 			strbuf_release(&lab);

@@ -810,3 +810,19 @@ fail:
 	pms_profiler__free(pr);
 	return ret;
 }
+
+struct pms_live_syms *pms_profiler__syms(struct pms_profiler *pr)
+{
+	return pr->syms;
+}
+
+int pms_profiler__load_kernel_symbols(struct pms_profiler *pr)
+{
+	struct pms_resolved r;
+	/* any kernel address: the first lookup reads /proc/kallsyms whole */
+	int err = pms_resolver__kernel(pr->res, UINT64_MAX - 0xfff, &r);
+
+	if (err)
+		return err;
+	return r.status == PMS_RES_RESTRICTED ? -ENOENT : 0;
+}

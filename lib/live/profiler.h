@@ -155,6 +155,18 @@ int pms_profiler__annotate(struct pms_profiler *pr, const char *dso, const char 
 			   const struct pms_annotate_opts *opts, struct pms_annotate_sym *sym_out,
 			   struct pms_annotation **out);
 
+/*
+ * The live-process symbolizer (borrowed): for pms_live_syms__set_access()
+ * when the caller drops privileges after the start.
+ */
+struct pms_live_syms *pms_profiler__syms(struct pms_profiler *pr);
+/*
+ * Read the running kernel's symbols now rather than at the first kernel
+ * frame: before dropping the privileges /proc/kallsyms needs. 0, or -ENOENT
+ * when they cannot be read (kernel frames will stay unnamed).
+ */
+int pms_profiler__load_kernel_symbols(struct pms_profiler *pr);
+
 /* Feeding the builder by hand (tests, replays): a sample as the sampler hands it over. 0 or -ENOMEM. */
 int pms_profiler__add_sample(struct pms_profiler *pr, const struct pms_profile_sample *s);
 /* A new address space (tgid, exec_id), snapshotted now. 0 or -ENOMEM. */

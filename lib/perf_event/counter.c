@@ -249,6 +249,7 @@ static int open_one(struct pms_counters *cs, struct pms_counter *c, size_t ci, s
 {
 	pid_t pid = cs->threads[ti];
 	int cpu = cs->cpus[ci], fd;
+	unsigned long flags = 0;
 
 	if (cpu < 0 && only_duration_time(cs)) {
 		/* perf anchors a list of only duration_time on CPU 0, without enable_on_exec */
@@ -256,9 +257,13 @@ static int open_one(struct pms_counters *cs, struct pms_counter *c, size_t ci, s
 		cpu = 0;
 		c->attr.enable_on_exec = 0;
 	}
-	fd = pms_sys__perf_event_open(&c->attr, pid, cpu, group_fd, 0);
+	if (o && o->cgroup && pid == -1 && cpu >= 0) {
+		pid = o->cgroup_fd;
+		flags = PERF_FLAG_PID_CGROUP;
+	}
+	fd = pms_sys__perf_event_open(&c->attr, pid, cpu, group_fd, flags);
 	if (o && o->on_open)
-		o->on_open(o->on_open_arg, &c->attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC, fd);
+		o->on_open(o->on_open_arg, &c->attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC | flags, fd);
 	return fd;
 }
 

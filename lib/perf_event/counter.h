@@ -86,6 +86,13 @@ struct pms_counter_opts {
 	bool sampling;
 	bool no_inherit;         /* children/threads created later are not counted */
 	bool enable_on_exec;     /* forked workload: leaders start at its exec */
+	/*
+	 * perf's cgroup mode (stat -G): count only tasks of the cgroup whose
+	 * directory cgroup_fd is open on (O_RDONLY), per CPU. Needs a CPU-wide
+	 * target (threads {-1}, real CPUs); the fd stays the caller's.
+	 */
+	bool cgroup;
+	int cgroup_fd;
 	pms_counter_open_cb on_open;
 	void *on_open_arg;
 };
