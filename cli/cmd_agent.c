@@ -627,12 +627,16 @@ static void reload(struct server *sv)
 	struct pms_webconfig *old_web = sv->web;
 	struct tls_material old_tls = sv->tls;
 	char err[512];
-	int fd;
+	int fd, rc;
 
 	if (o.config)
 		logmsg(LOG_NOTICE_, "reload: event, cgroup, sampling and privilege options take effect at a restart; "
 				    "rereading the web config only");
-	if (load_web(o.web_config, &web, &t, err, sizeof(err))) {
+	/* the files may be root's alone (keys often are): read them with the kept read capability */
+	pms_privs__raise(PMS_CAP_BIT(CAP_DAC_READ_SEARCH), true);
+	rc = load_web(o.web_config, &web, &t, err, sizeof(err));
+	pms_privs__raise(PMS_CAP_BIT(CAP_DAC_READ_SEARCH), false);
+	if (rc) {
 		logmsg(LOG_ERR_, "reload failed, keeping the current web config: %s", err);
 		return;
 	}
