@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -412,6 +413,20 @@ static void drop_oldest(struct pms_agent *a, struct profile *p, bool early)
 	p->nr_w--;
 }
 
+/* Samples whose leaf is an address no symbol covers. */
+static uint64_t unsymbolized_samples(const struct pms_stacks *st)
+{
+	size_t nn, nf;
+	const struct pms_stack_node *n = pms_stacks__nodes(st, &nn);
+	const struct pms_stack_frame *f = pms_stacks__frames(st, &nf);
+	uint64_t sum = 0;
+
+	for (size_t i = 1; i < nn; i++)
+		if (n[i].self_samples && f[n[i].frame].kind == PMS_STACK_UNKNOWN)
+			sum += n[i].self_samples;
+	return sum;
+}
+
 static int cut(struct pms_agent *a, struct profile *p, uint64_t now)
 {
 	struct pms_stacks *st = NULL;
@@ -428,7 +443,7 @@ static int cut(struct pms_agent *a, struct profile *p, uint64_t now)
 	pthread_mutex_lock(&a->hist_lock);
 	pms_profiler__losses(p->pr, &p->losses);
 	p->counts = *pms_profiler__counts(p->pr);
-	a->unsymbolized += pms_stacks__meta(st)->unresolved_leaves;
+	a->unsymbolized += unsymbolized_samples(st);
 	a->windows_cut++;
 	note_processes(a, st, now);
 	while (p->nr_w && p->w[0].end_ns + (uint64_t)a->opts.history_s * NS_PER_S <= now)
@@ -496,6 +511,8 @@ int pms_agent__prepare_drop(struct pms_agent *a, uint64_t keep_caps)
 		rc = pms_profiler__load_kernel_symbols(a->on.pr);
 	if (a->off.pr)
 		pms_profiler__load_kernel_symbols(a->off.pr);
+	/* reading kallsyms freed more than it kept: give those pages back before the long run */
+	malloc_trim(0);
 	a->keep_caps = keep_caps;
 	if (keep_caps) {
 		if (a->on.pr)

@@ -13,9 +13,20 @@ int pms_gzip__compress(const void *in, size_t len, struct strbuf *out)
 	unsigned char buf[65536];
 	int rc;
 
+	int wbits = 9, mem_level;
+
+	/*
+	 * A window no larger than the input compresses it as well, and small
+	 * inputs (a /metrics page) then need under 128 KiB of zlib state:
+	 * malloc serves that from the heap rather than mapping fresh pages at
+	 * every call.
+	 */
+	while (wbits < 15 && ((size_t)1 << wbits) < len)
+		wbits++;
+	mem_level = wbits < 15 ? wbits - 7 : 8;
 	memset(&z, 0, sizeof(z));
-	/* windowBits 15 + 16: a gzip header and trailer rather than a zlib one */
-	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+	/* windowBits + 16: a gzip header and trailer rather than a zlib one */
+	if (deflateInit2(&z, 6, Z_DEFLATED, wbits + 16, mem_level, Z_DEFAULT_STRATEGY) != Z_OK)
 		return -ENOMEM;
 	z.next_in = (unsigned char *)(uintptr_t)in;
 	do {

@@ -169,8 +169,13 @@ int pms_prom__format_value(double value, char *buf, size_t size)
 	if (value == trunc(value) && fabs(value) <= 9007199254740992.0) {
 		n = snprintf(buf, size, "%.0f", value);
 	} else {
-		/* the shortest of %.1g..%.17g that reads back exactly; %.17g always does */
-		for (int prec = 1; prec <= 17; prec++) {
+		/*
+		 * The shortest that reads back exactly. %g drops trailing zeros and a
+		 * double holds 15 decimal digits, so %.15g already is the shortest form
+		 * of every value that has one of 15 digits or fewer; %.17g always reads
+		 * back.
+		 */
+		for (int prec = 15; prec <= 17; prec++) {
 			n = snprintf(buf, size, "%.*g", prec, value);
 			if (n < 0 || (size_t)n >= size || strtod(buf, NULL) == value)
 				break;

@@ -818,11 +818,5 @@ struct pms_live_syms *pms_profiler__syms(struct pms_profiler *pr)
 
 int pms_profiler__load_kernel_symbols(struct pms_profiler *pr)
 {
-	struct pms_resolved r;
-	/* any kernel address: the first lookup reads /proc/kallsyms whole */
-	int err = pms_resolver__kernel(pr->res, UINT64_MAX - 0xfff, &r);
-
-	if (err)
-		return err;
-	return r.status == PMS_RES_RESTRICTED ? -ENOENT : 0;
+	return pms_resolver__load_running_kernel(pr->res);
 }

@@ -161,9 +161,9 @@ int pms_profiler__annotate(struct pms_profiler *pr, const char *dso, const char 
  */
 struct pms_live_syms *pms_profiler__syms(struct pms_profiler *pr);
 /*
- * Read the running kernel's symbols now rather than at the first kernel
- * frame: before dropping the privileges /proc/kallsyms needs. 0, or -ENOENT
- * when they cannot be read (kernel frames will stay unnamed).
+ * Read the running kernel's core symbols now rather than at the first
+ * kernel frame: before dropping the privileges /proc/kallsyms needs. 0, or
+ * -errno when they cannot be read (kernel frames will stay unnamed).
  */
 int pms_profiler__load_kernel_symbols(struct pms_profiler *pr);
 

@@ -239,6 +239,11 @@ static const struct pms_kallsyms *running_kallsyms(struct pms_resolver *r)
 	return r->run_ks_err ? NULL : &r->run_ks;
 }
 
+int pms_resolver__load_running_kernel(struct pms_resolver *r)
+{
+	return running_kallsyms(r) ? 0 : r->run_ks_err;
+}
+
 /*
  * Is the running kernel the one that made the recording? By build-id when
  * one was recorded; else only when the recorded kernel map is exactly the

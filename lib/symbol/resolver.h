@@ -142,6 +142,13 @@ void pms_resolver__kernel_info(struct pms_resolver *r, struct pms_kernel_info *o
  * the idle task's start_kernel frames). false otherwise.
  */
 bool pms_resolver__running_kernel_text(struct pms_resolver *r, uint64_t *start, uint64_t *end);
+/*
+ * Read the running kernel's core symbols now (its index, else /proc/kallsyms)
+ * rather than at the first kernel address: before dropping the privileges
+ * kallsyms needs. Modules and BPF symbols are still read at the first address
+ * outside the core. 0 or -errno (-EACCES: kptr_restrict hides the addresses).
+ */
+int pms_resolver__load_running_kernel(struct pms_resolver *r);
 /* Kernel symbols were chosen already (a kernel address was looked up). */
 bool pms_resolver__kernel_touched(const struct pms_resolver *r);
 /* Source lines of a resolved file address (see srcline.h). -ENODATA without DWARF. */
