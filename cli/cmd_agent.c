@@ -52,7 +52,7 @@ static const struct opt opts[] = {
 		   "reread on SIGHUP with the web config"),
 	OPT_GROUP("What to measure"),
 	OPT_STRING('e', "event", &o.events, "<events>", "counters to serve (default: what opens of perf stat's set and the hw-cache basics)"),
-	OPT_STRINGS('G', "cgroup", &o.cgroups, "<path>", "also count the tasks of this cgroup v2 (relative to /sys/fs/cgroup; repeatable)"),
+	OPT_STRINGS('G', "cgroup", &o.cgroups, "<path>", "also count the tasks of this cgroup v2 (relative to its root; repeatable)"),
 	OPT_INT('F', "freq", &o.freq, "<hz>", "on-CPU samples per second per CPU (default 19)"),
 	OPT_INT(0, "history", &o.history, "<s>", "seconds of profile kept for /debug/pprof/profile (default 60)"),
 	OPT_BOOL(0, "off-cpu", &o.off_cpu, "also profile time blocked (/debug/pprof/offcpu)"),

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/resource.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -126,6 +128,18 @@ int pms_cgroup__path_of(const char *proc_cgroup, char *out, size_t size)
 	return -ENOENT;
 }
 
+const char *pms_cgroup__v2_root(void)
+{
+	/* pure v2, or systemd's hybrid layout with v2 beside the v1 controllers */
+	static const char *const roots[] = { "/sys/fs/cgroup", "/sys/fs/cgroup/unified" };
+	struct statfs sf;
+
+	for (size_t i = 0; i < 2; i++)
+		if (!statfs(roots[i], &sf) && sf.f_type == CGROUP2_SUPER_MAGIC)
+			return roots[i];
+	return NULL;
+}
+
 static bool hex64_at(const char *s)
 {
 	for (int i = 0; i < 64; i++)
@@ -233,11 +247,18 @@ static int open_counters(struct pms_agent *a, char *err, size_t err_size)
 		const char *cg = a->opts.cgroups[i];
 		char path[512];
 
-		if (!strncmp(cg, "/sys/fs/cgroup/", 15))
-			cg += 15;
+		const char *root = pms_cgroup__v2_root();
+
+		if (!root) {
+			snprintf(err, err_size, "cgroup '%s': no cgroup v2 hierarchy is mounted (looked at /sys/fs/cgroup "
+				 "and /sys/fs/cgroup/unified)", cg);
+			return -ENOENT;
+		}
+		if (!strncmp(cg, root, strlen(root)) && cg[strlen(root)] == '/')
+			cg += strlen(root);
 		while (*cg == '/')
 			cg++;
-		snprintf(path, sizeof(path), "/sys/fs/cgroup/%s", cg);
+		snprintf(path, sizeof(path), "%s/%s", root, cg);
 		set->cgroup = strdup(cg);
 		if (!set->cgroup)
 			return -ENOMEM;

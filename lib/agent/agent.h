@@ -42,7 +42,7 @@
 struct pms_agent_opts {
 	size_t sz;                  /* sizeof(struct pms_agent_opts) */
 	const char *events;         /* event list as `stat -e` takes it; NULL: PMS_AGENT_DEFAULT_EVENTS */
-	const char *const *cgroups; /* cgroup v2 paths (relative to /sys/fs/cgroup, or absolute) counted
+	const char *const *cgroups; /* cgroup v2 paths (relative to its root, pms_cgroup__v2_root(), or absolute) counted
 				       on their own (perf's cgroup mode) */
 	size_t nr_cgroups;
 	unsigned freq_hz;           /* on-CPU samples per second per CPU; 0: 19 (Parca's prime) */
@@ -121,6 +121,8 @@ struct pms_agent_health {
 };
 void pms_agent__health(struct pms_agent *a, struct pms_agent_health *out);
 
+/* Where the cgroup v2 hierarchy is mounted (/sys/fs/cgroup, or /sys/fs/cgroup/unified in the hybrid layout); NULL: nowhere. */
+const char *pms_cgroup__v2_root(void);
 /* The cgroup v2 path of a /proc/PID/cgroup text ("0::/system.slice/x.service" -> "/system.slice/x.service"). */
 int pms_cgroup__path_of(const char *proc_cgroup, char *out, size_t size);
 /*
