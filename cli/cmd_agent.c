@@ -29,6 +29,7 @@
 #include "util/fileio.h"
 #include "util/privs.h"
 #include "util/strbuf.h"
+#include "util/strsim.h"
 #endif
 
 #define DEFAULT_LISTEN "127.0.0.1:9753"
@@ -602,8 +603,16 @@ static int cfg_value(void *arg, const char *key, const char *v, unsigned line, c
 		else
 			o.keep_no_caps |= b;
 	} else {
-		snprintf(err, err_size, "%s:%u: unknown option '%s' (the keys are agent's long option names)", o.config,
-			 line, key);
+		static const char *const keys[] = { "listen", "web-config", "web.config.file", "event", "cgroup", "user",
+						    "freq", "history", "max-processes", "max-nodes", "insecure",
+						    "off-cpu", "no-profile", "no-drop", "drop-all" };
+		const char *near = pms_str__suggest(key, keys, sizeof(keys) / sizeof(keys[0]));
+
+		if (near)
+			snprintf(err, err_size, "%s:%u: unknown option '%s' (did you mean '%s'?)", o.config, line, key, near);
+		else
+			snprintf(err, err_size, "%s:%u: unknown option '%s' (the keys are the agent's long option names)",
+				 o.config, line, key);
 		return -EINVAL;
 	}
 	return 0;
@@ -700,8 +709,12 @@ static int run(int argc, char **argv)
 		error("%s", err);
 		goto out;
 	}
-	if (o.freq < 0 || o.freq > 100000 || o.history < 0 || o.history > 3600 || o.max_processes < 0)
-		usage_error(&cmd_agent, "-F takes 1..100000 Hz, --history 1..3600 s, --max-processes a positive count");
+	if (o.freq < 0 || o.freq > 100000)
+		usage_error(&cmd_agent, "-F/--freq takes 1 to 100000 samples per second, not %d", o.freq);
+	if (o.history < 0 || o.history > 3600)
+		usage_error(&cmd_agent, "--history takes 1 to 3600 seconds, not %d", o.history);
+	if (o.max_processes < 0)
+		usage_error(&cmd_agent, "--max-processes takes a positive count, not %d", o.max_processes);
 	if (o.no_drop && o.keep_no_caps)
 		usage_error(&cmd_agent, "--no-drop and --drop-all contradict each other");
 	if (parse_listen(o.listen ? o.listen : DEFAULT_LISTEN, &ss, &sslen, &loopback, err, sizeof(err)))
