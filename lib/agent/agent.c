@@ -48,16 +48,29 @@ struct profile {
 	struct pms_profiler_counts counts;
 };
 
+/* Strings are malloc'd (NULL: unknown): paths are short on average and the table is long. */
 struct proc_info {
 	uint32_t pid;
 	char comm[16];
-	char exe[256];
 	char build_id[41];
-	char cgroup[256];
-	char container_id[65];
-	char unit[128];
+	char *exe, *cgroup, *container_id, *unit;
 	uint64_t last_seen_ns;
 };
+
+static void proc_info_release(struct proc_info *pi)
+{
+	free(pi->exe);
+	free(pi->cgroup);
+	free(pi->container_id);
+	free(pi->unit);
+	memset(pi, 0, sizeof(*pi));
+}
+
+/* A copy of s, NULL for an empty or unknown one (or without memory: the label is left out). */
+static char *dup_or_null(const char *s)
+{
+	return s && *s ? strdup(s) : NULL;
+}
 
 struct counter_set {
 	char *cgroup;               /* NULL: the whole system, per CPU */
@@ -348,25 +361,29 @@ static void live_access(void *arg, bool begin)
 /* What labels a process's samples: read while it (probably) still runs. hist_lock held. */
 static void proc_describe(struct pms_agent *a, struct proc_info *pi, uint32_t pid, const char *comm)
 {
-	char path[64], buf[1024];
+	char path[64], buf[1024], exe[512], cg[512], cid[65], unit[256];
 	uint8_t id[64];
 	ssize_t n;
 	int idn;
 
-	memset(pi, 0, sizeof(*pi));
+	proc_info_release(pi);
 	pi->pid = pid;
 	snprintf(pi->comm, sizeof(pi->comm), "%s", comm ? comm : "");
 	raise_caps(a, true);
 	snprintf(path, sizeof(path), "/proc/%u/exe", pid);
-	n = readlink(path, pi->exe, sizeof(pi->exe) - 1);
-	pi->exe[n > 0 ? n : 0] = 0;
+	n = readlink(path, exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = 0;
+	pi->exe = dup_or_null(exe);
 	idn = n > 0 ? pms_build_id__read(path, id, sizeof(id)) : -ENOENT;
 	if (idn > 0)
 		pms_build_id__to_hex(id, (size_t)idn, pi->build_id, sizeof(pi->build_id));
 	snprintf(path, sizeof(path), "/proc/%u/cgroup", pid);
-	if (!read_small(path, buf, sizeof(buf)) && !pms_cgroup__path_of(buf, pi->cgroup, sizeof(pi->cgroup)))
-		pms_cgroup__labels(pi->cgroup, pi->container_id, sizeof(pi->container_id), pi->unit,
-				   sizeof(pi->unit));
+	if (!read_small(path, buf, sizeof(buf)) && !pms_cgroup__path_of(buf, cg, sizeof(cg))) {
+		pms_cgroup__labels(cg, cid, sizeof(cid), unit, sizeof(unit));
+		pi->cgroup = dup_or_null(cg);
+		pi->container_id = dup_or_null(cid);
+		pi->unit = dup_or_null(unit);
+	}
 	raise_caps(a, false);
 }
 
@@ -403,6 +420,7 @@ static void note_processes(struct pms_agent *a, const struct pms_stacks *st, uin
 				if (pms_array__reserve(&a->procs, &a->procs_alloc, a->nr_procs + 1, sizeof(*a->procs)))
 					continue;
 				pi = &a->procs[a->nr_procs++];
+				memset(pi, 0, sizeof(*pi));
 			}
 		}
 		proc_describe(a, pi, pf->pid, pf->name);
@@ -622,6 +640,8 @@ void pms_agent__free(struct pms_agent *a)
 	free(a->sets);
 	pms_evlist__release(&a->events);
 	pms_cpulist__release(&a->cpus);
+	for (size_t i = 0; i < a->nr_procs; i++)
+		proc_info_release(&a->procs[i]);
 	free(a->procs);
 	pthread_mutex_destroy(&a->count_lock);
 	pthread_mutex_destroy(&a->hist_lock);
@@ -999,7 +1019,7 @@ static bool keep_process(void *arg, const struct pms_stack_frame *f)
 	if (x->q->cgroup) {
 		const struct proc_info *pi = proc_find(x->a, f->pid);
 
-		if (!pi || !strstr(pi->cgroup, x->q->cgroup))
+		if (!pi || !pi->cgroup || !strstr(pi->cgroup, x->q->cgroup))
 			return false;
 	}
 	return true;

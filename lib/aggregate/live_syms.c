@@ -28,6 +28,7 @@ struct image {
 	uint8_t (*build_ids)[PMS_BUILD_ID_MAX];
 	size_t *build_id_sizes;
 	bool released;              /* its process is gone: only the shell is kept (pointers stay valid) */
+	bool forgettable;           /* released at an earlier __release_gone(): the next one frees the shell */
 };
 
 struct bid_entry {
@@ -310,9 +311,59 @@ static struct image *find(const struct pms_live_syms *ls, uint32_t tgid, uint32_
 	return NULL;
 }
 
+/*
+ * Free the shells released at an earlier call: a caller's image pointers last
+ * one cut, so after a whole cut no one holds them. Serials and the table are
+ * renumbered, and the frame cache (keyed by serial) starts over. Without this
+ * a long run's table grows by one shell per process that ever ran.
+ */
+static void forget_shells(struct pms_live_syms *ls)
+{
+	struct pms_idtab t = { 0 };
+	size_t kept = 0, gone = 0;
+
+	for (size_t i = 0; i < ls->nr_images; i++)
+		gone += ls->images[i]->forgettable;
+	if (!gone)
+		return;
+	for (size_t i = 0; i < ls->nr_images; i++) {
+		struct image *im = ls->images[i];
+
+		if (im->forgettable) {
+			image_free(im);
+			continue;
+		}
+		im->serial = (uint32_t)kept + 1;
+		ls->images[kept++] = im;
+	}
+	ls->nr_images = kept;
+	ls->stats.forgotten += gone;
+	for (size_t i = 0; i < kept; i++) {
+		uint32_t h = image_hash(ls->images[i]->pub.tgid, ls->images[i]->pub.exec_id);
+		size_t slot;
+
+		if (pms_idtab__reserve(&t)) {
+			/* no memory for the new index: keep the old one, shells and all (still correct) */
+			pms_idtab__release(&t);
+			return;
+		}
+		for (slot = pms_idtab__start(&t, h); pms_idtab__used(&t, slot); slot = pms_idtab__next(&t, slot))
+			;
+		pms_idtab__set(&t, slot, h, (uint32_t)i);
+	}
+	pms_idtab__release(&ls->images_by_key);
+	ls->images_by_key = t;
+	pms_live_syms__new_tree(ls);
+}
+
 size_t pms_live_syms__release_gone(struct pms_live_syms *ls)
 {
 	size_t n = 0;
+
+	forget_shells(ls);
+	for (size_t i = 0; i < ls->nr_images; i++)
+		if (ls->images[i]->released)
+			ls->images[i]->forgettable = true;
 
 	for (size_t i = 0; i < ls->nr_images; i++) {
 		struct image *im = ls->images[i];

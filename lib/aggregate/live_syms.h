@@ -10,9 +10,10 @@
  * into the caller's stacks tree.
  *
  * Invariants:
- *  - An image's pointer stays valid until __free() (__release_gone() keeps
- *    the image itself and frees what it held), and its frame-cache key
- *    is a serial number, not a table slot: neither moves when the table grows.
+ *  - An image's pointer stays valid while its process lives and one
+ *    __release_gone() after (that call keeps the image itself and frees what
+ *    it held; the next frees it), and its frame-cache key is a serial
+ *    number, not a table slot: neither moves when the table grows.
  *  - 0 or -errno (ENOMEM); nothing is printed.
  *  - Frame ids belong to one stacks tree: call __new_tree() when the caller
  *    starts another (the next interval).
@@ -46,6 +47,7 @@ struct pms_live_syms_stats {
 	uint64_t missed;     /* gone before they could be read */
 	uint64_t foreign;    /* seen through /proc/PID/root */
 	uint64_t released;   /* images let go once their process had exited or exec'd */
+	uint64_t forgotten;  /* of them, shells freed one cut later (the table does not grow with churn) */
 };
 
 /* res is borrowed (the caller frees it after __free()). NULL + errno ENOMEM. */
@@ -86,7 +88,8 @@ struct pms_unwinder *pms_live_syms__unwinder(struct pms_live_syms *ls, struct pm
 /*
  * Let go of the images whose process has exited or exec'd since (their
  * mappings, build-ids, unwinder): call it after reading what they were
- * sampled doing. The image pointers stay valid; a late sample of one
+ * sampled doing. The image pointers stay valid until the next call, which
+ * frees those shells (and starts a new frame cache); a late sample of one
  * names unknown frames. Returns how many were let go.
  */
 size_t pms_live_syms__release_gone(struct pms_live_syms *ls);

@@ -158,6 +158,16 @@ Test(live_syms, gone_and_replaced_images_let_go)
 	cr_assert_not_null(me_after_exec->maps);
 	cr_assert_eq(pms_live_syms__stats(ls)->released, 2);
 	cr_assert_eq(pms_live_syms__image(ls, (uint32_t)p, 0), child, "known, not read again");
+	/* one call later the shells go: a long run does not keep one per process that ever ran */
+	cr_assert_eq(pms_live_syms__release_gone(ls), 0);
+	cr_assert_eq(pms_live_syms__stats(ls)->forgotten, 1, "the child's shell (released a call ago)");
+	cr_assert_eq(pms_live_syms__release_gone(ls), 0);
+	cr_assert_eq(pms_live_syms__stats(ls)->forgotten, 2, "and the image before the exec");
+	cr_assert_not_null(me_after_exec->maps, "live images keep their snapshot through the renumbering");
+	cr_assert_eq(pms_live_syms__image(ls, (uint32_t)getpid(), 1), me_after_exec, "still found by its key");
+	child = pms_live_syms__image(ls, (uint32_t)p, 0);
+	cr_assert_not_null(child);
+	cr_assert_null(child->maps, "a late sample of the forgotten child: read again, gone, nothing named");
 	pms_live_syms__free(ls);
 	pms_resolver__free(res);
 }
