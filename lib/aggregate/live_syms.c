@@ -31,8 +31,13 @@ struct image {
 	bool forgettable;           /* released at an earlier __release_gone(): the next one frees the shell */
 };
 
+/* A file's build-id, valid while the file is the same one (a rebuilt or redeployed binary is read again). */
 struct bid_entry {
 	char *path;
+	dev_t dev;
+	ino_t ino;
+	off_t size_bytes;
+	int64_t mtime_ns;
 	uint8_t id[PMS_BUILD_ID_MAX];
 	size_t size;
 };
@@ -50,6 +55,7 @@ struct pms_live_syms {
 	struct pms_idtab images_by_key; /* (tgid, exec_id) -> serial - 1 */
 	struct bid_entry *bids;
 	size_t nr_bids, bids_alloc;
+	struct pms_idtab bids_by_path;
 	struct cached_frame *fc;
 	size_t nr_fc, fc_alloc;
 	struct pms_idtab fc_by_key; /* (image serial, ip) -> index in fc */
@@ -107,6 +113,7 @@ void pms_live_syms__free(struct pms_live_syms *ls)
 	for (size_t i = 0; i < ls->nr_bids; i++)
 		free(ls->bids[i].path);
 	free(ls->bids);
+	pms_idtab__release(&ls->bids_by_path);
 	free(ls->fc);
 	free(ls);
 }
@@ -127,23 +134,62 @@ static char *object_path(const struct image *im, const struct pms_map *m)
 }
 
 /* The build-id of the file at path, read once per path. NULL without memory. */
+/*
+ * Build-ids by path: most processes map the same few objects. Bounded: a
+ * host running containers sees a new /proc/PID/root/... path per process,
+ * so past PMS_LIVE_MAX_BUILD_IDS paths the table starts over.
+ */
+#define PMS_LIVE_MAX_BUILD_IDS 4096
+
+static void bids_clear(struct pms_live_syms *ls)
+{
+	for (size_t i = 0; i < ls->nr_bids; i++)
+		free(ls->bids[i].path);
+	ls->nr_bids = 0;
+	pms_idtab__release(&ls->bids_by_path);
+}
+
+static void bid_read(struct bid_entry *b, const struct stat *st)
+{
+	int n = pms_build_id__read(b->path, b->id, sizeof(b->id));
+
+	b->size = n > 0 ? (size_t)n : 0;
+	b->dev = st ? st->st_dev : 0;
+	b->ino = st ? st->st_ino : 0;
+	b->size_bytes = st ? st->st_size : -1;
+	b->mtime_ns = st ? (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec : -1;
+}
+
 static const struct bid_entry *build_id_of(struct pms_live_syms *ls, const char *path)
 {
+	uint32_t h = (uint32_t)pms_hash__str(PMS_HASH_SEED, path);
+	struct stat st;
+	bool have_st = stat(path, &st) == 0;
 	struct bid_entry *b;
-	int n;
+	size_t slot;
 
-	for (size_t i = 0; i < ls->nr_bids; i++)
-		if (!strcmp(ls->bids[i].path, path))
-			return &ls->bids[i];
+	if (ls->nr_bids >= PMS_LIVE_MAX_BUILD_IDS)
+		bids_clear(ls);
+	if (pms_idtab__reserve(&ls->bids_by_path))
+		return NULL;
+	for (slot = pms_idtab__start(&ls->bids_by_path, h); pms_idtab__used(&ls->bids_by_path, slot);
+	     slot = pms_idtab__next(&ls->bids_by_path, slot)) {
+		b = &ls->bids[pms_idtab__id(&ls->bids_by_path, slot)];
+		if (pms_idtab__hash(&ls->bids_by_path, slot) != h || strcmp(b->path, path))
+			continue;
+		if (have_st && (b->dev != st.st_dev || b->ino != st.st_ino || b->size_bytes != st.st_size ||
+				b->mtime_ns != (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec))
+			bid_read(b, &st); /* replaced since: another file now */
+		return b;
+	}
 	if (pms_array__reserve(&ls->bids, &ls->bids_alloc, ls->nr_bids + 1, sizeof(*ls->bids)))
 		return NULL;
 	b = &ls->bids[ls->nr_bids];
 	b->path = strdup(path);
 	if (!b->path)
 		return NULL;
-	ls->nr_bids++;
-	n = pms_build_id__read(path, b->id, sizeof(b->id));
-	b->size = n > 0 ? (size_t)n : 0;
+	bid_read(b, have_st ? &st : NULL);
+	pms_idtab__set(&ls->bids_by_path, slot, h, (uint32_t)ls->nr_bids++);
 	return b;
 }
 
