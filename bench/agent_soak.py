@@ -100,7 +100,20 @@ def main():
             now = time.monotonic()
             if now >= next_rss:
                 curve.append((now - t0, rss_mb(agent.pid)))
-                print("rss %.0f s %.1f MB" % curve[-1], flush=True)
+                detail = ""
+                try:
+                    text = get(port, "/metrics", 5)[1].decode()
+                    detail = "  heap in use %.1f MB, free %.1f MB; nodes %d, processes %d; symbolizer images %d, " \
+                        "build-ids %d, files %d" % (
+                            metric(text, "pmuscope_agent_heap_bytes", '{state="in_use"}') / 1048576,
+                            metric(text, "pmuscope_agent_heap_bytes", '{state="free"}') / 1048576,
+                            metric(text, "pmuscope_agent_profile_nodes"), metric(text, "pmuscope_agent_processes"),
+                            metric(text, "pmuscope_agent_symbolizer_entries", '{kind="images"}'),
+                            metric(text, "pmuscope_agent_symbolizer_entries", '{kind="build_ids"}'),
+                            metric(text, "pmuscope_agent_symbolizer_entries", '{kind="files"}'))
+                except OSError:
+                    pass
+                print("rss %.0f s %.1f MB%s" % (curve[-1][0], curve[-1][1], detail), flush=True)
                 next_rss += 10
             for due, path, timeout in ((next_metrics, "/metrics", 5), (next_profile, "/debug/pprof/profile?seconds=10", 10)):
                 if now >= due:

@@ -23,6 +23,7 @@
 #include "live/profiler.h"
 #include "perf_event/counter.h"
 #include "symbol/dso.h"
+#include "symbol/resolver.h"
 #include "util/array.h"
 #include "util/clock.h"
 #include "util/cpulist.h"
@@ -99,6 +100,7 @@ struct pms_agent {
 	struct proc_info *procs;
 	size_t nr_procs, procs_alloc;
 	uint64_t procs_evicted, windows_evicted, samples_evicted, windows_cut, unsymbolized;
+	uint64_t held_images, held_build_ids, held_files, held_jit_maps; /* the symbolizer's tables */
 	char sampler_note[200];
 
 	pthread_mutex_t req_lock;
@@ -483,6 +485,16 @@ static int cut(struct pms_agent *a, struct profile *p, uint64_t now)
 	pms_profiler__losses(p->pr, &p->losses);
 	p->counts = *pms_profiler__counts(p->pr);
 	a->unsymbolized += unsymbolized_samples(st);
+	if (p == &a->on) {
+		const struct pms_live_syms_stats *ss = pms_profiler__syms_stats(p->pr);
+		size_t files, jits;
+
+		pms_resolver__held(pms_profiler__resolver(p->pr), &files, &jits);
+		a->held_images = ss->images;
+		a->held_build_ids = ss->build_ids;
+		a->held_files = files;
+		a->held_jit_maps = jits;
+	}
 	a->windows_cut++;
 	note_processes(a, st, now);
 	while (p->nr_w && p->w[0].end_ns + (uint64_t)a->opts.history_s * NS_PER_S <= now)
@@ -955,6 +967,34 @@ static void health_text(struct pms_agent *a, struct mw *m)
 		fam(m, "pmuscope_agent_processes_evicted_total", "counter",
 		    "process descriptions dropped to stay under the table's size");
 		smp_u64(m, "pmuscope_agent_processes_evicted_total", NULL, 0, h.processes_evicted);
+	}
+	if (a->on.pr) {
+		static const char *const kinds[4] = { "images", "build_ids", "files", "jit_maps" };
+		uint64_t v[4];
+
+		pthread_mutex_lock(&a->hist_lock);
+		v[0] = a->held_images;
+		v[1] = a->held_build_ids;
+		v[2] = a->held_files;
+		v[3] = a->held_jit_maps;
+		pthread_mutex_unlock(&a->hist_lock);
+		fam(m, "pmuscope_agent_symbolizer_entries", "gauge",
+		    "what the symbolizer holds, by kind: process images (live, and gone ones for one more "
+		    "second), files' build-ids, object files open, JIT maps");
+		for (int k = 0; k < 4; k++) {
+			l = (struct pms_prom_label){ "kind", kinds[k] };
+			smp_u64(m, "pmuscope_agent_symbolizer_entries", &l, 1, v[k]);
+		}
+	}
+	{
+		struct mallinfo2 mi = mallinfo2();
+
+		fam(m, "pmuscope_agent_heap_bytes", "gauge",
+		    "the agent's malloc heap: in_use (allocated) and free (held by malloc, not returned to the system)");
+		l = (struct pms_prom_label){ "state", "in_use" };
+		smp_u64(m, "pmuscope_agent_heap_bytes", &l, 1, mi.uordblks + mi.hblkhd);
+		l.value = "free";
+		smp_u64(m, "pmuscope_agent_heap_bytes", &l, 1, mi.fordblks);
 	}
 	process_text(m);
 	pthread_mutex_lock(&a->req_lock);

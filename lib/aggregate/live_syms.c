@@ -68,6 +68,8 @@ struct pms_live_syms {
 	void *access_arg;
 };
 
+static void held_counts(struct pms_live_syms *ls);
+
 struct pms_live_syms *pms_live_syms__new(struct pms_resolver *res)
 {
 	struct pms_live_syms *ls = calloc(1, sizeof(*ls));
@@ -147,6 +149,7 @@ static void bids_clear(struct pms_live_syms *ls)
 		free(ls->bids[i].path);
 	ls->nr_bids = 0;
 	pms_idtab__release(&ls->bids_by_path);
+	held_counts(ls);
 }
 
 static void bid_read(struct bid_entry *b, const struct stat *st)
@@ -190,6 +193,7 @@ static const struct bid_entry *build_id_of(struct pms_live_syms *ls, const char 
 		return NULL;
 	bid_read(b, have_st ? &st : NULL);
 	pms_idtab__set(&ls->bids_by_path, slot, h, (uint32_t)ls->nr_bids++);
+	held_counts(ls);
 	return b;
 }
 
@@ -322,6 +326,7 @@ static struct image *lookup(struct pms_live_syms *ls, uint32_t tgid, uint32_t ex
 	im->pub.maps = im->maps;
 	pms_idtab__set(t, i, h, (uint32_t)ls->nr_images);
 	ls->images[ls->nr_images++] = im;
+	held_counts(ls);
 	*fresh = im->maps != NULL;
 	return im;
 }
@@ -384,6 +389,7 @@ static void forget_shells(struct pms_live_syms *ls)
 	}
 	ls->nr_images = kept;
 	ls->stats.forgotten += gone;
+	held_counts(ls);
 	for (size_t i = 0; i < kept; i++) {
 		uint32_t h = image_hash(ls->images[i]->pub.tgid, ls->images[i]->pub.exec_id);
 		size_t slot;
@@ -414,11 +420,16 @@ size_t pms_live_syms__release_gone(struct pms_live_syms *ls)
 	for (size_t i = 0; i < ls->nr_images; i++) {
 		struct image *im = ls->images[i];
 
-		if (im->released || !im->maps)
+		bool gone;
+
+		if (im->released)
 			continue;
 		/* replaced by an exec, or the process has exited */
-		if (find(ls, im->pub.tgid, im->pub.exec_id + 1) ||
-		    (kill((pid_t)im->pub.tgid, 0) && errno == ESRCH)) {
+		gone = find(ls, im->pub.tgid, im->pub.exec_id + 1) || (kill((pid_t)im->pub.tgid, 0) && errno == ESRCH);
+		if (gone && !im->maps) {
+			/* missed (gone before it could be read): nothing to let go, only its shell to forget */
+			im->released = true;
+		} else if (gone) {
 			image_release(im);
 			n++;
 		}
@@ -620,6 +631,13 @@ struct pms_unwinder *pms_live_syms__unwinder(struct pms_live_syms *ls, struct pm
 const struct pms_live_syms_stats *pms_live_syms__stats(const struct pms_live_syms *ls)
 {
 	return &ls->stats;
+}
+
+/* The held counts of the stats follow the tables. */
+static void held_counts(struct pms_live_syms *ls)
+{
+	ls->stats.images = ls->nr_images;
+	ls->stats.build_ids = ls->nr_bids;
 }
 
 void pms_live_syms__set_access(struct pms_live_syms *ls, pms_live_syms_access_fn fn, void *arg)

@@ -48,6 +48,8 @@ struct pms_live_syms_stats {
 	uint64_t foreign;    /* seen through /proc/PID/root */
 	uint64_t released;   /* images let go once their process had exited or exec'd */
 	uint64_t forgotten;  /* of them, shells freed one cut later (the table does not grow with churn) */
+	uint64_t images;     /* held now (live, and shells until forgotten) */
+	uint64_t build_ids;  /* files' build-ids cached now */
 };
 
 /* res is borrowed (the caller frees it after __free()). NULL + errno ENOMEM. */

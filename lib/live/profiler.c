@@ -820,3 +820,8 @@ int pms_profiler__load_kernel_symbols(struct pms_profiler *pr)
 {
 	return pms_resolver__load_running_kernel(pr->res);
 }
+
+const struct pms_resolver *pms_profiler__resolver(const struct pms_profiler *pr)
+{
+	return pr->res;
+}

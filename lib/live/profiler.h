@@ -160,6 +160,8 @@ int pms_profiler__annotate(struct pms_profiler *pr, const char *dso, const char 
  * when the caller drops privileges after the start.
  */
 struct pms_live_syms *pms_profiler__syms(struct pms_profiler *pr);
+/* The resolver behind it (borrowed), for pms_resolver__held(). */
+const struct pms_resolver *pms_profiler__resolver(const struct pms_profiler *pr);
 /*
  * Read the running kernel's core symbols now rather than at the first
  * kernel frame: before dropping the privileges /proc/kallsyms needs. 0, or

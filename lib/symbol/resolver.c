@@ -889,3 +889,9 @@ int pms_resolver__stale(const struct pms_resolver *r, size_t i, const char **pat
 	}
 	return -ENOENT;
 }
+
+void pms_resolver__held(const struct pms_resolver *r, size_t *files, size_t *jit_maps)
+{
+	*files = r->nr_dsos;
+	*jit_maps = r->nr_jits;
+}

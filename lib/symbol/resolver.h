@@ -149,6 +149,8 @@ bool pms_resolver__running_kernel_text(struct pms_resolver *r, uint64_t *start, 
  * outside the core. 0 or -errno (-EACCES: kptr_restrict hides the addresses).
  */
 int pms_resolver__load_running_kernel(struct pms_resolver *r);
+/* How many object files and JIT maps the resolver holds open now (a long-running caller watches them). */
+void pms_resolver__held(const struct pms_resolver *r, size_t *files, size_t *jit_maps);
 /* Kernel symbols were chosen already (a kernel address was looked up). */
 bool pms_resolver__kernel_touched(const struct pms_resolver *r);
 /* Source lines of a resolved file address (see srcline.h). -ENODATA without DWARF. */

@@ -118,6 +118,29 @@ EOF
 	else
 		fail "agent-bad-requests" "$ag_codes"
 	fi
+	# stuck scrapers (half a request, then nothing) hold their own connections only: sampling
+	# goes on and other scrapes are answered
+	python3 - "$ag_p" >"$ag_tmp/stuck.out" 2>&1 <<'EOF' &
+import socket, sys, time
+conns = []
+for _ in range(8):
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+    s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+    conns.append(s)
+time.sleep(6)
+EOF
+	ag_stuck=$!
+	sleep 0.5
+	timeout 3 sh -c 'while :; do :; done' &
+	ag_s0=$(curl -s -m 5 "http://127.0.0.1:$ag_p/metrics" | awk '/^pmuscope_agent_samples_total / { print $2 }')
+	sleep 3
+	ag_s1=$(curl -s -m 5 "http://127.0.0.1:$ag_p/metrics" | awk '/^pmuscope_agent_samples_total / { print $2 }')
+	wait $ag_stuck
+	if [ -n "$ag_s0" ] && [ -n "$ag_s1" ] && [ "$ag_s1" -gt "$ag_s0" ]; then
+		pass "agent-stuck-scrapers: 8 half-sent requests open, /metrics still answered, samples $ag_s0 -> $ag_s1"
+	else
+		fail "agent-stuck-scrapers" "samples '$ag_s0' -> '$ag_s1' with 8 stuck connections"
+	fi
 	# many scrapes at once are all served
 	for i in 1 2 3 4 5 6 7 8; do
 		curl -s -o /dev/null -w '%{http_code}\n' "http://127.0.0.1:$ag_p/metrics" >"$ag_tmp/par.$i" &
