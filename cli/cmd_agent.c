@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -703,6 +704,11 @@ static int run(int argc, char **argv)
 	int rc, ret = EXIT_RUNTIME;
 	uint64_t eff = 0, perm = 0;
 
+	/*
+	 * One malloc arena: the request threads build answers and free them at once,
+	 * and an arena each would keep its own free pages for the agent's whole life.
+	 */
+	mallopt(M_ARENA_MAX, 1);
 	if (opt_parse(&cmd_agent, &argc, argv, 0) < argc)
 		usage_error(&cmd_agent, "unexpected argument '%s'", argv[argc - 1]);
 	if (o.config && pms_agent_config__load(o.config, cfg_value, NULL, err, sizeof(err))) {

@@ -108,6 +108,7 @@ struct pms_agent {
 	size_t nr_reqs;
 
 	uint64_t keep_caps;         /* raised around /proc reads of the sampler thread */
+	uint64_t last_trim_ns;
 	uint64_t start_wall_ns;
 };
 
@@ -337,6 +338,8 @@ static int start_profile(struct pms_agent *a, struct profile *p, bool off_cpu, c
 	p->ring = true;
 	snprintf(a->sampler_note, sizeof(a->sampler_note), "perf ring buffer: BPF did not load (%s)", why);
 started:
+	/* an always-on agent sees every binary the host runs: keep the symbols of the recent ones only */
+	pms_profiler__limit_files(p->pr, a->opts.max_files);
 	p->window_start_ns = wall_ns();
 	return 0;
 }
@@ -539,6 +542,11 @@ int pms_agent__poll(struct pms_agent *a, int timeout_ms)
 			return -errno;
 	}
 	now = wall_ns();
+	if (now - a->last_trim_ns >= 10 * NS_PER_S) {
+		/* windows come and go every second: hand the pages they freed back rather than keep them */
+		malloc_trim(0);
+		a->last_trim_ns = now;
+	}
 	if (a->on.pr && now - a->on.window_start_ns >= NS_PER_S) {
 		int c = cut(a, &a->on, now);
 
@@ -601,6 +609,8 @@ struct pms_agent *pms_agent__new(const struct pms_agent_opts *opts, char *err, s
 		a->opts.max_nodes = 500000;
 	if (!a->opts.max_processes)
 		a->opts.max_processes = 4096;
+	if (!a->opts.max_files)
+		a->opts.max_files = 64;
 	pthread_mutex_init(&a->count_lock, NULL);
 	pthread_mutex_init(&a->hist_lock, NULL);
 	pthread_mutex_init(&a->req_lock, NULL);

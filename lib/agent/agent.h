@@ -49,6 +49,7 @@ struct pms_agent_opts {
 	unsigned history_s;         /* seconds of profile kept for /debug/pprof/profile; 0: 60 */
 	size_t max_nodes;           /* tree nodes over the whole history; 0: 500000 */
 	size_t max_processes;       /* process descriptions kept for labels; 0: 4096 */
+	size_t max_files;           /* object files whose symbols are kept beyond the last second's; 0: 64 */
 	bool off_cpu;               /* also run the off-CPU sampler (time blocked, by stack) */
 	bool no_profile;            /* counters only */
 	bool no_counters;           /* profiles only */

@@ -48,6 +48,7 @@ struct pms_profiler {
 	struct pms_idtab task_tab;
 	bool include_idle;
 	struct pms_resolver *res;
+	size_t max_files;          /* pms_profiler__limit_files(); 0: unbounded */
 	struct pms_live_syms *syms;
 	struct pms_stacks *st;
 	struct pms_chaincheck *chains;
@@ -512,6 +513,8 @@ int pms_profiler__cut(struct pms_profiler *pr, struct pms_stacks **out)
 	/* what gone processes were sampled doing has just been read: their snapshots can go */
 	if (pms_live_syms__release_gone(pr->syms) && pr->nr_leaves)
 		drop_gone_leaves(pr);
+	if (pr->max_files)
+		pms_resolver__trim_files(pr->res, pr->max_files);
 	pr->counts.cuts++;
 	return 0;
 }
@@ -824,4 +827,9 @@ int pms_profiler__load_kernel_symbols(struct pms_profiler *pr)
 const struct pms_resolver *pms_profiler__resolver(const struct pms_profiler *pr)
 {
 	return pr->res;
+}
+
+void pms_profiler__limit_files(struct pms_profiler *pr, size_t max_files)
+{
+	pr->max_files = max_files;
 }

@@ -160,6 +160,13 @@ int pms_profiler__annotate(struct pms_profiler *pr, const char *dso, const char 
  * when the caller drops privileges after the start.
  */
 struct pms_live_syms *pms_profiler__syms(struct pms_profiler *pr);
+/*
+ * Bound the object files the symbolizer keeps open: at each cut, past
+ * max_files, those not used during the last interval are closed
+ * (pms_resolver__trim_files()). 0: no bound (the default: a run of one
+ * command sees few files; an always-on agent sees every binary the host ever runs).
+ */
+void pms_profiler__limit_files(struct pms_profiler *pr, size_t max_files);
 /* The resolver behind it (borrowed), for pms_resolver__held(). */
 const struct pms_resolver *pms_profiler__resolver(const struct pms_profiler *pr);
 /*

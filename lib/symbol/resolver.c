@@ -39,6 +39,7 @@ struct dso_entry {
 	char **demangled;       /* lazily, parallel to dso->syms; (char *)1 = not mangled */
 	struct pms_srcline *sl;
 	int sl_err;
+	bool used;              /* looked up since the last pms_resolver__trim_files() */
 };
 
 struct jit_entry {
@@ -103,6 +104,8 @@ struct pms_resolver {
 
 #define NOT_MANGLED ((char *)1)
 
+static void entry_release(struct dso_entry *e);
+
 struct pms_resolver *pms_resolver__new(void)
 {
 	return calloc(1, sizeof(struct pms_resolver));
@@ -112,18 +115,8 @@ void pms_resolver__free(struct pms_resolver *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->nr_dsos; i++) {
-		struct dso_entry *e = &r->dsos[i];
-
-		if (e->demangled)
-			for (size_t j = 0; j < e->dso->nr_syms; j++)
-				if (e->demangled[j] != NOT_MANGLED)
-					free(e->demangled[j]);
-		free(e->demangled);
-		pms_srcline__free(e->sl);
-		pms_dso__free(e->dso);
-		free(e->path);
-	}
+	for (size_t i = 0; i < r->nr_dsos; i++)
+		entry_release(&r->dsos[i]);
 	free(r->dsos);
 	pms_idtab__release(&r->index);
 	free(r->unnamed_order);
@@ -574,8 +567,10 @@ static struct dso_entry *get_dso(struct pms_resolver *r, const struct pms_map_re
 {
 	struct dso_entry *e;
 
-	if (r->last < r->nr_dsos && entry_matches(&r->dsos[r->last], m))
+	if (r->last < r->nr_dsos && entry_matches(&r->dsos[r->last], m)) {
+		r->dsos[r->last].used = true;
 		return &r->dsos[r->last];
+	}
 	if (r->index.cap) {
 		uint32_t h = path_hash(m->path);
 
@@ -583,6 +578,7 @@ static struct dso_entry *get_dso(struct pms_resolver *r, const struct pms_map_re
 		     i = pms_idtab__next(&r->index, i))
 			if (pms_idtab__hash(&r->index, i) == h && entry_matches(&r->dsos[pms_idtab__id(&r->index, i)], m)) {
 				r->last = pms_idtab__id(&r->index, i);
+				r->dsos[r->last].used = true;
 				return &r->dsos[r->last];
 			}
 	}
@@ -615,8 +611,54 @@ static struct dso_entry *get_dso(struct pms_resolver *r, const struct pms_map_re
 		free(e->path);
 		return NULL;
 	}
+	e->used = true;
 	r->last = r->nr_dsos++;
 	return e;
+}
+
+static void entry_release(struct dso_entry *e)
+{
+	if (e->demangled)
+		for (size_t j = 0; j < e->dso->nr_syms; j++)
+			if (e->demangled[j] != NOT_MANGLED)
+				free(e->demangled[j]);
+	free(e->demangled);
+	pms_srcline__free(e->sl);
+	pms_dso__free(e->dso);
+	free(e->path);
+}
+
+size_t pms_resolver__trim_files(struct pms_resolver *r, size_t max_files)
+{
+	size_t kept = 0, freed = 0;
+
+	if (r->nr_dsos > max_files) {
+		for (size_t i = 0; i < r->nr_dsos; i++) {
+			if (!r->dsos[i].used) {
+				entry_release(&r->dsos[i]);
+				freed++;
+				continue;
+			}
+			r->dsos[kept++] = r->dsos[i];
+		}
+		if (freed) {
+			r->nr_dsos = kept;
+			r->last = 0;
+			free(r->unnamed_order);
+			r->unnamed_order = NULL;
+			r->nr_unnamed = 0;
+			pms_idtab__release(&r->index);
+			for (size_t i = 0; i < kept; i++)
+				if (index_add(r, i)) {
+					/* without an index every lookup opens the file again: correct, slower */
+					pms_idtab__release(&r->index);
+					break;
+				}
+		}
+	}
+	for (size_t i = 0; i < r->nr_dsos; i++)
+		r->dsos[i].used = false;
+	return freed;
 }
 
 static const char *sym_name(struct dso_entry *e, const struct pms_sym *s)

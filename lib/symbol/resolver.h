@@ -149,6 +149,13 @@ bool pms_resolver__running_kernel_text(struct pms_resolver *r, uint64_t *start, 
  * outside the core. 0 or -errno (-EACCES: kptr_restrict hides the addresses).
  */
 int pms_resolver__load_running_kernel(struct pms_resolver *r);
+/*
+ * A long-running caller's bound: when more than max_files object files are
+ * held, the ones not looked up since the previous call are closed (their
+ * symbols read again if they come back). Call it at a point where no
+ * pms_resolved of earlier lookups is still in use. Returns how many went.
+ */
+size_t pms_resolver__trim_files(struct pms_resolver *r, size_t max_files);
 /* How many object files and JIT maps the resolver holds open now (a long-running caller watches them). */
 void pms_resolver__held(const struct pms_resolver *r, size_t *files, size_t *jit_maps);
 /* Kernel symbols were chosen already (a kernel address was looked up). */
