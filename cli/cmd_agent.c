@@ -38,7 +38,7 @@
 static struct agent_opts {
 	const char *listen, *config, *web_config, *events, *user;
 	struct opt_strings cgroups;
-	int freq, history, max_processes;
+	int freq, history, max_processes, max_files;
 	uint64_t max_nodes;
 	bool insecure, off_cpu, no_profile, no_drop, keep_no_caps;
 } o;
@@ -61,6 +61,7 @@ static const struct opt opts[] = {
 	OPT_BOOL(0, "no-profile", &o.no_profile, "serve counters only"),
 	OPT_U64(0, "max-nodes", &o.max_nodes, "<n>", "call-tree nodes kept over the whole history (default 500000)"),
 	OPT_INT(0, "max-processes", &o.max_processes, "<n>", "processes described for profile labels (default 4096)"),
+	OPT_INT(0, "max-files", &o.max_files, "<n>", "object files whose symbols stay loaded when unused for a second (default 64)"),
 	OPT_GROUP("Privileges"),
 	OPT_STRING(0, "user", &o.user, "<user>", "after set-up, run as this user (default nobody)"),
 	OPT_BOOL(0, "no-drop", &o.no_drop, "keep running as root with every capability"),
@@ -574,7 +575,7 @@ static int cfg_value(void *arg, const char *key, const char *v, unsigned line, c
 		if (!o.user)
 			o.user = cfg_keep(v);
 	} else if (!strcmp(key, "freq") || !strcmp(key, "history") || !strcmp(key, "max-processes") ||
-		   !strcmp(key, "max-nodes")) {
+		   !strcmp(key, "max-nodes") || !strcmp(key, "max-files")) {
 		if (!parse_uint(v, 100000000, &n)) {
 			snprintf(err, err_size, "%s:%u: %s takes a whole number, not '%s'", o.config, line, key, v);
 			return -EINVAL;
@@ -587,6 +588,8 @@ static int cfg_value(void *arg, const char *key, const char *v, unsigned line, c
 			o.max_processes = (int)n;
 		else if (!strcmp(key, "max-nodes") && !o.max_nodes)
 			o.max_nodes = n;
+		else if (!strcmp(key, "max-files") && !o.max_files)
+			o.max_files = (int)n;
 	} else if (!strcmp(key, "insecure") || !strcmp(key, "off-cpu") || !strcmp(key, "no-profile") ||
 		   !strcmp(key, "no-drop") || !strcmp(key, "drop-all")) {
 		if (!b && strcmp(v, "false") && strcmp(v, "no") && strcmp(v, "off")) {
@@ -605,7 +608,7 @@ static int cfg_value(void *arg, const char *key, const char *v, unsigned line, c
 			o.keep_no_caps |= b;
 	} else {
 		static const char *const keys[] = { "listen", "web-config", "web.config.file", "event", "cgroup", "user",
-						    "freq", "history", "max-processes", "max-nodes", "insecure",
+						    "freq", "history", "max-processes", "max-nodes", "max-files", "insecure",
 						    "off-cpu", "no-profile", "no-drop", "drop-all" };
 		const char *near = pms_str__suggest(key, keys, sizeof(keys) / sizeof(keys[0]));
 
@@ -721,6 +724,8 @@ static int run(int argc, char **argv)
 		usage_error(&cmd_agent, "--history takes 1 to 3600 seconds, not %d", o.history);
 	if (o.max_processes < 0)
 		usage_error(&cmd_agent, "--max-processes takes a positive count, not %d", o.max_processes);
+	if (o.max_files < 0)
+		usage_error(&cmd_agent, "--max-files takes a positive count, not %d", o.max_files);
 	if (o.no_drop && o.keep_no_caps)
 		usage_error(&cmd_agent, "--no-drop and --drop-all contradict each other");
 	if (parse_listen(o.listen ? o.listen : DEFAULT_LISTEN, &ss, &sslen, &loopback, err, sizeof(err)))
@@ -760,6 +765,7 @@ static int run(int argc, char **argv)
 	ao.history_s = (unsigned)o.history;
 	ao.max_nodes = o.max_nodes;
 	ao.max_processes = (size_t)o.max_processes;
+	ao.max_files = (size_t)o.max_files;
 	ao.off_cpu = o.off_cpu;
 	ao.no_profile = o.no_profile;
 	sv.agent = pms_agent__new(&ao, err, sizeof(err));

@@ -313,6 +313,46 @@ EOF
 	fi
 }
 
+# Bounded under churn: thousands of short busy processes against small tables; every sample
+# accounted for, the tables at their bounds, their evictions counted, no scrape refused.
+ag_bounded_checks() {
+	ag_p=$(ag_port)
+	if ! ag_start b --listen 127.0.0.1:$ag_p -F 999 --history 5 --max-processes 50 --max-files 8; then
+		fail "agent-bounded-start" "$(tail -5 "$ag_tmp/b.log")"
+		return
+	fi
+	ag_fail=0
+	for i in $(seq 1 8); do
+		# 150 processes that each spin about 10 ms (one or more samples each at 999 Hz)
+		for k in $(seq 1 150); do timeout 0.01 sh -c 'while :; do :; done'; done &
+		ag_churn=$!
+		curl -s -m 5 -o /dev/null "http://127.0.0.1:$ag_p/debug/pprof/profile?seconds=5" || ag_fail=$((ag_fail + 1))
+		curl -s -m 5 -o /dev/null "http://127.0.0.1:$ag_p/metrics" || ag_fail=$((ag_fail + 1))
+		wait $ag_churn
+	done
+	sleep 2
+	curl -s "http://127.0.0.1:$ag_p/metrics" >"$ag_tmp/b.txt"
+	ag_v() { awk -v n="$1" '$1 == n { print $2 }' "$ag_tmp/b.txt"; }
+	ag_taken=$(ag_v pmuscope_agent_samples_total)
+	ag_prof=$(ag_v pmuscope_agent_samples_profiled_total)
+	ag_drop=$(awk '/^pmuscope_agent_samples_dropped_total{reason="(ring|maps)_full"}/ { s += $2 } END { print s + 0 }' "$ag_tmp/b.txt")
+	ag_procs=$(ag_v pmuscope_agent_processes)
+	ag_pev=$(ag_v pmuscope_agent_processes_evicted_total)
+	ag_imgs=$(ag_v 'pmuscope_agent_symbolizer_entries{kind="images"}')
+	ag_wins=$(ag_v pmuscope_agent_profile_windows)
+	# taken is read just after the counts are: what the sampler took in between is still in flight
+	ag_flight=$((ag_taken - ag_prof - ag_drop))
+	ag_msg="taken $ag_taken = profiled $ag_prof + dropped $ag_drop + $ag_flight in flight; processes $ag_procs (max 50, $ag_pev evicted); symbolizer images $ag_imgs; windows $ag_wins (history 5 s); $ag_fail scrapes failed"
+	if [ "${ag_taken:-0}" -gt 500 ] && [ $ag_flight -ge 0 ] && [ $((ag_flight * 100)) -le $((ag_taken * 2)) ] &&
+		[ "$ag_procs" -le 50 ] &&
+		[ "${ag_pev:-0}" -gt 0 ] && [ "$ag_imgs" -lt 200 ] && [ "$ag_wins" -le 6 ] && [ $ag_fail = 0 ]; then
+		pass "agent-bounded: 1200 short processes: $ag_msg"
+	else
+		fail "agent-bounded" "$ag_msg"
+	fi
+	ag_stop
+}
+
 ag_offcpu_checks() {
 	ag_p=$(ag_port)
 	if ! ag_start off --listen 127.0.0.1:$ag_p --off-cpu -F 99; then
@@ -348,6 +388,8 @@ else
 	ag_security_checks
 	ag_cleanup
 	ag_offcpu_checks
+	ag_cleanup
+	ag_bounded_checks
 	ag_cleanup
 fi
 rm -rf "$ag_tmp"
