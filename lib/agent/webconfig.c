@@ -37,7 +37,7 @@ struct pms_webconfig {
 	struct user *users;
 	size_t nr_users, alloc_users;
 	/* bcrypt setting that unknown users are checked against, at the users' highest cost */
-	char dummy[32];
+	char dummy[64];
 	unsigned char key[32];       /* HMAC key of the cached digests, random per object */
 	pthread_mutex_t lock;        /* guards users[].cached and users[].digest */
 };
