@@ -51,7 +51,7 @@ static const struct opt opts[] = {
 	OPT_STRING(0, "web.config.file", &o.web_config, "<file>", "the same as --web-config"),
 	OPT_BOOL(0, "insecure", &o.insecure, "allow a non-loopback address without TLS or basic auth"),
 	OPT_STRING(0, "config", &o.config, "<file>", "options from a YAML file (keys are the long option names); "
-		   "reread on SIGHUP with the web config"),
+		   "its web-config is reread on SIGHUP"),
 	OPT_GROUP("What to measure"),
 	OPT_STRING('e', "event", &o.events, "<events>", "counters to serve (default: what opens of perf stat's set and the hw-cache basics)"),
 	OPT_STRINGS('G', "cgroup", &o.cgroups, "<path>", "also count the tasks of this cgroup v2 (relative to its root; repeatable)"),
@@ -543,13 +543,13 @@ static int open_listener(const struct sockaddr_storage *ss, socklen_t len, char 
 /* ------------------------------------------------------------- config -- */
 
 static struct opt_strings cfg_cgroups;
-static char *cfg_strings[16];
+static char **cfg_strings;      /* values from the config file, kept for the run */
 static size_t nr_cfg_strings;
+static char *reload_web_config; /* the web config a SIGHUP found in the config file */
 
 static const char *cfg_keep(const char *v)
 {
-	if (nr_cfg_strings >= sizeof(cfg_strings) / sizeof(cfg_strings[0]))
-		return NULL;
+	cfg_strings = xrealloc(cfg_strings, (nr_cfg_strings + 1) * sizeof(*cfg_strings));
 	return cfg_strings[nr_cfg_strings++] = xstrdup(v);
 }
 
@@ -622,11 +622,32 @@ static int cfg_value(void *arg, const char *key, const char *v, unsigned line, c
 	return 0;
 }
 
+/* SIGHUP: only the web-config key of the config file counts (the rest needs a restart). */
+static int cfg_web_only(void *arg, const char *key, const char *v, unsigned line, char *err, size_t err_size)
+{
+	char **path = arg;
+
+	(void)line;
+	(void)err;
+	(void)err_size;
+	if (!strcmp(key, "web-config") || !strcmp(key, "web.config.file")) {
+		free(*path);
+		*path = xstrdup(v);
+	}
+	return 0;
+}
+
+static bool web_config_from_cli;
+
 static void cfg_release(void)
 {
 	for (size_t i = 0; i < nr_cfg_strings; i++)
 		free(cfg_strings[i]);
+	free(cfg_strings);
+	cfg_strings = NULL;
 	nr_cfg_strings = 0;
+	free(reload_web_config);
+	reload_web_config = NULL;
 	free(cfg_cgroups.v);
 	memset(&cfg_cgroups, 0, sizeof(cfg_cgroups));
 }
@@ -642,11 +663,26 @@ static void reload(struct server *sv)
 	char err[512];
 	int fd, rc;
 
+	/* the files may be root's alone (keys often are): read them with the kept read capability */
+	pms_privs__raise(PMS_CAP_BIT(CAP_DAC_READ_SEARCH), true);
+	if (o.config && !web_config_from_cli) {
+		char *path = NULL;
+
+		if (pms_agent_config__load(o.config, cfg_web_only, &path, err, sizeof(err))) {
+			pms_privs__raise(PMS_CAP_BIT(CAP_DAC_READ_SEARCH), false);
+			free(path);
+			logmsg(LOG_ERR_, "reload failed, keeping the current configuration: %s", err);
+			return;
+		}
+		if (path && (!o.web_config || strcmp(path, o.web_config)))
+			logmsg(LOG_INFO_, "reload: the web config is now %s", path);
+		free(reload_web_config);
+		reload_web_config = path;
+		o.web_config = path;
+	}
 	if (o.config)
 		logmsg(LOG_NOTICE_, "reload: event, cgroup, sampling and privilege options take effect at a restart; "
 				    "rereading the web config only");
-	/* the files may be root's alone (keys often are): read them with the kept read capability */
-	pms_privs__raise(PMS_CAP_BIT(CAP_DAC_READ_SEARCH), true);
 	rc = load_web(o.web_config, &web, &t, err, sizeof(err));
 	pms_privs__raise(PMS_CAP_BIT(CAP_DAC_READ_SEARCH), false);
 	if (rc) {
@@ -702,7 +738,7 @@ static int run(int argc, char **argv)
 	socklen_t sslen;
 	struct pms_privs_user pu;
 	bool loopback = false, dropped = false;
-	const uint64_t keep = o.keep_no_caps ? 0 : PMS_CAP_BIT(CAP_SYS_PTRACE) | PMS_CAP_BIT(CAP_DAC_READ_SEARCH);
+	uint64_t keep;
 	char err[512];
 	int rc, ret = EXIT_RUNTIME;
 	uint64_t eff = 0, perm = 0;
@@ -714,6 +750,7 @@ static int run(int argc, char **argv)
 	mallopt(M_ARENA_MAX, 1);
 	if (opt_parse(&cmd_agent, &argc, argv, 0) < argc)
 		usage_error(&cmd_agent, "unexpected argument '%s'", argv[argc - 1]);
+	web_config_from_cli = o.web_config != NULL;
 	if (o.config && pms_agent_config__load(o.config, cfg_value, NULL, err, sizeof(err))) {
 		error("%s", err);
 		goto out;
@@ -728,6 +765,8 @@ static int run(int argc, char **argv)
 		usage_error(&cmd_agent, "--max-files takes a positive count, not %d", o.max_files);
 	if (o.no_drop && o.keep_no_caps)
 		usage_error(&cmd_agent, "--no-drop and --drop-all contradict each other");
+	/* known only now: --drop-all may come from the config file */
+	keep = o.keep_no_caps ? 0 : PMS_CAP_BIT(CAP_SYS_PTRACE) | PMS_CAP_BIT(CAP_DAC_READ_SEARCH);
 	if (parse_listen(o.listen ? o.listen : DEFAULT_LISTEN, &ss, &sslen, &loopback, err, sizeof(err)))
 		usage_error(&cmd_agent, "%s", err);
 	snprintf(sv.listen_desc, sizeof(sv.listen_desc), "%s", o.listen ? o.listen : DEFAULT_LISTEN);
@@ -785,6 +824,9 @@ static int run(int argc, char **argv)
 		rc = pms_privs__drop(&pu, keep, err, sizeof(err));
 		if (rc) {
 			error("cannot drop privileges: %s", err);
+			if (keep && rc == -EPERM)
+				note("the agent keeps cap_sys_ptrace and cap_dac_read_search to read new processes' "
+				     "/proc after the drop, so it must start with them (or pass --drop-all)");
 			goto out;
 		}
 		dropped = true;

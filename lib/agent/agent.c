@@ -1099,7 +1099,8 @@ int pms_agent__profile(struct pms_agent *a, const struct pms_agent_query *q, str
 	struct pms_stacks_opts so = { .sz = sizeof(so), .root = PMS_STACKS_ROOT_PID };
 	struct pms_stacks *st;
 	struct query_ctx x = { a, q };
-	struct pms_pprof_opts po = { .sz = sizeof(po), .process_labels = process_labels, .arg = a };
+	struct pms_pprof_opts po = { .sz = sizeof(po), .process_labels = process_labels, .arg = a,
+				     .period = q->off_cpu ? 0 : NS_PER_S / a->opts.freq_hz };
 	struct pms_stacks_meta meta;
 	uint64_t now = wall_ns(), from = now - (uint64_t)seconds * NS_PER_S, first = 0, last = 0;
 	int rc = 0;

@@ -56,6 +56,8 @@ struct pms_pprof_opts {
 	size_t sz;                      /* sizeof(struct pms_pprof_opts) */
 	pms_pprof_labels_fn process_labels; /* NULL: comm, pid, tid and thread only */
 	void *arg;
+	uint64_t period;                /* one sample's weight in the period type's unit (ns at a fixed
+					   rate: 1e9 / Hz, as Go writes it); 0: left out */
 };
 /* pms_export__pprof() with options (NULL: the defaults). */
 int pms_export__pprof_opts(const struct pms_stacks *st, const struct pms_pprof_opts *opts, struct strbuf *out);

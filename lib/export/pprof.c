@@ -18,7 +18,7 @@
 enum {
 	PROFILE_SAMPLE_TYPE = 1, PROFILE_SAMPLE = 2, PROFILE_MAPPING = 3, PROFILE_LOCATION = 4,
 	PROFILE_FUNCTION = 5, PROFILE_STRING_TABLE = 6, PROFILE_TIME_NANOS = 9,
-	PROFILE_DURATION_NANOS = 10, PROFILE_PERIOD_TYPE = 11, PROFILE_COMMENT = 13,
+	PROFILE_DURATION_NANOS = 10, PROFILE_PERIOD_TYPE = 11, PROFILE_PERIOD = 12, PROFILE_COMMENT = 13,
 	VALUETYPE_TYPE = 1, VALUETYPE_UNIT = 2,
 	SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2, SAMPLE_LABEL = 3,
 	LABEL_KEY = 1, LABEL_STR = 2, LABEL_NUM = 3,
@@ -346,6 +346,8 @@ int pms_export__pprof_opts(const struct pms_stacks *st, const struct pms_pprof_o
 	if (meta->time_last_ns > meta->time_first_ns)
 		pb_uint(&pb, PROFILE_DURATION_NANOS, meta->time_last_ns - meta->time_first_ns);
 	value_type(&e, &pb, PROFILE_PERIOD_TYPE, &sub, event, unit);
+	if (opts && opts->period)
+		pb_uint(&pb, PROFILE_PERIOD, opts->period);
 	if (meta->command) {
 		pb_key(&pb, PROFILE_COMMENT, WT_VARINT);
 		pb_varint(&pb, str_idx(&e, meta->command));
