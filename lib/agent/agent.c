@@ -54,6 +54,7 @@ struct proc_info {
 	uint32_t pid;
 	char comm[16];
 	char build_id[41];
+	bool build_id_tried;
 	char *exe, *cgroup, *container_id, *unit;
 	uint64_t last_seen_ns;
 };
@@ -306,6 +307,8 @@ static int open_counters(struct pms_agent *a, char *err, size_t err_size)
 
 /* ------------------------------------------------------------ profiles -- */
 
+static void on_announce(void *arg, uint32_t tgid, uint32_t exec_id);
+
 static int start_profile(struct pms_agent *a, struct profile *p, bool off_cpu, char *err, size_t err_size)
 {
 	struct pms_profile_opts po = {
@@ -340,6 +343,7 @@ static int start_profile(struct pms_agent *a, struct profile *p, bool off_cpu, c
 started:
 	/* an always-on agent sees every binary the host runs: keep the symbols of the recent ones only */
 	pms_profiler__limit_files(p->pr, a->opts.max_files);
+	pms_profiler__on_announce(p->pr, on_announce, a);
 	p->window_start_ns = wall_ns();
 	return 0;
 }
@@ -363,13 +367,15 @@ static void live_access(void *arg, bool begin)
 	raise_caps(arg, begin);
 }
 
-/* What labels a process's samples: read while it (probably) still runs. hist_lock held. */
+/*
+ * What labels a process's samples, read while it (probably) still runs: its
+ * executable's path and its cgroup. The build-id is read from the path later,
+ * only for processes that were sampled. hist_lock held.
+ */
 static void proc_describe(struct pms_agent *a, struct proc_info *pi, uint32_t pid, const char *comm)
 {
 	char path[64], buf[1024], exe[512], cg[512], cid[65], unit[256];
-	uint8_t id[64];
 	ssize_t n;
-	int idn;
 
 	proc_info_release(pi);
 	pi->pid = pid;
@@ -379,9 +385,6 @@ static void proc_describe(struct pms_agent *a, struct proc_info *pi, uint32_t pi
 	n = readlink(path, exe, sizeof(exe) - 1);
 	exe[n > 0 ? n : 0] = 0;
 	pi->exe = dup_or_null(exe);
-	idn = n > 0 ? pms_build_id__read(path, id, sizeof(id)) : -ENOENT;
-	if (idn > 0)
-		pms_build_id__to_hex(id, (size_t)idn, pi->build_id, sizeof(pi->build_id));
 	snprintf(path, sizeof(path), "/proc/%u/cgroup", pid);
 	if (!read_small(path, buf, sizeof(buf)) && !pms_cgroup__path_of(buf, cg, sizeof(cg))) {
 		pms_cgroup__labels(cg, cid, sizeof(cid), unit, sizeof(unit));
@@ -392,43 +395,92 @@ static void proc_describe(struct pms_agent *a, struct proc_info *pi, uint32_t pi
 	raise_caps(a, false);
 }
 
+/* The build-id of a sampled process's executable, once (by /proc while it runs, else by its path). */
+static void proc_build_id(struct pms_agent *a, struct proc_info *pi)
+{
+	char path[64];
+	uint8_t id[64];
+	int n;
+
+	if (pi->build_id_tried)
+		return;
+	pi->build_id_tried = true;
+	raise_caps(a, true);
+	snprintf(path, sizeof(path), "/proc/%u/exe", pi->pid);
+	n = pms_build_id__read(path, id, sizeof(id));
+	if (n <= 0 && pi->exe && pi->exe[0] == '/')
+		n = pms_build_id__read(pi->exe, id, sizeof(id));
+	raise_caps(a, false);
+	if (n > 0)
+		pms_build_id__to_hex(id, (size_t)n, pi->build_id, sizeof(pi->build_id));
+}
+
+/* A slot for pid: its own, a new one, or the least recently sampled one's. hist_lock held. */
+static struct proc_info *proc_slot(struct pms_agent *a, uint32_t pid, bool *fresh)
+{
+	struct proc_info *pi = proc_find(a, pid);
+
+	*fresh = !pi;
+	if (pi)
+		return pi;
+	if (a->nr_procs >= a->opts.max_processes) {
+		size_t old = 0;
+
+		for (size_t i = 1; i < a->nr_procs; i++)
+			if (a->procs[i].last_seen_ns < a->procs[old].last_seen_ns)
+				old = i;
+		a->procs_evicted++;
+		return &a->procs[old];
+	}
+	if (pms_array__reserve(&a->procs, &a->procs_alloc, a->nr_procs + 1, sizeof(*a->procs)))
+		return NULL;
+	pi = &a->procs[a->nr_procs++];
+	memset(pi, 0, sizeof(*pi));
+	return pi;
+}
+
+/* The sampler announced a process (new, or exec'd): describe it now, before it can exit. */
+static void on_announce(void *arg, uint32_t tgid, uint32_t exec_id)
+{
+	struct pms_agent *a = arg;
+	struct proc_info *pi;
+	bool fresh;
+
+	(void)exec_id;
+	pthread_mutex_lock(&a->hist_lock);
+	pi = proc_slot(a, tgid, &fresh);
+	if (pi) {
+		proc_describe(a, pi, tgid, NULL);
+		pi->last_seen_ns = wall_ns();
+	}
+	pthread_mutex_unlock(&a->hist_lock);
+}
+
 /* Describe the processes of a new window's roots. hist_lock held. */
 static void note_processes(struct pms_agent *a, const struct pms_stacks *st, uint64_t now)
 {
 	size_t nn, nf;
 	const struct pms_stack_node *n = pms_stacks__nodes(st, &nn);
 	const struct pms_stack_frame *f = pms_stacks__frames(st, &nf);
-	size_t max = a->opts.max_processes;
 
 	for (uint32_t c = nn ? n[0].first_child : 0; c; c = n[c].next_sibling) {
 		const struct pms_stack_frame *pf = &f[n[c].frame];
 		struct proc_info *pi;
+		bool fresh;
 
 		if (pf->kind != PMS_STACK_PROCESS || !pf->pid)
 			continue;
-		pi = proc_find(a, pf->pid);
-		if (pi && !strncmp(pi->comm, pf->name, sizeof(pi->comm) - 1)) {
-			pi->last_seen_ns = now;
+		pi = proc_slot(a, pf->pid, &fresh);
+		if (!pi)
 			continue;
+		if (!fresh && !pi->comm[0]) {
+			/* described at its announcement: the name comes with its first samples */
+			snprintf(pi->comm, sizeof(pi->comm), "%s", pf->name);
+		} else if (fresh || strncmp(pi->comm, pf->name, sizeof(pi->comm) - 1)) {
+			/* not announced (running before the start, or missed), or another program since */
+			proc_describe(a, pi, pf->pid, pf->name);
 		}
-		if (!pi) {
-			if (a->nr_procs >= max) {
-				/* the least recently sampled goes */
-				size_t old = 0;
-
-				for (size_t i = 1; i < a->nr_procs; i++)
-					if (a->procs[i].last_seen_ns < a->procs[old].last_seen_ns)
-						old = i;
-				pi = &a->procs[old];
-				a->procs_evicted++;
-			} else {
-				if (pms_array__reserve(&a->procs, &a->procs_alloc, a->nr_procs + 1, sizeof(*a->procs)))
-					continue;
-				pi = &a->procs[a->nr_procs++];
-				memset(pi, 0, sizeof(*pi));
-			}
-		}
-		proc_describe(a, pi, pf->pid, pf->name);
+		proc_build_id(a, pi);
 		pi->last_seen_ns = now;
 	}
 }

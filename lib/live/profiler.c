@@ -49,6 +49,8 @@ struct pms_profiler {
 	bool include_idle;
 	struct pms_resolver *res;
 	size_t max_files;          /* pms_profiler__limit_files(); 0: unbounded */
+	pms_profiler_announce_fn on_announce;
+	void *on_announce_arg;
 	struct pms_live_syms *syms;
 	struct pms_stacks *st;
 	struct pms_chaincheck *chains;
@@ -392,7 +394,11 @@ int pms_profiler__add_sample(struct pms_profiler *pr, const struct pms_profile_s
 
 int pms_profiler__announce(struct pms_profiler *pr, uint32_t tgid, uint32_t exec_id)
 {
-	return pms_live_syms__announce(pr->syms, tgid, exec_id) ? 0 : -ENOMEM;
+	if (!pms_live_syms__announce(pr->syms, tgid, exec_id))
+		return -ENOMEM;
+	if (pr->on_announce)
+		pr->on_announce(pr->on_announce_arg, tgid, exec_id);
+	return 0;
 }
 
 /* ------------------------------------------------------ the sampler -- */
@@ -832,4 +838,10 @@ const struct pms_resolver *pms_profiler__resolver(const struct pms_profiler *pr)
 void pms_profiler__limit_files(struct pms_profiler *pr, size_t max_files)
 {
 	pr->max_files = max_files;
+}
+
+void pms_profiler__on_announce(struct pms_profiler *pr, pms_profiler_announce_fn fn, void *arg)
+{
+	pr->on_announce = fn;
+	pr->on_announce_arg = arg;
 }

@@ -167,6 +167,14 @@ struct pms_live_syms *pms_profiler__syms(struct pms_profiler *pr);
  * command sees few files; an always-on agent sees every binary the host ever runs).
  */
 void pms_profiler__limit_files(struct pms_profiler *pr, size_t max_files);
+/*
+ * Called after each process image is announced and snapshotted (a new
+ * process or an exec), while the process most likely still runs: what a
+ * caller wants to know of it (its executable, cgroup) is still there to
+ * read, even when it exits before its samples are read. NULL: none.
+ */
+typedef void (*pms_profiler_announce_fn)(void *arg, uint32_t tgid, uint32_t exec_id);
+void pms_profiler__on_announce(struct pms_profiler *pr, pms_profiler_announce_fn fn, void *arg);
 /* The resolver behind it (borrowed), for pms_resolver__held(). */
 const struct pms_resolver *pms_profiler__resolver(const struct pms_profiler *pr);
 /*
