@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "perf_event/caps.h"
 #include "events.h"
 #include "stop_signals.h"
 #include "data/outfile.h"
@@ -366,6 +367,7 @@ static int run(int argc, char **argv)
 	int first, err, ret = 0;
 	sigset_t poll_mask;
 	uint64_t deadline = 0;
+	bool stopped_by_duration = false;
 	bool pipe_out;
 
 	first = opt_parse(&cmd_record, &argc, argv, OPT_STOP_AT_NON_OPTION);
@@ -452,6 +454,17 @@ static int run(int argc, char **argv)
 	path = o.output ? o.output : "perf.data";
 	pipe_out = !strcmp(path, "-");
 
+	if (o.freq > 0) {
+		int max_hz = pms_knob__sysctl("perf_event_max_sample_rate");
+
+		/* as perf: throttle to the kernel's limit with a warning, rather than fail the open (EINVAL) */
+		if (max_hz > 0 && o.freq > max_hz) {
+			warning("-F %d Hz is more than kernel.perf_event_max_sample_rate (%d Hz): sampling at %d Hz, as perf "
+				"does. Raise the limit in /proc/sys/kernel/perf_event_max_sample_rate (the kernel lowers "
+				"it again when sampling interrupts take too long)", o.freq, max_hz, max_hz);
+			o.freq = max_hz;
+		}
+	}
 	so.period = o.period;
 	so.freq = (uint64_t)o.freq;
 	so.system_wide = o.all || (o.cpu && !o.pid && !o.tid);
@@ -634,8 +647,10 @@ out_open:;
 			uint64_t now = pms_clock__monotonic_ns();
 
 			if (now >= deadline) {
-				if (cmd_argv && !wl.exited)
+				if (cmd_argv && !wl.exited) {
 					kill(wl.pid, SIGTERM);
+					stopped_by_duration = true;
+				}
 				break;
 			}
 			if ((deadline - now) / 1000000 < (uint64_t)timeout)
@@ -650,6 +665,11 @@ out_open:;
 		ret = pms_workload__exit_code(&wl);
 		if (ret < 0)
 			ret = EXIT_RUNTIME;
+		/* stopping it was what --duration asked for: not a failure (as perf stat --timeout) */
+		if (stopped_by_duration && ret == 128 + SIGTERM) {
+			note("--duration: stopped '%s' after %g s, as asked", cmd_argv[0], o.duration);
+			ret = 0;
+		}
 	}
 	drain_all(&r);
 	if (r.hits)

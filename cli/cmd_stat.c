@@ -277,6 +277,7 @@ static int run_once(struct stat_ctx *x, struct pms_counters **cs_out, struct sta
 	size_t nr_threads = x->nr_tids;
 	uint64_t t0, t_end = 0, next_tick = 0, t_last;
 	int intervals = 0, ret, rc = 0;
+	bool stopped_by_us = false;
 	bool retried = false;
 
 	memset(ri, 0, sizeof(*ri));
@@ -403,6 +404,7 @@ again:
 		if (stop) {
 			if (cfg->argv && !w.exited) {
 				kill(w.pid, SIGTERM);
+				stopped_by_us = true;
 				stop_signals__reap_workload(&w, true);
 			}
 			break;
@@ -450,6 +452,17 @@ again:
 		ri->exit_status = pms_workload__exit_code(&w);
 		if (ri->exit_status < 0)
 			ri->exit_status = EXIT_RUNTIME;
+		/* stopping it was what --timeout or --interval-count asked for: exit 0, as perf stat */
+		if (stopped_by_us && ri->exit_status == 128 + SIGTERM) {
+			if (o.json)
+				; /* JSON Lines keep stderr quiet: the status says it */
+			else if (o.timeout > 0 && t_end && !(o.interval_count && intervals >= o.interval_count))
+				note("--timeout: stopped '%s' after %d ms, as asked", cfg->argv[0], o.timeout);
+			else
+				note("--interval-count: stopped '%s' after %d intervals, as asked", cfg->argv[0],
+				     o.interval_count);
+			ri->exit_status = 0;
+		}
 		ri->have_rusage = cfg->target == ST_COMMAND; /* perf shows user/sys for a plain workload only */
 		ri->user_ns = (double)w.rusage.ru_utime.tv_sec * 1e9 + (double)w.rusage.ru_utime.tv_usec * 1e3;
 		ri->sys_ns = (double)w.rusage.ru_stime.tv_sec * 1e9 + (double)w.rusage.ru_stime.tv_usec * 1e3;

@@ -175,6 +175,25 @@ rt_target_tests() {
 	"$PMUSCOPE" record -a --duration 1 -o "$rt_tmp/a.data" >/dev/null 2>"$rt_tmp/a.err"
 	rt_rc=$?
 	[ $rt_rc = 0 ] && pass "record -a --duration 1: exit 0" || fail "record -a: exit 0" "exit $rt_rc: $(cat "$rt_tmp/a.err")"
+	# -F above kernel.perf_event_max_sample_rate: throttled to it with a warning, as perf does
+	rt_max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+	"$PMUSCOPE" record -F $((rt_max * 2)) -o "$rt_tmp/f.data" -- true >/dev/null 2>"$rt_tmp/f.err"
+	rt_rc=$?
+	rt_freq=$(perf evlist -v -i "$rt_tmp/f.data" 2>/dev/null | grep -o 'sample_freq }: [0-9]*' | head -1)
+	if [ $rt_rc = 0 ] && grep -q 'perf_event_max_sample_rate' "$rt_tmp/f.err" && [ "$rt_freq" = "sample_freq }: $rt_max" ]; then
+		pass "record -F $((rt_max * 2)): throttled to the kernel's $rt_max Hz with a warning ($rt_freq in perf evlist -v)"
+	else
+		fail "record -F above the kernel's maximum" "exit $rt_rc, '$rt_freq': $(cat "$rt_tmp/f.err")"
+	fi
+	# --duration on a command stops it: what was asked, so exit 0 with a note (not its 143)
+	"$PMUSCOPE" record --duration 0.5 -o "$rt_tmp/d.data" -- sleep 5 >/dev/null 2>"$rt_tmp/d.err"
+	rt_rc=$?
+	if [ $rt_rc = 0 ] && grep -q -e "--duration: stopped 'sleep' after 0.5 s, as asked" "$rt_tmp/d.err" &&
+		perf report -i "$rt_tmp/d.data" --stdio >/dev/null 2>&1; then
+		pass "record --duration 0.5 -- sleep 5: exit 0, a note, a file perf reads"
+	else
+		fail "record --duration -- CMD: exit 0" "exit $rt_rc: $(cat "$rt_tmp/d.err")"
+	fi
 	if rt_readable "record -a: perf reads it" "$rt_tmp/a.data"; then
 		rt_cpus=$(perf script -F cpu -i "$rt_tmp/a.data" 2>/dev/null | sort -u | wc -l)
 		[ "$rt_cpus" -ge 1 ] && pass "record -a: samples carry CPUs ($rt_cpus)" ||
