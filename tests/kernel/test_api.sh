@@ -25,7 +25,7 @@ if api_staged; then
 	if (cd "$TOP" && "$BUILD_DIR/tests/api-tests" --jobs 2 >"$api_tmp/api.out" 2>&1); then
 		pass "api-tests: $(sed -n 's/.*Synthesis: Tested: \([0-9]*\).*/\1/p' "$api_tmp/api.out") public-API tests"
 	else
-		fail "api-tests" "$(grep -E 'FAIL|CRASH|Synthesis' "$api_tmp/api.out" | head -n 8 | tr '\n' ' ')"
+		fail "api-tests" "$(grep -E 'FAIL|CRASH|Synthesis|\[----\]' "$api_tmp/api.out" | head -n 12 | tr '\n' ' ')"
 	fi
 
 	# count: task-clock vs the thread's CPU clock

@@ -349,11 +349,14 @@ pf_offcpu() {
 	# writer_nap (20 ms) are left out unless the machine was loaded enough that one of their
 	# blocks really lasted 25 ms, which the workload's own "longest" says (a block the kernel
 	# times is never longer than the same block measured around the system call).
-	# --max-block 15ms keeps only nap_short: every other block is at least 20 ms.
+	# --max-block 15ms keeps nap_short and never the timed sleeps of 20 and 30 ms (nap_long,
+	# writer_nap: a timer sleep lasts its time whatever the load). wait_pipe may show up on a
+	# loaded machine: when main is preempted between its request and its read(), the part of the
+	# 20 ms it waited runnable is not blocked time, so the block the kernel times is shorter.
 	pf_min=$(pf_fn_times "$pf_tmp/offmin.folded" | awk -v longest="${pf_longest#longest }" '
 		BEGIN { n = split(longest, kv, /[ =]/); for (i = 1; i < n; i += 2) lng[kv[i]] = kv[i + 1] }
 		$1 == "nap_long" || lng[$1] < 0.025 { printf "%s ", $1 }')
-	pf_max=$(pf_fn_times "$pf_tmp/offmax.folded" | awk '{ printf "%s ", $1 }')
+	pf_max=$(pf_fn_times "$pf_tmp/offmax.folded" | awk '$1 != "wait_pipe" { printf "%s ", $1 }')
 	pf_short_n=$(sed -n 's/^profile: blocks left out: shorter than --min-block \([0-9]*\),.*/\1/p' "$pf_tmp/offmin.err")
 	pf_long_n=$(sed -n 's/^profile: blocks left out: .*longer than --max-block \([0-9]*\),.*/\1/p' "$pf_tmp/offmax.err")
 	if [ "$pf_min" = "nap_long " ] && [ "${pf_short_n:-0}" -ge 20 ]; then
@@ -361,10 +364,10 @@ pf_offcpu() {
 	else
 		fail "pf_offcpu_min_block" "kept (besides blocks the workload measured >= 25 ms): '$pf_min', left out: '$pf_short_n' (want nap_long only, >= 20 left out; $pf_longest): $(cat "$pf_tmp/offmin.err")"
 	fi
-	if [ "$pf_max" = "nap_short " ] && [ "${pf_long_n:-0}" -ge 60 ]; then
-		pass "pf_offcpu_max_block: only nap_short kept, $pf_long_n longer blocks left out and counted"
+	if [ "$pf_max" = "nap_short " ] && [ "${pf_long_n:-0}" -ge 40 ]; then
+		pass "pf_offcpu_max_block: nap_short kept (wait_pipe aside), no timed sleep of 20 ms or more, $pf_long_n longer blocks left out and counted"
 	else
-		fail "pf_offcpu_max_block" "kept: '$pf_max', left out: '$pf_long_n' (want nap_short only, >= 60): $(cat "$pf_tmp/offmax.err")"
+		fail "pf_offcpu_max_block" "kept (wait_pipe aside): '$pf_max', left out: '$pf_long_n' (want nap_short only, >= 40): $(cat "$pf_tmp/offmax.err")"
 	fi
 }
 
