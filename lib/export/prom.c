@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "export/prom.h"
+#include "util/utf8.h"
 
 static bool is_alpha(unsigned char c)
 {
@@ -45,35 +46,6 @@ bool pms_prom__valid_label_name(const char *name)
 	return true;
 }
 
-/* Length of the valid UTF-8 sequence at s (at most left bytes), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t left)
-{
-	size_t n;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0)
-		n = 2, cp = s[0] & 0x1f;
-	else if ((s[0] & 0xf0) == 0xe0)
-		n = 3, cp = s[0] & 0x0f;
-	else if ((s[0] & 0xf8) == 0xf0)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (n > left)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
-}
-
 /* s escaped as HELP text (quotes == false) or as a label value (quotes == true). */
 static void add_escaped(struct strbuf *out, const char *s, bool quotes)
 {
@@ -90,7 +62,7 @@ static void add_escaped(struct strbuf *out, const char *s, bool quotes)
 			esc = "\\n";
 		else if (*p == '"' && quotes)
 			esc = "\\\"";
-		else if (*p >= 0x80 && !(n = utf8_len(p, (size_t)(end - p)))) {
+		else if (*p >= 0x80 && !(n = pms_utf8__len(p, (size_t)(end - p)))) {
 			esc = "\xef\xbf\xbd"; /* U+FFFD */
 			n = 1;
 		}

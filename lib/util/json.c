@@ -5,42 +5,13 @@
 #include <string.h>
 
 #include "util/json.h"
+#include "util/utf8.h"
 
 void pms_json__init(struct pms_json *j, struct strbuf *out, bool pretty)
 {
 	memset(j, 0, sizeof(*j));
 	j->out = out;
 	j->pretty = pretty;
-}
-
-/* Length of the valid UTF-8 sequence at s (at most left bytes), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t left)
-{
-	size_t n;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0)
-		n = 2, cp = s[0] & 0x1f;
-	else if ((s[0] & 0xf0) == 0xe0)
-		n = 3, cp = s[0] & 0x0f;
-	else if ((s[0] & 0xf8) == 0xf0)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (n > left)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates and values past U+10FFFF are not UTF-8 */
-	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
 }
 
 void pms_json__quote(struct strbuf *out, const char *s, size_t len)
@@ -70,7 +41,7 @@ void pms_json__quote(struct strbuf *out, const char *s, size_t len)
 				snprintf(ubuf, sizeof(ubuf), "\\u%04x", *p);
 				esc = ubuf;
 			} else if (*p >= 0x80) {
-				n = utf8_len(p, (size_t)(end - p));
+				n = pms_utf8__len(p, (size_t)(end - p));
 				if (!n) {
 					esc = "\xef\xbf\xbd"; /* U+FFFD */
 					n = 1;
