@@ -813,6 +813,13 @@ static void smp_u64(struct mw *m, const char *name, const struct pms_prom_label 
 		m->err = rc;
 }
 
+/* A family of one unlabelled sample. */
+static void one_u64(struct mw *m, const char *name, const char *type, const char *help, uint64_t v)
+{
+	fam(m, name, type, help);
+	smp_u64(m, name, NULL, 0, v);
+}
+
 static bool is_clock(const struct pms_counter *c)
 {
 	return !strcmp(c->unit, "msec");
@@ -990,10 +997,9 @@ static void health_text(struct pms_agent *a, struct mw *m)
 		    "1 when samples stream through perf's ring buffer because BPF did not load");
 		l = (struct pms_prom_label){ "reason", h.sampler_note };
 		smp(m, "pmuscope_agent_sampler_ring_fallback", &l, 1, h.ring_fallback);
-		fam(m, "pmuscope_agent_samples_total", "counter", "on-CPU samples the sampler took");
-		smp_u64(m, "pmuscope_agent_samples_total", NULL, 0, h.samples_taken);
-		fam(m, "pmuscope_agent_samples_profiled_total", "counter", "samples put into profile windows");
-		smp_u64(m, "pmuscope_agent_samples_profiled_total", NULL, 0, h.samples_profiled);
+		one_u64(m, "pmuscope_agent_samples_total", "counter", "on-CPU samples the sampler took", h.samples_taken);
+		one_u64(m, "pmuscope_agent_samples_profiled_total", "counter", "samples put into profile windows",
+			h.samples_profiled);
 		fam(m, "pmuscope_agent_samples_dropped_total", "counter",
 		    "samples dropped whole, by reason: ring_full (ring buffer), maps_full (in-kernel counts map), "
 		    "evicted (history over its node budget)");
@@ -1009,28 +1015,20 @@ static void health_text(struct pms_agent *a, struct mw *m)
 		smp_u64(m, "pmuscope_agent_stacks_lost_total", &l, 1, h.user_stacks_lost);
 		l.value = "kernel";
 		smp_u64(m, "pmuscope_agent_stacks_lost_total", &l, 1, h.kernel_stacks_lost);
-		fam(m, "pmuscope_agent_stacks_truncated_total", "counter", "stacks cut at the frame limit");
-		smp_u64(m, "pmuscope_agent_stacks_truncated_total", NULL, 0, h.truncated);
-		fam(m, "pmuscope_agent_stacks_table_drains_total", "counter",
-		    "early reads of the in-kernel counts map because it was three quarters full");
-		smp_u64(m, "pmuscope_agent_stacks_table_drains_total", NULL, 0, a->on.counts.drains);
-		fam(m, "pmuscope_agent_unsymbolized_samples_total", "counter",
-		    "samples whose leaf frame no symbol covers");
-		smp_u64(m, "pmuscope_agent_unsymbolized_samples_total", NULL, 0, h.unsymbolized);
-		fam(m, "pmuscope_agent_profile_windows", "gauge", "one-second profile windows held");
-		smp_u64(m, "pmuscope_agent_profile_windows", NULL, 0, h.windows);
-		fam(m, "pmuscope_agent_profile_windows_evicted_total", "counter",
-		    "windows dropped before their time to stay under the node budget");
-		smp_u64(m, "pmuscope_agent_profile_windows_evicted_total", NULL, 0, h.windows_evicted);
-		fam(m, "pmuscope_agent_profile_nodes", "gauge", "call-tree nodes held over all windows");
-		smp_u64(m, "pmuscope_agent_profile_nodes", NULL, 0, h.nodes);
-		fam(m, "pmuscope_agent_processes", "gauge", "processes described for profile labels");
-		smp_u64(m, "pmuscope_agent_processes", NULL, 0, h.processes);
-		fam(m, "pmuscope_agent_processes_evicted_total", "counter",
-		    "process descriptions dropped to stay under the table's size");
-		smp_u64(m, "pmuscope_agent_processes_evicted_total", NULL, 0, h.processes_evicted);
+		one_u64(m, "pmuscope_agent_stacks_truncated_total", "counter", "stacks cut at the frame limit", h.truncated);
+		one_u64(m, "pmuscope_agent_stacks_table_drains_total", "counter",
+		    "early reads of the in-kernel counts map because it was three quarters full", a->on.counts.drains);
+		one_u64(m, "pmuscope_agent_unsymbolized_samples_total", "counter",
+		    "samples whose leaf frame no symbol covers", h.unsymbolized);
+		one_u64(m, "pmuscope_agent_profile_windows", "gauge", "one-second profile windows held", h.windows);
+		one_u64(m, "pmuscope_agent_profile_windows_evicted_total", "counter",
+		    "windows dropped before their time to stay under the node budget", h.windows_evicted);
+		one_u64(m, "pmuscope_agent_profile_nodes", "gauge", "call-tree nodes held over all windows", h.nodes);
+		one_u64(m, "pmuscope_agent_processes", "gauge", "processes described for profile labels", h.processes);
+		one_u64(m, "pmuscope_agent_processes_evicted_total", "counter",
+		    "process descriptions dropped to stay under the table's size", h.processes_evicted);
 	}
-	if (a->on.pr) {
+	if (a->on.pr) { /* the symbolizer's tables (of the on-CPU sampler) */
 		static const char *const kinds[4] = { "images", "build_ids", "files", "jit_maps" };
 		uint64_t v[4];
 
