@@ -42,6 +42,50 @@ static void add_operands(struct strbuf *sb, const struct pms_annotate_sym *s, co
 		strbuf_addf(sb, " <%s+0x%" PRIx64 ">", t->name, in->d.target - t->start);
 }
 
+/* A group member's instruction for the leader's i-th (the same code): at the same index, or
+   found by address; NULL when the member has no annotation or not that address. */
+static const struct pms_annotate_insn *member_insn(const struct pms_annotation *ma, size_t i, uint64_t addr)
+{
+	if (!ma)
+		return NULL;
+	if (i < ma->nr_insns && ma->insns[i].d.addr == addr)
+		return &ma->insns[i];
+	for (size_t k = 0; k < ma->nr_insns; k++)
+		if (ma->insns[k].d.addr == addr)
+			return &ma->insns[k];
+	return NULL;
+}
+
+/* A group member's source line, by file and number. */
+static const struct pms_annotate_line *member_line(const struct pms_annotation *ma, const struct pms_annotate_line *l)
+{
+	for (size_t k = 0; ma && k < ma->nr_lines; k++)
+		if (ma->lines[k].line == l->line && ma->lines[k].file && l->file && !strcmp(ma->lines[k].file, l->file))
+			return &ma->lines[k];
+	return NULL;
+}
+
+/* --group in JSON: each member's samples, period and share beside the leader's. */
+static void json_members(const struct pms_annotate_view *v, struct pms_json *j, const struct pms_annotate_insn *const *mis,
+			 const struct pms_annotate_line *const *mls)
+{
+	pms_json__arr(j, "members");
+	for (size_t m = 0; m < v->nr_members; m++) {
+		struct pms_annotate_view mv = { .ev = v->member_evs[m], .pct = v->pct };
+		const struct pms_annotation *ma = v->members[m];
+		uint64_t samples = mis ? (mis[m] ? mis[m]->samples : 0) : (mls[m] ? mls[m]->samples : 0);
+		uint64_t period = mis ? (mis[m] ? mis[m]->period : 0) : (mls[m] ? mls[m]->period : 0);
+
+		pms_json__obj(j, NULL);
+		pms_json__str(j, "event", mv.ev && mv.ev->name ? mv.ev->name : NULL);
+		pms_json__uint(j, "samples", samples);
+		pms_json__uint(j, "period", period);
+		pms_json__double(j, "percent", ma && samples ? share(&mv, ma->sym, samples, period) : 0.0);
+		pms_json__end(j);
+	}
+	pms_json__end(j);
+}
+
 static void skid_line(const struct pms_annotate_view *v, struct strbuf *f)
 {
 	const struct pms_annotate_event *ev = v->ev;
@@ -160,16 +204,10 @@ void pms_annotate_text__stdio(const struct pms_annotate_view *v, struct pms_anno
 		else
 			strbuf_addf(&line, "    0.00");
 		for (size_t m = 0; m < v->nr_members; m++) {
-			/* the same code: the member's instruction at the same index, or found by address */
 			const struct pms_annotation *ma = v->members[m];
-			const struct pms_annotate_insn *mi = NULL;
+			const struct pms_annotate_insn *mi = member_insn(ma, i, in->d.addr);
 			struct pms_annotate_view mv = { .ev = v->member_evs[m], .pct = v->pct };
 
-			if (ma && i < ma->nr_insns && ma->insns[i].d.addr == in->d.addr)
-				mi = &ma->insns[i];
-			for (size_t k = 0; ma && !mi && k < ma->nr_insns; k++)
-				if (ma->insns[k].d.addr == in->d.addr)
-					mi = &ma->insns[k];
 			strbuf_addf(&line, " %8.2f", mi && mi->samples ? share(&mv, ma->sym, mi->samples, mi->period) : 0.0);
 		}
 		strbuf_adds(&line, " :");
@@ -199,6 +237,8 @@ void pms_annotate_text__json(const struct pms_annotate_view *v, struct pms_annot
 	const struct pms_annotate_sym *s = a->sym;
 	const struct pms_annotate_event *ev = v->ev;
 	struct strbuf sb = STRBUF_INIT;
+	const struct pms_annotate_insn **mis = NULL;
+	const struct pms_annotate_line **mls = NULL;
 
 	pms_json__obj(j, NULL);
 	pms_json__str(j, "symbol", s->name);
@@ -216,6 +256,15 @@ void pms_annotate_text__json(const struct pms_annotate_view *v, struct pms_annot
 	}
 	pms_json__uint(j, "samples_elsewhere", a->samples_elsewhere);
 	pms_json__str(j, "no_source", a->no_source);
+	if (v->nr_members) {
+		pms_json__arr(j, "group");
+		pms_json__str(j, NULL, ev ? ev->name : v->event_name);
+		for (size_t m = 0; m < v->nr_members; m++)
+			pms_json__str(j, NULL, v->member_evs[m] ? v->member_evs[m]->name : NULL);
+		pms_json__end(j);
+		mis = calloc(v->nr_members, sizeof(*mis));
+		mls = calloc(v->nr_members, sizeof(*mls));
+	}
 	pms_json__arr(j, "insns");
 	for (size_t i = 0; i < a->nr_insns; i++) {
 		const struct pms_annotate_insn *in = &a->insns[i];
@@ -227,6 +276,10 @@ void pms_annotate_text__json(const struct pms_annotate_view *v, struct pms_annot
 		pms_json__obj(j, NULL);
 		pms_json__uint(j, "addr", in->d.addr);
 		pms_json__str(j, "asm", strbuf_str(&sb));
+		strbuf_reset(&sb);
+		for (unsigned b = 0; b < in->d.size && b < sizeof(in->d.bytes); b++)
+			strbuf_addf(&sb, "%s%02x", b ? " " : "", in->d.bytes[b]);
+		pms_json__str(j, "bytes", strbuf_str(&sb));
 		pms_json__uint(j, "samples", in->samples);
 		pms_json__uint(j, "period", in->period);
 		pms_json__double(j, "percent", share(v, s, in->samples, in->period));
@@ -242,6 +295,11 @@ void pms_annotate_text__json(const struct pms_annotate_view *v, struct pms_annot
 			pms_json__bool(j, "jump_target", true);
 		if (in->back_edge)
 			pms_json__bool(j, "back_edge", true);
+		if (mis) {
+			for (size_t m = 0; m < v->nr_members; m++)
+				mis[m] = member_insn(v->members[m], i, in->d.addr);
+			json_members(v, j, mis, NULL);
+		}
 		pms_json__end(j);
 	}
 	pms_json__end(j);
@@ -256,6 +314,11 @@ void pms_annotate_text__json(const struct pms_annotate_view *v, struct pms_annot
 		pms_json__uint(j, "period", l->period);
 		pms_json__double(j, "percent", share(v, s, l->samples, l->period));
 		pms_json__uint(j, "first_addr", l->first_addr);
+		if (mls) {
+			for (size_t m = 0; m < v->nr_members; m++)
+				mls[m] = member_line(v->members[m], l);
+			json_members(v, j, NULL, mls);
+		}
 		pms_json__end(j);
 	}
 	pms_json__end(j);
@@ -271,5 +334,7 @@ void pms_annotate_text__json(const struct pms_annotate_view *v, struct pms_annot
 	pms_json__end(j);
 	pms_json__end(j);
 	strbuf_release(&sb);
+	free(mis);
+	free(mls);
 }
 

@@ -3,7 +3,8 @@
 #  1. demo/pms-loops (two loops of one body, 3:1 iterations): the loops carry 75% and 25% of
 #     two_loops within 3 points, the lines of loop A 75% in all, and the hottest-lines summary
 #     lists loop A's lines first; the same built with -O2 -g, and built as a non-PIE executable;
-#     report --sort srcline counts the same samples on the same lines;
+#     report --sort srcline counts the same samples on the same lines; pms-shares --leaves built
+#     -O2 -g: each leaf function's loop holds its known share (50/30/20) of all samples;
 #  2. on a file perf recorded, perf annotate --stdio -s two_loops and ours agree on the hottest
 #     instruction's address and on the top 10 instructions' shares within 0.5 points; with a
 #     recorded group, --group gives each event's column as perf annotate --group does;
@@ -90,6 +91,20 @@ an_truth() {
 		an_judge "annotate_loops (non-PIE, at $(jq '.annotations[0].start' "$an_tmp/nopie.json"))" "$an_tmp/nopie.json"
 	else
 		fail "annotate_loops (non-PIE)" "start $(head -c 300 "$an_tmp/nopie.json")"
+	fi
+	# pms-shares --leaves built -O2 -g: each leaf's loop carries its known share of all samples
+	# (global percent: 50/30/20 of the work is in leaf_alpha/bravo/delta's loops)
+	cc -std=gnu11 -O2 -g -fno-omit-frame-pointer -o "$an_tmp/shares-O2" "$TOP/demo/pms-shares.c" -lm &&
+		(cd "$an_tmp" && HOME="$an_tmp/cache" "$PMUSCOPE" record -F 4000 -o "$an_tmp/shares.data" \
+			"$an_tmp/shares-O2" --leaves --seconds 2 >/dev/null 2>&1) &&
+		"$PMUSCOPE" annotate -i "$an_tmp/shares.data" --percent-type global-period --json \
+			leaf_alpha leaf_bravo leaf_delta >"$an_tmp/shares.json" 2>&1
+	an_res=$(jq -r '[.annotations[] | {(.symbol): ([.loops[].percent] | max // 0)}] | add |
+		"\(.leaf_alpha // 0) \(.leaf_bravo // 0) \(.leaf_delta // 0)"' "$an_tmp/shares.json" 2>/dev/null)
+	if echo "$an_res" | awk 'NF == 3 { exit !(($1 - 50)^2 <= 9 && ($2 - 30)^2 <= 9 && ($3 - 20)^2 <= 9) } { exit 1 }'; then
+		pass "annotate_shares (-O2 -g): the leaves' loops carry $an_res% of all samples (want 50/30/20 +-3)"
+	else
+		fail "annotate_shares (-O2 -g)" "loops '$an_res' (want 50/30/20 +-3): $(head -c 300 "$an_tmp/shares.json")"
 	fi
 }
 

@@ -115,3 +115,21 @@ if "$PMUSCOPE" record -e instructions:u -c "$P" -e cpu-clock -o ic.data -- "$wl"
 else
 	fail record-instructions-companion "record -e instructions:u -e cpu-clock failed (exit $?): $(excerpt ic.err)"
 fi
+
+# Issue 16 (annotate --group, IPC per line) on the real PMU: a {cycles:u,instructions:u} group
+# sampled with the same period, with the cpu-clock companion so the general counter's overflows
+# are seen. Under icount both count the same events (one cycle per instruction), so the host's
+# `annotate --group` must give the loop's lines instructions/cycles = 1. Shipped as group.data.
+if "$PMUSCOPE" record -e '{cycles:u,instructions:u}' -e cpu-clock -c "$P" -o grp.data -- "$wl" "$N" >grp.out 2>grp.err; then
+	"$PMUSCOPE" script -i grp.data -F event >grp.script 2>&1
+	cyc=$(grep -c 'cycles:u:' grp.script)
+	ins=$(grep -c 'instructions:u:' grp.script)
+	if [ $((cyc - want)) -le 1 ] && [ $((want - cyc)) -le 1 ] && [ $((ins - want)) -le 1 ] && [ $((want - ins)) -le 1 ]; then
+		pass record-group "{cycles:u,instructions:u} -c $P -e cpu-clock: $cyc cycles:u and $ins instructions:u samples, want $want +-1 each"
+	else
+		fail record-group "$cyc cycles:u, $ins instructions:u samples, want $want +-1 each: $(excerpt grp.err) $(excerpt grp.script 100)"
+	fi
+	ship grp.data group.data
+else
+	fail record-group "record -e {cycles:u,instructions:u} -e cpu-clock failed (exit $?): $(excerpt grp.err)"
+fi

@@ -124,10 +124,57 @@ hr_check_report() {
 	fi
 }
 
+# Issue 16 on the real PMU: `annotate --group` of the guest's {cycles:u,instructions:u} file on
+# the host. The static aarch64 workload is disassembled here (capstone's AArch64 mode on an
+# x86_64 host; perf annotate would need an aarch64 objdump), its loop found (the b.ne back to
+# the add), and under icount the two events count the same instructions, so instructions per
+# cycle over the loop's lines must be 1 (each event's samples are exact to +-1).
+hr_check_annotate() {
+	f=$GUEST_FILES/group.data
+	if ! command -v jq >/dev/null 2>&1; then
+		skip "guest-data-annotate" "jq not installed"
+		return
+	fi
+	if [ ! -s "$f" ]; then
+		fail "guest-data-annotate" "group.data did not arrive from the guest (see record-group)"
+		return
+	fi
+	out=$work/annotate-group.json
+	if ! "$HOST_PMUSCOPE" annotate -i "$f" --group --json hot_a >"$out" 2>"$out.err"; then
+		fail "guest-data-annotate" "annotate --group hot_a failed: $(head -c 300 "$out.err")"
+		return
+	fi
+	# group names; the loop's share; the back edge's mnemonic; leader and member samples over
+	# the loop; the hottest line's file
+	j=$(jq -r '[.annotations[] | select(.group)][0] as $a | ($a.loops | max_by(.samples)) as $l
+		| [($a.group | join(",")), ($l.percent | floor),
+		   ([$a.insns[] | select(.back_edge) | .asm | split(" ")[0]] | join(",")),
+		   ([$a.insns[] | select(.addr >= $l.start and .addr <= $l.end) | .period] | add),
+		   ([$a.insns[] | select(.addr >= $l.start and .addr <= $l.end) | .members[0].period] | add),
+		   ($a.lines | max_by(.samples) | .file | split("/") | last)] | @tsv' "$out" 2>&1)
+	# shellcheck disable=SC2086 # split the TSV fields
+	set -- $j
+	ipc=$(awk -v c="${4:-0}" -v i="${5:-0}" 'BEGIN { if (c > 0) printf "%.3f", i / c; else print "none" }')
+	if [ "${1:-}" = "cycles:u,instructions:u" ] && [ "${2:-0}" -ge 95 ] && [ "${3:-}" = "b.ne" ] &&
+		hr_near "$ipc" 1 0.03 && [ "${6:-}" = loop.h ]; then
+		pass "guest-data-annotate: hot_a's loop (b.ne back edge) has $2% of its cycles:u samples, instructions per cycle over it $ipc (icount: 1), hottest line in loop.h"
+	else
+		fail "guest-data-annotate" "got '$j' (group, loop %, back edges, cycles and instructions period in the loop, hottest file), IPC $ipc; want cycles:u,instructions:u, >= 95, b.ne, IPC 1 +-0.03, loop.h"
+	fi
+	if "$HOST_PMUSCOPE" annotate -i "$f" --group --stdio hot_a >"$work/annotate-group.txt" 2>&1 &&
+		grep -q 'Disassembly of shares for cycles:u, instructions:u' "$work/annotate-group.txt" &&
+		grep -Eq '^ +[0-9.]+ +[0-9.]+ : +[0-9a-f]+: +b\.ne +[0-9a-f]+ <hot_a\+0x[0-9a-f]+> +# loop back to' "$work/annotate-group.txt"; then
+		pass "guest-data-annotate-text: two percent columns, the AArch64 loop's b.ne marked as its back edge"
+	else
+		fail "guest-data-annotate-text" "$(head -n 30 "$work/annotate-group.txt" | tr '\n' '|')"
+	fi
+}
+
 for hr_f in cycles.data cycles-g.data instructions.data; do
 	[ -s "$GUEST_FILES/$hr_f" ] || fail "guest-data" "$hr_f did not arrive from the guest (see 90_record's results)"
 done
 if [ -s "$GUEST_FILES/cycles.data" ]; then
 	hr_check_perf
 	hr_check_report
+	hr_check_annotate
 fi

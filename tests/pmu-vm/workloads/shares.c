@@ -2,7 +2,7 @@
 // Guest workload `shares N`: hot_a runs the loop of loop.h 3*N times, then hot_b N times, so
 // under icount a sampler with a fixed period P puts exactly (to +-1) 12N/P samples in hot_a
 // and 4N/P in hot_b (75% / 25%), each with the call chain hot_X <- main. Prints nothing.
-// pmu-vm-cflags: -fno-omit-frame-pointer
+// pmu-vm-cflags: -fno-omit-frame-pointer -g
 #include <stdlib.h>
 #include "loop.h"
 
