@@ -142,18 +142,43 @@ static size_t say_unnamed(struct pms_session *s)
 
 	for (i = 0; i < 5 && !pms_resolver__unnamed(res, i, &u); i++) {
 		if (u.why == PMS_RES_STALE)
-			warning("%s: rebuilt since the recording (build-id on disk %s): its %zu samples are not "
+			warning("%s: rebuilt since the recording (build-id on disk %s): its %zu sample%s not "
 				"annotated, the bytes there are not the ones that ran", u.path,
-				*u.found_build_id_hex ? u.found_build_id_hex : "none", u.samples);
+				*u.found_build_id_hex ? u.found_build_id_hex : "none", u.samples, u.samples == 1 ? " is" : "s are");
 		else if (u.why == PMS_RES_STRIPPED)
-			warning("%s: stripped, and no debug file found: its %zu samples have no function to annotate",
-				u.path, u.samples);
+			warning("%s: stripped, and no debug file found: its %zu sample%s no function to annotate",
+				u.path, u.samples, u.samples == 1 ? " has" : "s have");
 		else
-			warning("%s: not on this machine%s%s%s: its %zu samples are not annotated", u.path,
+			warning("%s: not on this machine%s%s%s: its %zu sample%s not annotated", u.path,
 				*u.build_id_hex ? " nor in the build-id cache (build-id " : "", u.build_id_hex,
-				*u.build_id_hex ? ")" : "", u.samples);
+				*u.build_id_hex ? ")" : "", u.samples, u.samples == 1 ? " is" : "s are");
 	}
 	return i;
+}
+
+/* No sample fell in a named function: say where they are and why nothing names them. */
+static void say_nothing_named(struct pms_session *s, const struct pms_annotate_set *set, const char *path)
+{
+	uint64_t user, kernel;
+
+	pms_annotate_set__unnamed(set, &user, &kernel);
+	if (!user && !kernel) {
+		error("'%s' has no samples", path);
+		return;
+	}
+	say_unnamed(s);
+	if (kernel) {
+		struct pms_kernel_info ki;
+
+		pms_resolver__kernel_info(pms_session__resolver(s), &ki);
+		if (ki.source == PMS_KSRC_NONE && *ki.why)
+			warning("kernel: %s: its %" PRIu64 " sample%s not annotated%s", ki.why, kernel,
+				kernel == 1 ? " is" : "s are", ki.restricted ? "" :
+				" (unpack `pmuscope archive` of the recording into the build-id cache, or give its kallsyms with --kallsyms)");
+	}
+	error("'%s': none of its %" PRIu64 " sample%s is in a function named here (%" PRIu64 " user, %" PRIu64
+	      " kernel); `pmuscope report` says which objects they are in", path, user + kernel,
+	      user + kernel == 1 ? "" : "s", user, kernel);
 }
 
 static int run(int argc, char **argv)
@@ -312,6 +337,8 @@ static int run(int argc, char **argv)
 		if (!failed && nr_names && !say_unnamed(s))
 			error("'%s' has no samples of %s%s%s%s", path, names[0], nr_names > 1 ? " or the other names given" : "",
 			      o.dso ? " in " : "", o.dso ? o.dso : "");
+		else if (!failed && !nr_names && !pms_annotate_set__nr(set))
+			say_nothing_named(s, set, path);
 		else if (!failed && !nr_names)
 			error("'%s': no function has %.1f%% of its event's samples (--percent-limit)", path,
 			      o.percent_limit >= 0 ? o.percent_limit : 0.5);

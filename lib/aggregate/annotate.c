@@ -41,6 +41,7 @@ struct pms_annotate_set {
 	int kernel_state;                  /* 0 not looked at, 1 here, -1 not here */
 	int64_t kernel_delta;
 	struct pms_kallsyms ksyms;
+	uint64_t unnamed_user, unnamed_kernel; /* samples in no named function */
 };
 
 static uint32_t sym_hash(const struct pms_annotate_sym *k)
@@ -183,8 +184,13 @@ static int add_sample(struct pms_annotate_set *set, struct pms_session *s, const
 	ev->period += smp->period;
 	if (smp->sample && (smp->sample->misc & PERF_RECORD_MISC_EXACT_IP))
 		ev->exact_samples++;
-	if (f->res.status != PMS_RES_OK || !f->res.sym)
+	if (f->res.status != PMS_RES_OK || !f->res.sym) {
+		if (f->kind == PMS_FRAME_KERNEL)
+			set->unnamed_kernel++;
+		else
+			set->unnamed_user++;
 		return 0;
+	}
 	key = (struct pms_annotate_sym){
 		.name = f->res.sym, .dso = f->res.dso, .elf = f->res.elf, .start = f->res.addr - f->res.sym_off,
 		.event = smp->attr_idx, .kernel = f->kind == PMS_FRAME_KERNEL,
@@ -310,6 +316,12 @@ int pms_annotate_set__from_session(struct pms_session *s, struct pms_annotate_se
 	}
 	*out = set;
 	return 0;
+}
+
+void pms_annotate_set__unnamed(const struct pms_annotate_set *set, uint64_t *user, uint64_t *kernel)
+{
+	*user = set->unnamed_user;
+	*kernel = set->unnamed_kernel;
 }
 
 void pms_annotate_set__free(struct pms_annotate_set *set)

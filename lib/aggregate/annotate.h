@@ -69,6 +69,8 @@ size_t pms_annotate_set__nr(const struct pms_annotate_set *set);
 const struct pms_annotate_sym *pms_annotate_set__sym(const struct pms_annotate_set *set, size_t i);
 size_t pms_annotate_set__nr_events(const struct pms_annotate_set *set);
 const struct pms_annotate_event *pms_annotate_set__event(const struct pms_annotate_set *set, size_t e);
+/* Samples whose leaf is in no named function (a missing file, another kernel, JIT code without a map). */
+void pms_annotate_set__unnamed(const struct pms_annotate_set *set, uint64_t *user, uint64_t *kernel);
 
 struct pms_annotate_opts {
 	size_t sz;                 /* sizeof(struct pms_annotate_opts) */
