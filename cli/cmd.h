@@ -51,10 +51,12 @@ extern char **pms_cli_argv;
 /* Every command, in commands.def order; NULL-terminated. */
 extern const struct pms_cmd *const pms_commands[];
 
-/* Messages: "pmuscope: error: ...". error() returns -1; die() exits 128. */
+/* Messages: "pmuscope: error: ...", "warning: ", "note: ", "hint: ". error() returns -1; die() exits 128. */
 __attribute__((format(printf, 1, 2))) int error(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void warning(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void note(const char *fmt, ...);
+/* "pmuscope: hint: ...": what the user can do about the message before it. */
+__attribute__((format(printf, 1, 2))) void hint(const char *fmt, ...);
 __attribute__((format(printf, 1, 2), noreturn)) void die(const char *fmt, ...);
 /* Usage error for cmd: message, usage line, exit 129. */
 __attribute__((format(printf, 2, 3), noreturn)) void usage_error(const struct pms_cmd *cmd, const char *fmt, ...);

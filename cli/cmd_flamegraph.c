@@ -143,9 +143,10 @@ static int run(int argc, char **argv)
 	{
 		const struct pms_stacks_meta *m = pms_stacks__meta(st);
 
-		fprintf(stderr, "pmuscope: wrote %s (%s, %zu bytes): %" PRIu64 " samples, %zu stack nodes%s\n",
-			strcmp(dest, "-") ? dest : "stdout", o.svg ? "SVG" : "HTML", out.len, nodes[0].total_samples,
-			nr_nodes - 1, m && m->lost ? ", some samples were lost while recording" : "");
+		note("wrote %s (%s, %zu bytes): %" PRIu64 " sample%s, %zu stack node%s%s",
+		     strcmp(dest, "-") ? dest : "stdout", o.svg ? "SVG" : "HTML", out.len, nodes[0].total_samples,
+		     nodes[0].total_samples == 1 ? "" : "s", nr_nodes - 1, nr_nodes == 2 ? "" : "s",
+		     m && m->lost ? ", some samples were lost while recording" : "");
 	}
 out:
 	strbuf_release(&out);

@@ -176,7 +176,7 @@ static int emit(struct pms_stacks *st, const char *event, double secs, size_t nr
 		else if (err)
 			error("%s export failed: %s", fmt, strerror(-err));
 		else if (strcmp(o.output, "-"))
-			fprintf(stderr, "pmuscope: wrote %s (%s, %zu bytes)\n", o.output, fmt, sb.len);
+			note("wrote %s (%s, %zu bytes)", o.output, fmt, sb.len);
 		strbuf_release(&sb);
 		if (err)
 			return -1;
@@ -404,14 +404,13 @@ static int run(int argc, char **argv)
 		const char *who = o.pid ? "the processes" : o.tid ? "the threads" : "every process";
 
 		if (o.off_cpu)
-			fprintf(stderr, "pmuscope: timing %s off the CPU (sched_switch)%s\n", who,
-				o.duration ? "" : "; Ctrl-C to stop");
+			note("timing %s off the CPU (sched_switch)%s", who, o.duration ? "" : "; Ctrl-C to stop");
 		else
-			fprintf(stderr, "pmuscope: profiling %s at %u Hz (%zu events, one per %s)%s%s\n", who, po.freq,
-				nev, per_task ? "thread" : "CPU",
-				po.dwarf_stack_bytes ? ", every sample streamed with its user stack for DWARF unwinding"
-				: o.stream ? ", every sample streamed" : "",
-				o.duration ? "" : "; Ctrl-C to stop");
+			note("profiling %s at %u Hz (%zu event%s, one per %s)%s%s", who, po.freq, nev, nev == 1 ? "" : "s",
+			     per_task ? "thread" : "CPU",
+			     po.dwarf_stack_bytes ? ", every sample streamed with its user stack for DWARF unwinding"
+			     : o.stream ? ", every sample streamed" : "",
+			     o.duration ? "" : "; Ctrl-C to stop");
 	}
 
 	t0 = t_iv = now_s();

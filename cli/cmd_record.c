@@ -280,16 +280,18 @@ static void print_summary(struct rec *r, const char *path)
 	if (strcmp(path, "-") && stat(path, &sb) == 0)
 		mb = (double)sb.st_size / (1024.0 * 1024.0);
 	if (st->nr_lost_events || st->nr_lost_samples) {
-		fprintf(stderr, "pmuscope: warning: lost %llu events (%.1f%% of samples); "
-			"raise -m, lower -F, or check kernel.perf_event_max_sample_rate\n",
+		warning("lost %llu event%s (%.1f%% of samples); raise -m, lower -F, or check "
+			"kernel.perf_event_max_sample_rate",
 			(unsigned long long)(st->nr_lost_events + st->nr_lost_samples),
-			pms_ring_stats__lost_pct(st));
+			st->nr_lost_events + st->nr_lost_samples == 1 ? "" : "s", pms_ring_stats__lost_pct(st));
 	}
 	if (st->nr_throttle)
-		fprintf(stderr, "pmuscope: note: %llu throttle / %llu unthrottle events\n",
-			(unsigned long long)st->nr_throttle, (unsigned long long)st->nr_unthrottle);
-	fprintf(stderr, "[ pmuscope record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb, path,
-		(unsigned long long)st->nr_samples);
+		note("the kernel throttled sampling %llu time%s (%llu unthrottle event%s): interrupts took more than "
+		     "kernel.perf_cpu_time_max_percent of the CPU, so some samples were not taken; lower -F or -c "
+		     "less often, or raise that limit", (unsigned long long)st->nr_throttle, st->nr_throttle == 1 ? "" : "s",
+		     (unsigned long long)st->nr_unthrottle, st->nr_unthrottle == 1 ? "" : "s");
+	fprintf(stderr, "[ pmuscope record: Captured and wrote %.3f MB %s (%llu sample%s) ]\n", mb, path,
+		(unsigned long long)st->nr_samples, st->nr_samples == 1 ? "" : "s");
 }
 
 /*
@@ -624,6 +626,8 @@ out_open:;
 	}
 	if (o.duration > 0)
 		deadline = pms_clock__monotonic_ns() + (uint64_t)(o.duration * 1e9);
+	else if (!cmd_argv && isatty(STDERR_FILENO))
+		note("recording %s; Ctrl-C to stop", so.system_wide ? "every CPU" : "the targets");
 
 	for (;;) {
 		int timeout = 100;

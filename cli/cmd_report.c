@@ -96,7 +96,7 @@ static int set_call_graph(const struct opt *opt, const char *arg)
 			o.graph_none = false;
 		} else if (!strcmp(w, "fractal") || !strcmp(w, "flat") || !strcmp(w, "folded") ||
 			   !strcmp(w, "address") || !strcmp(w, "period") || !strcmp(w, "count")) {
-			fprintf(stderr, "pmuscope: error: -g %s: not supported yet (graph, caller, callee, none and a threshold are)\n", w);
+			error("-g %s: not supported yet (graph, caller, callee, none and a threshold are)", w);
 			ret = -1;
 			break;
 		} else if (!strcmp(w, "caller") || !strcmp(w, "callee")) {
@@ -107,7 +107,7 @@ static int set_call_graph(const struct opt *opt, const char *arg)
 			errno = 0;
 			d = strtod(w, &end);
 			if (errno || *end || end == w || d < 0 || d > 100) {
-				fprintf(stderr, "pmuscope: error: -g: unknown word '%s' (want caller, callee, none, graph or a threshold in %%)\n", w);
+				error("-g: unknown word '%s' (want caller, callee, none, graph or a threshold in %%)", w);
 				ret = -1;
 				break;
 			}

@@ -180,7 +180,7 @@ static int report_open_error(const struct stat_ctx *x, const struct pms_counters
 			error("no permission to count %s %d: it belongs to another user (uid %u), and counting "
 			      "another user's process needs ptrace access",
 			      x->cfg.target == ST_TID ? "thread" : "process", (int)e->tid, (unsigned)owner);
-			note("hint: run as root or as that user, or grant CAP_SYS_PTRACE; "
+			hint("run as root or as that user, or grant CAP_SYS_PTRACE; "
 			     "lowering kernel.perf_event_paranoid does not help here");
 			return EXIT_RUNTIME;
 		}
@@ -200,7 +200,7 @@ static int report_open_error(const struct stat_ctx *x, const struct pms_counters
 				     "was refused (kernels patched like Debian's deny everything at 3 and above)",
 				     k.paranoid);
 		}
-		note("hint: run as root, grant CAP_PERFMON (setcap cap_perfmon+ep), or lower it: "
+		hint("run as root, grant CAP_PERFMON (setcap cap_perfmon+ep), or lower it: "
 		     "sysctl kernel.perf_event_paranoid=%d",
 		     cpu_wide ? 0 : kernel_only ? 1 : 2);
 		return EXIT_RUNTIME;
@@ -216,7 +216,7 @@ static int report_open_error(const struct stat_ctx *x, const struct pms_counters
 		error("too many open files: %zu events x %zu CPUs x %zu threads need %zu file descriptors, the limit "
 		      "is %llu",
 		      cs->nr, cs->nr_cpus, cs->nr_threads, need, (unsigned long long)rl.rlim_cur);
-		note("hint: raise it with 'ulimit -n %zu' (or count fewer events/CPUs)", need + 64);
+		hint("raise it with 'ulimit -n %zu' (or count fewer events/CPUs)", need + 64);
 		return EXIT_RUNTIME;
 	}
 	case ESRCH:
@@ -365,6 +365,9 @@ again:
 	}
 	if (o.timeout > 0)
 		t_end = t0 + (uint64_t)o.timeout * 1000000ULL;
+	else if (!cfg->argv && !o.interval_count && isatty(STDERR_FILENO))
+		note("counting %s; Ctrl-C to stop", cfg->target == ST_SYSTEM ? "every CPU" :
+		     cfg->target == ST_CPUS ? "the CPUs of -C" : "the targets");
 	if (cfg->interval_ms > 0)
 		next_tick = t0 + (uint64_t)cfg->interval_ms * 1000000ULL;
 	t_last = t0;
@@ -547,7 +550,7 @@ static void setup_target(struct stat_ctx *x)
 				pms_procfs__path(path, sizeof(path), "%d/task", (int)x->pids[i]);
 				error("cannot list the threads of process %d: '%s': %s", (int)x->pids[i], path,
 				      strerror(ret == -ESRCH ? ENOENT : -ret));
-				note("hint: mount procfs (mount -t proc proc /proc) or count threads with -t");
+				hint("mount procfs (mount -t proc proc /proc) or count threads with -t");
 				exit(EXIT_RUNTIME);
 			}
 			if (ret) {

@@ -9,6 +9,7 @@
 #include <pmuscope/pmuscope.h>
 
 #include "cmd.h"
+#include "util/strsim.h"
 
 int verbose;
 
@@ -63,7 +64,16 @@ void note(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmessage("", fmt, ap);
+	vmessage("note: ", fmt, ap);
+	va_end(ap);
+}
+
+void hint(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("hint: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -82,7 +92,7 @@ void usage_error(const struct pms_cmd *cmd, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmessage("", fmt, ap);
+	vmessage("error: ", fmt, ap);
 	va_end(ap);
 	if (cmd)
 		fprintf(stderr, "usage: %s\n(see 'pmuscope %s -h')\n", cmd->usage, cmd->name);
@@ -138,6 +148,17 @@ static const struct pms_cmd *find_cmd(const char *name)
 		if (!strcmp((*c)->name, name))
 			return *c;
 	return NULL;
+}
+
+/* The command a mistyped name was meant to be, or NULL. */
+static const char *suggest_cmd(const char *name)
+{
+	const char *names[64];
+	size_t n = 0;
+
+	for (const struct pms_cmd *const *c = pms_commands; *c && n < 64; c++)
+		names[n++] = (*c)->name;
+	return pms_str__suggest(name, names, n);
 }
 
 static void print_main_usage(FILE *f)
@@ -202,7 +223,7 @@ int main(int argc, char **argv)
 			print_main_usage(stdout);
 			return 0;
 		} else {
-			fprintf(stderr, "pmuscope: unknown option '%s'\n", argv[i]);
+			error("unknown option '%s'", argv[i]);
 			print_main_usage(stderr);
 			return EXIT_USAGE;
 		}
@@ -213,7 +234,12 @@ int main(int argc, char **argv)
 	}
 	c = find_cmd(argv[i]);
 	if (!c) {
-		fprintf(stderr, "pmuscope: '%s' is not a pmuscope command. See 'pmuscope -h'.\n", argv[i]);
+		const char *near = suggest_cmd(argv[i]);
+
+		if (near)
+			error("'%s' is not a pmuscope command; did you mean '%s'? See 'pmuscope -h'.", argv[i], near);
+		else
+			error("'%s' is not a pmuscope command. See 'pmuscope -h'.", argv[i]);
 		return EXIT_USAGE;
 	}
 	return run_cmd(c, argc - i, argv + i);

@@ -9,6 +9,7 @@
 #include "opt.h"
 #include "event/callgraph.h"
 #include "util/idlist.h"
+#include "util/strsim.h"
 
 static int parse_value(const struct pms_cmd *cmd, const struct opt *o, const char *arg, const char *spelled)
 {
@@ -77,9 +78,34 @@ static int takes_value(const struct opt *o)
 		return 1;
 	case OPT_T_CALLBACK:
 		return !(o->flags & OPT_NOARG);
+	case OPT_T_REFUSED:
+		return o->argh != NULL;
 	default:
 		return 0;
 	}
+}
+
+static __attribute__((noreturn)) void refuse(const struct pms_cmd *cmd, const struct opt *o, const char *spelled)
+{
+	error("'%s' is not supported by pmuscope %s: %s", spelled, cmd->name, o->help);
+	exit(EXIT_USAGE);
+}
+
+/* The long option a mistyped one was meant to be ("--per-cpu" for "--percpu"), or NULL. */
+static const char *suggest_long(const struct opt *opts, const char *name, size_t len)
+{
+	const char *cands[256];
+	char word[128];
+	size_t n = 0;
+
+	if (len >= sizeof(word))
+		return NULL;
+	memcpy(word, name, len);
+	word[len] = 0;
+	for (const struct opt *o = opts; o->type != OPT_T_END && n < 256; o++)
+		if (o->long_name && o->type != OPT_T_GROUP)
+			cands[n++] = o->long_name;
+	return pms_str__suggest(word, cands, n);
 }
 
 static void set_flag(const struct opt *o, bool on)
@@ -160,6 +186,10 @@ int opt_parse(const struct pms_cmd *cmd, int *argcp, char **argv, int flags)
 			opt_print_usage(cmd, stdout);
 			exit(0);
 		}
+		if (!strcmp(a, "--list-opts")) {
+			opt_list_opts(cmd, stdout);
+			exit(0);
+		}
 		if (a[0] != '-' || a[1] == '\0') {
 			if (flags & OPT_STOP_AT_NON_OPTION)
 				return finish(argv, argc, pos, npos, i);
@@ -172,11 +202,25 @@ int opt_parse(const struct pms_cmd *cmd, int *argcp, char **argv, int flags)
 			bool neg;
 			const struct opt *o = find_long(opts, name, len, &neg);
 
-			if (!o)
+			if (!o) {
+				const char *near = suggest_long(opts, name, len);
+
+				if (near)
+					usage_error(cmd, "unknown option '%.*s'; did you mean '--%s'?", (int)(len + 2), a, near);
 				usage_error(cmd, "unknown option '%s'", a);
+			}
+			if (o->type == OPT_T_REFUSED) {
+				if (takes_value(o) && !eq && i + 1 < argc)
+					i++;
+				refuse(cmd, o, a);
+			}
 			if (takes_value(o) && !neg) {
 				const char *val = eq ? eq + 1 : NULL;
 
+				if (!val && (o->flags & OPT_OPTARG)) {
+					parse_value(cmd, o, NULL, a);
+					continue;
+				}
 				if (!val) {
 					if (i + 1 >= argc)
 						usage_error(cmd, "option '--%s' requires a value", o->long_name);
@@ -196,9 +240,15 @@ int opt_parse(const struct pms_cmd *cmd, int *argcp, char **argv, int flags)
 
 			if (!o)
 				usage_error(cmd, "unknown switch '%c'", *p);
+			if (o->type == OPT_T_REFUSED)
+				refuse(cmd, o, spelled);
 			if (takes_value(o)) {
 				const char *val = p[1] ? p + 1 : NULL;
 
+				if (!val && (o->flags & OPT_OPTARG)) {
+					parse_value(cmd, o, NULL, spelled);
+					continue;
+				}
 				if (!val) {
 					if (i + 1 >= argc)
 						usage_error(cmd, "switch '%c' requires a value", *p);
@@ -220,6 +270,14 @@ void opt_strings__release(struct opt_strings *l)
 	l->nr = 0;
 }
 
+static const struct opt *first_refused(const struct opt *opts)
+{
+	for (const struct opt *o = opts; o && o->type != OPT_T_END; o++)
+		if (o->type == OPT_T_REFUSED)
+			return o;
+	return NULL;
+}
+
 void opt_print_usage(const struct pms_cmd *cmd, FILE *f)
 {
 	const struct opt *o;
@@ -232,6 +290,8 @@ void opt_print_usage(const struct pms_cmd *cmd, FILE *f)
 		char left[64];
 		int n;
 
+		if (o->type == OPT_T_REFUSED)
+			continue;
 		if (o->type == OPT_T_GROUP) {
 			fprintf(f, "\n%s\n", o->help);
 			continue;
@@ -251,6 +311,33 @@ void opt_print_usage(const struct pms_cmd *cmd, FILE *f)
 			fprintf(f, "    %-26s  %s\n", left, help ? help : "");
 	}
 	fprintf(f, "    -h, --help                  show this help\n");
+	for (o = cmd->opts; o && o->type != OPT_T_END; o++) {
+		if (o->type != OPT_T_REFUSED)
+			continue;
+		if (o == first_refused(cmd->opts))
+			fprintf(f, "\nperf options that are refused here, and why\n");
+		if (o->short_name && o->long_name)
+			fprintf(f, "    -%c, --%s: %s\n", o->short_name, o->long_name, o->help);
+		else if (o->short_name)
+			fprintf(f, "    -%c: %s\n", o->short_name, o->help);
+		else
+			fprintf(f, "    --%s: %s\n", o->long_name, o->help);
+	}
+}
+
+void opt_list_opts(const struct pms_cmd *cmd, FILE *f)
+{
+	for (const struct opt *o = cmd->opts; o && o->type != OPT_T_END; o++) {
+		if (o->type == OPT_T_GROUP)
+			continue;
+		if (o->short_name && o->long_name)
+			fprintf(f, "-%c --%s\n", o->short_name, o->long_name);
+		else if (o->short_name)
+			fprintf(f, "-%c\n", o->short_name);
+		else
+			fprintf(f, "--%s\n", o->long_name);
+	}
+	fprintf(f, "-h --help\n");
 }
 
 void opt_parse_id_list(const struct pms_cmd *cmd, const char *opt_name, const char *text, int min_id,

@@ -24,6 +24,7 @@ enum opt_type {
 	OPT_T_STRINGS,  /* struct opt_strings *: each occurrence appends (-e a -e b) */
 	OPT_T_CALLBACK, /* cb(opt, arg) with arg NULL for flags without value */
 	OPT_T_GROUP,    /* a heading in -h output */
+	OPT_T_REFUSED,  /* a perf option that cannot work here: help says why, and so does using it */
 };
 
 /* The values of a repeatable option, in order (pointers into argv). */
@@ -49,6 +50,7 @@ struct opt {
 };
 
 #define OPT_NOARG 1  /* callback takes no value */
+#define OPT_OPTARG 2 /* the value is optional: only as --long=VAL or -xVAL (perf's PARSE_OPT_OPTARG); absent = NULL */
 
 #define OPT_END() { .type = OPT_T_END }
 #define OPT_GROUP(h) { .type = OPT_T_GROUP, .help = (h) }
@@ -63,6 +65,15 @@ struct opt {
 #define OPT_STRING_HELP_FN(s, l, v, a, fn) { .type = OPT_T_STRING, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help_fn = (fn) }
 #define OPT_CALLBACK(s, l, a, h, f) { .type = OPT_T_CALLBACK, .short_name = (s), .long_name = (l), .argh = (a), .help = (h), .cb = (f) }
 #define OPT_CALLBACK_NOARG(s, l, h, f) { .type = OPT_T_CALLBACK, .short_name = (s), .long_name = (l), .help = (h), .cb = (f), .flags = OPT_NOARG }
+/* perf's optional values: "--switch-output" calls f(opt, NULL), "--switch-output=10s" f(opt, "10s") */
+#define OPT_CALLBACK_OPTARG(s, l, a, h, f) { .type = OPT_T_CALLBACK, .short_name = (s), .long_name = (l), .argh = (a), .help = (h), .cb = (f), .flags = OPT_OPTARG }
+/*
+ * A perf option that cannot work here, whatever the machine (not a hardware
+ * feature missing on this one: that is found out when the option runs).
+ * Parsed with its value when a is non-NULL, then refused: "error: option
+ * '--xed' is not supported: <why>", exit 129. -h lists it under its reason.
+ */
+#define OPT_REFUSED(s, l, a, why) { .type = OPT_T_REFUSED, .short_name = (s), .long_name = (l), .argh = (a), .help = (why) }
 
 #define OPT_STOP_AT_NON_OPTION 1
 
@@ -75,6 +86,12 @@ struct pms_cmd;
  * returning nonzero is a usage error too (it should print its own reason).
  */
 int opt_parse(const struct pms_cmd *cmd, int *argc, char **argv, int flags);
+/*
+ * The hidden --list-opts (as perf's): every option of cmd, one per line as
+ * "-a --all-cpus", "--stdio" or "-x", refused ones included; for shell
+ * completion and the perf compatibility test.
+ */
+void opt_list_opts(const struct pms_cmd *cmd, FILE *f);
 void opt_print_usage(const struct pms_cmd *cmd, FILE *f);
 /*
  * A -p/-t/--pid/--tid value (pms_id_list__parse: min_id 1 for live targets,
