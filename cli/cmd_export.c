@@ -35,7 +35,7 @@ static const struct opt opts[] = {
 	OPT_STRING(0, "root", &o.root, "<r>", "pseudo frames at the root: none, comm, pid or tid (default per format)"),
 	OPT_BOOL(0, "inline", &o.inline_frames, "expand inlined functions from DWARF as frames of their own"),
 	OPT_BOOL(0, "srcline", &o.srcline, "file and line of each frame from DWARF"),
-	OPT_STRING(0, "time", &o.time, "<start,end>", "only samples in [start,end) seconds (perf's clock; either may be empty)"),
+	OPT_STRING(0, "time", &o.time, "<start,end>", "only samples in [start,end] (seconds, perf's clock; either may be empty)"),
 	OPT_INT(0, "max-stack", &o.max_stack, "<n>", "frames kept per call chain (default 127)"),
 	OPT_BOOL(0, "recover", &o.recover, "export the samples before damage in a truncated or corrupt file"),
 	OPTS_SYMBOLS,

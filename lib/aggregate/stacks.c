@@ -685,7 +685,7 @@ int pms_stacks__add_sample(struct pms_stacks *st, struct pms_session *s,
 		return err;
 	if ((st->opts.event && strcmp(ss->event_name ? ss->event_name : "", st->opts.event)) ||
 	    (st->opts.time_start_ns && ss->time_ns < st->opts.time_start_ns) ||
-	    (st->opts.time_end_ns && ss->time_ns >= st->opts.time_end_ns)) {
+	    (st->opts.time_end_ns && ss->time_ns > st->opts.time_end_ns)) {
 		st->meta.samples_filtered++;
 		return 0;
 	}

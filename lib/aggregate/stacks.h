@@ -79,7 +79,7 @@ struct pms_stacks_opts {
 	bool srcline;               /* fill file/line of each frame (DWARF) */
 	bool kernel_only, user_only; /* keep only that part of each chain (profile -K / -U) */
 	const char *event;          /* only samples of this event name; NULL: every event */
-	uint64_t time_start_ns;     /* keep samples in [start, end); 0 = open */
+	uint64_t time_start_ns;     /* keep samples in [start, end], as perf --time; 0 = open */
 	uint64_t time_end_ns;
 };
 

@@ -328,12 +328,19 @@ Test(stacks, session_roots_and_filters, .init = fixture_env, .fini = fixture_cle
 	cr_assert_eq(pms_stacks__meta(st)->samples_filtered, 3);
 	pms_stacks__free(st);
 
-	/* [start, end) in ns: only the middle sample */
+	/* [start, end] in ns, as perf: only the middle sample; the end is inclusive */
 	o = (struct pms_stacks_opts){ .sz = sizeof(o), .time_start_ns = 1234568000000ULL,
 				      .time_end_ns = 1234569891000ULL };
 	st = from_fixture(&o);
 	cr_assert_eq(pms_stacks__meta(st)->samples, 1);
 	cr_assert_eq(pms_stacks__meta(st)->samples_filtered, 2);
+	pms_stacks__free(st);
+
+	/* the end is inclusive: a window ending exactly on the last sample keeps it */
+	o = (struct pms_stacks_opts){ .sz = sizeof(o), .time_start_ns = 1234568891234ULL,
+				      .time_end_ns = 1234569891234ULL };
+	st = from_fixture(&o);
+	cr_assert_eq(pms_stacks__meta(st)->samples, 2);
 	pms_stacks__free(st);
 }
 
