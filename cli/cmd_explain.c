@@ -711,8 +711,7 @@ static void choose_vendor(struct vsel *v)
 			return;
 		}
 		if (pms_uarch__parse(o.vendor, &v->u))
-			usage_error(&cmd_explain, "unknown vendor '%s' (intel, amd, amd-legacy, zen1, zen2, zen3, zen4, arm64, all)",
-				    o.vendor);
+			usage_error(&cmd_explain, "unknown vendor '%s' (%s, all)", o.vendor, pms_uarch__names(", "));
 		v->source = "--vendor";
 		return;
 	}
@@ -786,9 +785,16 @@ static int run(int argc, char **argv)
 	return fflush(stdout) ? EXIT_RUNTIME : 0;
 }
 
+static const char *vendor_help(void)
+{
+	static char help[320];
+
+	snprintf(help, sizeof(help), "explain for %s or all (default: this CPU)", pms_uarch__names("|"));
+	return help;
+}
+
 static const struct opt opts[] = {
-	OPT_STRING(0, "vendor", &o.vendor, "<v>",
-		   "explain for intel|amd|amd-legacy|zen1|zen2|zen3|zen4|arm64 or all (default: this CPU)"),
+	OPT_STRING_HELP_FN(0, "vendor", &o.vendor, "<v>", vendor_help),
 	OPT_BOOL(0, "no-probe", &o.no_probe, "do not open the event to say whether it works here"),
 	OPT_BOOL(0, "json", &o.json, "print a JSON array with one object per event"),
 	OPT_END(),

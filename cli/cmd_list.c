@@ -625,4 +625,4 @@ static const struct opt opts[] = {
 
 PMS_COMMAND(list, "list",
 	    "list the events that work on this machine",
-	    "pmuscope list [--all] [--json] [--no-mount] [hw|sw|cache|pmu|tracepoint|<glob>...]");
+	    "pmuscope list [--all] [--json] [--desc] [--details] [--no-mount] [--no-probe] [hw|sw|cache|pmu|tracepoint|<glob>...]");

@@ -530,7 +530,7 @@ void stat_check_counts(struct stat_out *o, const struct pms_counters *cs)
 			if (hw_kind && c->open_err == -ENOENT)
 				strbuf_addf(&hw, "%s%s", hw.len ? ", " : "", c->name);
 			else if (is_human(o))
-				note("note: '%s' is <not supported> here: %s", c->name, c->reason);
+				note("'%s' is <not supported> here: %s", c->name, c->reason);
 			continue;
 		}
 		if (c->leader != (int)i)
@@ -555,7 +555,7 @@ void stat_check_counts(struct stat_out *o, const struct pms_counters *cs)
 		}
 	}
 	if (hw.len && is_human(o) && !o->hw_note_done) {
-		note("note: %s: <not supported>: no hardware PMU on this machine (a VM without PMU "
+		note("%s: <not supported>: no hardware PMU on this machine (a VM without PMU "
 		     "passthrough?); software events still count",
 		     strbuf_str(&hw));
 		o->hw_note_done = true;

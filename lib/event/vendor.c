@@ -312,27 +312,48 @@ const char *pms_uarch__name(enum pms_uarch u)
 	}
 }
 
+/* Spellings of --vendor; the aliases at the end are accepted but not offered. */
+static const struct {
+	const char *name;
+	enum pms_uarch u;
+	bool alias;
+} uarch_names[] = {
+	{ "intel", PMS_UARCH_INTEL, false }, { "amd", PMS_UARCH_ZEN2, false },
+	{ "amd-legacy", PMS_UARCH_AMD_LEGACY, false }, { "zen1", PMS_UARCH_ZEN1, false },
+	{ "zen2", PMS_UARCH_ZEN2, false }, { "zen3", PMS_UARCH_ZEN2, false },
+	{ "zen4", PMS_UARCH_ZEN4, false }, { "zen5", PMS_UARCH_ZEN4, false },
+	{ "arm64", PMS_UARCH_ARMV8, false }, { "arm", PMS_UARCH_ARMV8, true },
+	{ "armv8", PMS_UARCH_ARMV8, true }, { "aarch64", PMS_UARCH_ARMV8, true },
+};
+
 int pms_uarch__parse(const char *s, enum pms_uarch *out)
 {
-	static const struct {
-		const char *name;
-		enum pms_uarch u;
-	} names[] = {
-		{ "intel", PMS_UARCH_INTEL }, { "amd", PMS_UARCH_ZEN2 },
-		{ "amd-legacy", PMS_UARCH_AMD_LEGACY }, { "zen1", PMS_UARCH_ZEN1 },
-		{ "zen2", PMS_UARCH_ZEN2 }, { "zen3", PMS_UARCH_ZEN2 },
-		{ "zen4", PMS_UARCH_ZEN4 }, { "zen5", PMS_UARCH_ZEN4 },
-		{ "arm64", PMS_UARCH_ARMV8 }, { "arm", PMS_UARCH_ARMV8 },
-		{ "armv8", PMS_UARCH_ARMV8 }, { "aarch64", PMS_UARCH_ARMV8 },
-	};
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcasecmp(s, names[i].name)) {
-			*out = names[i].u;
+	for (size_t i = 0; i < sizeof(uarch_names) / sizeof(uarch_names[0]); i++) {
+		if (!strcasecmp(s, uarch_names[i].name)) {
+			*out = uarch_names[i].u;
 			return 0;
 		}
 	}
 	return -EINVAL;
+}
+
+const char *pms_uarch__names(const char *sep)
+{
+	static __thread char buf[256];
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof(uarch_names) / sizeof(uarch_names[0]); i++) {
+		int n;
+
+		if (uarch_names[i].alias)
+			continue;
+		n = snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? sep : "", uarch_names[i].name);
+		if (n < 0 || (size_t)n >= sizeof(buf) - len)
+			break;
+		len += (size_t)n;
+	}
+	return buf;
 }
 
 static bool is_zen4(unsigned family, unsigned model)

@@ -52,6 +52,8 @@ const char *pms_uarch__name(enum pms_uarch u);
  * arm, armv8. -EINVAL if unknown.
  */
 int pms_uarch__parse(const char *s, enum pms_uarch *out);
+/* The names pms_uarch__parse() offers (not its aliases), joined by sep: for help and errors. */
+const char *pms_uarch__names(const char *sep);
 /* The kernel's own choice (amd_pmu_event_map()) from CPUID family/model. */
 enum pms_uarch pms_uarch__for_cpu(enum pms_vendor v, unsigned family, unsigned model);
 

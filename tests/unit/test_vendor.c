@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -291,4 +292,18 @@ Test(vendor_select, detect_arm64_from_cpuinfo_without_cpuid)
 	unsetenv("PMS_CPUID_FILE");
 	unsetenv("PMS_PROCFS_ROOT");
 	unsetenv("PMS_SYSFS_ROOT");
+}
+
+Test(vendor, names_offered_all_parse)
+{
+	char names[256], *save = NULL;
+	enum pms_uarch u;
+	int n = 0;
+
+	snprintf(names, sizeof(names), "%s", pms_uarch__names(","));
+	cr_assert_not_null(strstr(names, "zen5"), "zen5 is offered: %s", names);
+	cr_assert_null(strstr(names, "aarch64"), "aliases are not offered: %s", names);
+	for (char *w = strtok_r(names, ",", &save); w; w = strtok_r(NULL, ",", &save), n++)
+		cr_assert_eq(pms_uarch__parse(w, &u), 0, "'%s' is offered but does not parse", w);
+	cr_assert_eq(n, 9);
 }
