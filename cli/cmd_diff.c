@@ -40,7 +40,7 @@ static const struct opt opts[] = {
 		   "hide rows below p% in both files and below p points of delta (default 0.5; 0: all)"),
 	OPT_STRING('e', "event", &o.event, "<name>", "compare this event (default: each file's first)"),
 	OPT_BOOL(0, "samples", &o.samples, "weigh by sample counts instead of periods"),
-	OPT_BOOL(0, "json", &o.json, "JSON output (schema in docs/diff.md)"),
+	OPT_BOOL(0, "json", &o.json, "JSON output (schema: man pmuscope-diff)"),
 	OPT_STRING(0, "flamegraph", &o.flame, "<file.html>",
 		   "also write a differential flame graph of NEW (red grew, blue shrank)"),
 	OPTS_SYMBOLS,

@@ -285,6 +285,21 @@ static bool any_alive(const pid_t *pids, size_t n)
 	return false;
 }
 
+/* An empty profile of an idle machine: the idle task's samples were left out, as asked by default. */
+static void say_why_empty(struct pms_profile *p, bool pids)
+{
+	struct pms_profile_stats s;
+
+	if (pms_profile__stats(p, &s))
+		return;
+	if (s.v[PF_STAT_IDLE])
+		hint("the CPUs were idle: %" PRIu64 " sample%s of the idle task were left out; profile a busy "
+		     "process with -p PID or a longer --duration, or keep idle time with --include-idle",
+		     s.v[PF_STAT_IDLE], s.v[PF_STAT_IDLE] == 1 ? "" : "s");
+	else if (!pids)
+		hint("no sample was taken at all: is cpu-clock sampling allowed here (kernel.perf_event_paranoid)?");
+}
+
 static int run(int argc, char **argv)
 {
 	struct pms_profile_opts po = { .sz = sizeof(po) };
@@ -464,6 +479,8 @@ static int run(int argc, char **argv)
 			error("no thread blocked%s", po.nr_pids ? " among the given processes" : "");
 		else
 			error("no samples%s", po.nr_pids ? " of the given processes (were they running?)" : "");
+		if (!o.off_cpu)
+			say_why_empty(p, po.nr_pids != 0);
 		ret = EXIT_RUNTIME;
 	} else if (emit(pms_profiler__tree(pr), pms_profile__event(p), now_s() - t_iv, pms_profile__nr_cpus(p),
 			po.freq)) {
