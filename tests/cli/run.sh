@@ -16,6 +16,9 @@ top=$(pwd)
 . tests/lib/suite.sh
 suite_begin "$suite"
 export PMUSCOPE="$top/$build/pmuscope" FIXTURES="$top/tests/fixtures" BUILD_DIR="$top/$build" TOP="$top"
+# the golden outputs must not depend on this machine's build-id cache (~/.debug): an empty one
+cli_cache=$(mktemp -d)
+export PMS_BUILDID_DIR="$cli_cache"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 for t in tests/cli/cases/*.sh; do
 	[ -e "$t" ] || continue
@@ -60,4 +63,5 @@ for t in tests/cli/cases/*.sh; do
 		fail "$name" "no $name.out or $name.glob"
 	fi
 done
+rm -rf "$cli_cache"
 suite_end
