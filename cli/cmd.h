@@ -61,6 +61,12 @@ __attribute__((format(printf, 1, 2), noreturn)) void die(const char *fmt, ...);
 /* Usage error for cmd: message, usage line, exit 129. */
 __attribute__((format(printf, 2, 3), noreturn)) void usage_error(const struct pms_cmd *cmd, const char *fmt, ...);
 
+/* "s" unless n is 1: "1 sample", "2 samples". */
+static inline const char *plural(unsigned long long n)
+{
+	return n == 1 ? "" : "s";
+}
+
 /* Allocation that dies on OOM: the CLI cannot do anything useful without memory. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t n);

@@ -166,7 +166,8 @@ static void print_side_line(FILE *f, const char *what, const struct side *d)
 {
 	const struct pms_stacks_meta *m = pms_stacks__meta(d->st);
 
-	fprintf(f, "# %s %s: event '%s', %" PRIu64 " samples", what, d->path, d->event ? d->event : "?", m->samples);
+	fprintf(f, "# %s %s: event '%s', %" PRIu64 " sample%s", what, d->path, d->event ? d->event : "?", m->samples,
+		plural(m->samples));
 	if (m->command && *m->command)
 		fprintf(f, ", command: %s", m->command);
 	fputc('\n', f);
