@@ -28,6 +28,8 @@
 #include "symbol/dso.h"
 #include "symbol/resolver.h"
 #include "util/cpulist.h"
+#include "util/fileio.h"
+#include "util/ptrmap.h"
 #include "util/strbuf.h"
 
 /* The -F fields, in perf's order (the bit order is only for the table). */
@@ -891,6 +893,116 @@ static void print_insn(FILE *out, const struct pms_frame *fr, uint64_t f)
 	free(insn);
 }
 
+/*
+ * perf's -F srccode: after the sample line, "|LINE     text" of the
+ * sampled line's source, unless the thread's previous sample printed the
+ * same file and line. Source files stay loaded (a few at a time).
+ */
+struct srccode {
+	struct pms_ptrmap last;  /* tid -> struct srccode_last * */
+	struct {
+		char *path, *text;
+		size_t len;
+	} files[8];
+	unsigned next;
+};
+
+struct srccode_last {
+	char *file;
+	unsigned line;
+};
+
+static const char *srccode__line(struct srccode *sc, const char *path, unsigned line, size_t *len)
+{
+	const char *p, *end;
+	int i;
+
+	for (i = 0; i < 8 && !(sc->files[i].path && !strcmp(sc->files[i].path, path)); i++)
+		;
+	if (i == 8) {
+		char *text;
+		size_t n;
+
+		if (pms_file__read_all(path, &text, &n))
+			return NULL;
+		i = (int)(sc->next++ % 8);
+		free(sc->files[i].path);
+		free(sc->files[i].text);
+		sc->files[i].path = xstrdup(path);
+		sc->files[i].text = text;
+		sc->files[i].len = n;
+	}
+	p = sc->files[i].text;
+	end = p + sc->files[i].len;
+	for (unsigned l = 1; l < line && p < end; l++) {
+		p = memchr(p, '\n', (size_t)(end - p));
+		if (!p)
+			return NULL;
+		p++;
+	}
+	if (p >= end)
+		return NULL;
+	*len = strcspn(p, "\n");
+	if (p + *len > end)
+		*len = (size_t)(end - p);
+	return p;
+}
+
+static void srccode__print(struct srccode *sc, FILE *out, struct pms_resolver *r, const struct pms_session_sample *ss)
+{
+	const struct pms_frame *f = &ss->frames[0];
+	const struct pms_srcline_frame *sl;
+	struct pms_resolved res = f->res;
+	struct srccode_last *last;
+	const char *text;
+	size_t nr = 0, len;
+
+	if (res.status != PMS_RES_OK || !res.elf || pms_resolver__srcline(r, &res, &sl, &nr) || !nr || !sl[0].file ||
+	    !sl[0].line)
+		return;
+	last = pms_ptrmap__get(&sc->last, ss->tid);
+	if (last && last->file && !strcmp(last->file, sl[0].file) && last->line == sl[0].line)
+		return;
+	if (sl[0].file[0] != '/' && sl[0].comp_dir) {
+		char *full = xmalloc(strlen(sl[0].comp_dir) + strlen(sl[0].file) + 2);
+
+		sprintf(full, "%s/%s", sl[0].comp_dir, sl[0].file);
+		text = srccode__line(sc, full, sl[0].line, &len);
+		free(full);
+	} else {
+		text = srccode__line(sc, sl[0].file, sl[0].line, &len);
+	}
+	if (!text)
+		return;
+	fprintf(out, "|%-8u %.*s\n", sl[0].line, (int)len, text);
+	if (!last) {
+		last = xcalloc(1, sizeof(*last));
+		if (pms_ptrmap__put(&sc->last, ss->tid, last)) {
+			free(last);
+			return;
+		}
+	}
+	free(last->file);
+	last->file = xstrdup(sl[0].file);
+	last->line = sl[0].line;
+}
+
+static void srccode__release(struct srccode *sc)
+{
+	for (int i = 0; i < 8; i++) {
+		free(sc->files[i].path);
+		free(sc->files[i].text);
+	}
+	for (size_t i = 0; i < sc->last.nr; i++) {
+		struct srccode_last *l = sc->last.vals[i];
+
+		if (l)
+			free(l->file);
+		free(l);
+	}
+	pms_ptrmap__release(&sc->last);
+}
+
 static const char *const ns_names[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup", "time" };
 
 /* perf's text poke bytes: 16 a line after "Old bytes:" / "New bytes:" */
@@ -1203,6 +1315,7 @@ static int run(int argc, char **argv)
 	struct trace_fmt tf = { 0 };
 	struct fsel sel[T__NR] = { 0 };
 	struct clock_data cd;
+	struct srccode sc = { 0 };
 	const char *path, *arch;
 	bool use_callchain = false, want_trace = false;
 	size_t nr_attrs, name_width = 0;
@@ -1415,6 +1528,8 @@ static int run(int argc, char **argv)
 				fprintf(out, " %s", page_size_name(ss->sample->code_page_size, ps, sizeof(ps)));
 		}
 		fputc('\n', out);
+		if (f & F_SRCCODE)
+			srccode__print(&sc, out, pms_session__resolver(s), ss);
 	}
 	fflush(out);
 	if (rc < 0) {
@@ -1441,6 +1556,7 @@ static int run(int argc, char **argv)
 done:
 	fflush(out);
 out:
+	srccode__release(&sc);
 	trace_fmt__close(&tf, path);
 	release_filters(&flt);
 	free(evf);
