@@ -115,6 +115,7 @@ static const char *intern(struct strtab *t, struct arena *a, const char *s)
 struct thread {
 	int32_t pid, tid;
 	const char *comm;
+	bool comm_set;   /* named by a COMM (or the idle task's "swapper"), not ":TID": a FORK passes it on */
 };
 
 enum smap_kind { SMAP_FILE, SMAP_ANON, SMAP_KERNEL, SMAP_MODULE, SMAP_KSYM };
@@ -314,6 +315,7 @@ static struct thread *thread_new(struct pms_session *s, int32_t pid, int32_t tid
 	t->pid = pid;
 	t->tid = tid;
 	t->comm = comm;
+	t->comm_set = tid == 0;
 	if (pms_ptrmap__put(&s->threads, tid, t))
 		return NULL;
 	s->last_thread = t;
@@ -708,6 +710,7 @@ static int handle_comm(struct pms_session *s, const struct pms_record *r)
 	if (!comm)
 		return -ENOMEM;
 	t->comm = comm;
+	t->comm_set = true;
 	t->pid = (int32_t)r->comm.pid;
 	if (r->comm.exec) {
 		/*
@@ -731,18 +734,18 @@ static int handle_fork(struct pms_session *s, const struct pms_record *r)
 {
 	int32_t pid = (int32_t)r->task.pid, ppid = (int32_t)r->task.ppid;
 	int32_t tid = (int32_t)r->task.tid, ptid = (int32_t)r->task.ptid;
-	struct thread *parent = thread_find(s, ppid, ptid, false);
-	const char *comm = parent ? parent->comm : NULL;
+	struct thread *parent = thread_find(s, ppid, ptid, false), *child;
+	/* as perf: only a name a COMM gave is inherited (the idle task is "swapper" from the start) */
+	bool named = parent ? parent->comm_set : ptid == 0;
+	const char *comm = parent && parent->comm_set ? parent->comm : default_comm(s, named ? 0 : tid);
 
-	if (!comm) {
-		/* perf: a parent without a COMM lends no name, except the idle task, "swapper" from the start */
-		comm = default_comm(s, ptid == 0 ? 0 : tid);
-		if (!comm)
-			return -ENOMEM;
-	}
-	/* A tid seen again after EXIT is a new thread: replace it. */
-	if (!thread_new(s, pid, tid, comm))
+	if (!comm)
 		return -ENOMEM;
+	/* A tid seen again after EXIT is a new thread: replace it. */
+	child = thread_new(s, pid, tid, comm);
+	if (!child)
+		return -ENOMEM;
+	child->comm_set = named;
 	if (pid != ppid) {
 		/* A new process: a copy of the parent's address space as it is now. */
 		struct aspace *src = aspace_find(s, ppid, false);
