@@ -40,6 +40,7 @@
 
 #include "aggregate/chaincheck.h"
 #include "data/reader.h"
+#include "ring/record.h"
 #include "ring/sample.h"
 #include "symbol/resolver.h"
 
