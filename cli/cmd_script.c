@@ -964,11 +964,11 @@ static void srccode__print(struct srccode *sc, FILE *out, struct pms_resolver *r
 	if (last && last->file && !strcmp(last->file, sl[0].file) && last->line == sl[0].line)
 		return;
 	if (sl[0].file[0] != '/' && sl[0].comp_dir) {
-		char *full = xmalloc(strlen(sl[0].comp_dir) + strlen(sl[0].file) + 2);
+		struct strbuf full = STRBUF_INIT;
 
-		sprintf(full, "%s/%s", sl[0].comp_dir, sl[0].file);
-		text = srccode__line(sc, full, sl[0].line, &len);
-		free(full);
+		strbuf_addf(&full, "%s/%s", sl[0].comp_dir, sl[0].file);
+		text = srccode__line(sc, strbuf_str(&full), sl[0].line, &len);
+		strbuf_release(&full);
 	} else {
 		text = srccode__line(sc, sl[0].file, sl[0].line, &len);
 	}

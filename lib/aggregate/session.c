@@ -1372,6 +1372,7 @@ static int side_band_out(struct pms_session *s, const struct pms_record *r, int 
 			return -ENOMEM;
 		o->record_comm = t->comm;
 	}
+	o->comm = o->record_comm ? o->record_comm : ":-1";
 	return 1;
 }
 
@@ -1483,6 +1484,7 @@ int pms_session__next(struct pms_session *s, const struct pms_session_sample **o
 				memset(&s->out, 0, sizeof(s->out));
 				s->out.record = &s->side_rec;
 				s->out.event_name = "";
+				s->out.comm = "";
 				s->out.file_offset = off;
 				s->out.frames = s->frames;
 				*out = &s->out;

@@ -87,7 +87,8 @@ struct pms_session_sample {
 	 * record already applied to the machine state; pid/tid/cpu/time_ns come
 	 * from its sample_id trailer (0 without one: perf's synthesized records),
 	 * comm is the name of the thread the record is about (the COMM's, the
-	 * MMAP's, the FORK's child) as perf script prints it. NULL for samples.
+	 * MMAP's, the FORK's child) as perf script prints it (comm the same, or
+	 * ":-1" without one); nr_frames is 0. NULL for samples.
 	 */
 	const struct pms_record *record;
 	const char *record_comm;          /* NULL: the record names no thread (pid/tid -1) */
