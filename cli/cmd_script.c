@@ -153,7 +153,8 @@ static struct script_opts {
 	bool show_task, show_mmap, show_switch, show_namespace, show_lost, show_round, show_bpf, show_cgroup,
 		show_text_poke;
 	int max_stack;
-	const char *pids, *tids, *comms, *cpus, *time, *symbols, *dsos, *stop_bt;
+	bool show_on_off, per_event_dump;
+	const char *pids, *tids, *comms, *cpus, *time, *symbols, *dsos, *stop_bt, *switch_on, *switch_off;
 } o;
 
 #define SCRIPT_LANG_WHY "perl and python scripting is not built into pmuscope: pipe 'pmuscope script' " \
@@ -197,6 +198,10 @@ static const struct opt opts[] = {
 	OPT_BOOL(0, "show-bpf-events", &o.show_bpf, "print KSYMBOL and BPF_EVENT records"),
 	OPT_BOOL(0, "show-cgroup-events", &o.show_cgroup, "print CGROUP records (record --all-cgroups)"),
 	OPT_BOOL(0, "show-text-poke-events", &o.show_text_poke, "print TEXT_POKE records (record --kcore)"),
+	OPT_STRING(0, "switch-on", &o.switch_on, "<event>", "only samples after one of this event (which is not printed)"),
+	OPT_STRING(0, "switch-off", &o.switch_off, "<event>", "no samples after one of this event, until --switch-on's"),
+	OPT_BOOL(0, "show-on-off-events", &o.show_on_off, "print the --switch-on/--switch-off events' samples too"),
+	OPT_BOOL(0, "per-event-dump", &o.per_event_dump, "each event's samples into FILE.EVENT.dump, not stdout"),
 	OPT_BOOL('f', "force", &o.force, "accepted: files are read whoever owns them"),
 	OPT_BOOL('v', "verbose", &o.verbose, "accepted: the output is the same"),
 	OPT_BOOL(0, "recover", &o.recover, "print the samples before damage in a truncated or corrupt file"),
@@ -236,11 +241,6 @@ static const struct opt opts[] = {
 	OPT_REFUSED(0, "guestmodules", "<file>", GUEST_WHY),
 	OPT_REFUSED(0, "guestmount", "<directory>", GUEST_WHY),
 	OPT_REFUSED(0, "guestvmlinux", "<file>", GUEST_WHY),
-	OPT_REFUSED(0, "per-event-dump", NULL, "writing each event's lines to its own file is not "
-		    "implemented: filter by event with -F or grep"),
-	OPT_REFUSED(0, "switch-on", "<event>", "not implemented: use --time to pick a span"),
-	OPT_REFUSED(0, "switch-off", "<event>", "not implemented: use --time to pick a span"),
-	OPT_REFUSED(0, "show-on-off-events", NULL, "only with --switch-on/--switch-off, which are not implemented"),
 	OPT_REFUSED(0, "show-kernel-path", NULL, "the kernel is named [kernel.kallsyms]; its symbols come from "
 		    "kallsyms, not a file with a path"),
 	OPT_END(),
@@ -1304,6 +1304,42 @@ static bool wanted_symbol(const struct pms_session_sample *ss)
 	return true;
 }
 
+/* --switch-on/--switch-off: the event named (as printed, or without its modifiers); -1 and said why if none */
+static long find_event(struct pms_session *s, size_t nr_attrs, const char *which, const char *name)
+{
+	struct strbuf names = STRBUF_INIT;
+
+	for (size_t i = 0; i < nr_attrs; i++) {
+		const char *n = pms_session__event_name(s, i);
+
+		if (n && !strcmp(n, name))
+			return (long)i;
+	}
+
+	for (size_t i = 0; i < nr_attrs; i++)
+		strbuf_addf(&names, "%s%s", i ? ", " : "", pms_session__event_name(s, i) ?: "?");
+	error("switch-%s event not found (%s)", which, name);
+	hint("the file's events: %s", strbuf_str(&names));
+	strbuf_release(&names);
+	return -1;
+}
+
+/* perf's evswitch__discard(): whether to drop this sample, moving the on/off state */
+static bool switched_off(long on, long off, bool *discarding, size_t idx)
+{
+	if (on >= 0 && *discarding) {
+		if ((size_t)on != idx)
+			return true;
+		*discarding = false;
+		return !o.show_on_off;
+	}
+	if (off >= 0 && !*discarding && (size_t)off == idx) {
+		*discarding = true;
+		return !o.show_on_off;
+	}
+	return false;
+}
+
 static int run(int argc, char **argv)
 {
 	struct pms_session_opts sopts = { .sz = sizeof(sopts), .callchain = true };
@@ -1317,7 +1353,11 @@ static int run(int argc, char **argv)
 	struct clock_data cd;
 	struct srccode sc = { 0 };
 	const char *path, *arch;
-	bool use_callchain = false, want_trace = false;
+	bool use_callchain = false, want_trace = false, discarding = false;
+	long sw_on = -1, sw_off = -1;
+	FILE **dumps = NULL;
+	char **dump_names = NULL;
+	uint64_t *dump_samples = NULL;
 	size_t nr_attrs, name_width = 0;
 	int pos, rc, ret = 0, data_src_width = 0;
 	FILE *out = stdout;
@@ -1408,6 +1448,30 @@ static int run(int argc, char **argv)
 		if ((f & F_TRACE) && a->type == PERF_TYPE_TRACEPOINT)
 			want_trace = true;
 	}
+	if ((o.switch_on && (sw_on = find_event(s, nr_attrs, "on", o.switch_on)) < 0) ||
+	    (o.switch_off && (sw_off = find_event(s, nr_attrs, "off", o.switch_off)) < 0)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	discarding = sw_on >= 0;
+	if (o.per_event_dump) {
+		dumps = xcalloc(nr_attrs ? nr_attrs : 1, sizeof(*dumps));
+		dump_names = xcalloc(nr_attrs ? nr_attrs : 1, sizeof(*dump_names));
+		dump_samples = xcalloc(nr_attrs ? nr_attrs : 1, sizeof(*dump_samples));
+		for (size_t i = 0; i < nr_attrs; i++) {
+			struct strbuf fn = STRBUF_INIT;
+
+			strbuf_addf(&fn, "%s.%s.dump", path, pms_session__event_name(s, i) ?: "unknown");
+			dump_names[i] = xstrdup(strbuf_str(&fn));
+			strbuf_release(&fn);
+			dumps[i] = fopen(dump_names[i], "w");
+			if (!dumps[i]) {
+				error("cannot write '%s': %s", dump_names[i], strerror(errno));
+				ret = EXIT_RUNTIME;
+				goto out;
+			}
+		}
+	}
 	if (want_trace)
 		trace_fmt__open(&tf, s, path);
 	/* event names are right-aligned to the longest, as perf does */
@@ -1434,6 +1498,7 @@ static int run(int argc, char **argv)
 			      ss->has_callchain);
 		size_t w = name_width;
 
+		out = stdout;
 		if (ss->record) {
 			if (ss->record->type == PMS_RECORD_FINISHED_ROUND) {
 				put_str(out, "PERF_RECORD_FINISHED_ROUND\n");
@@ -1445,8 +1510,14 @@ static int run(int argc, char **argv)
 			print_side_band(out, s, ss->record);
 			continue;
 		}
+		if ((sw_on >= 0 || sw_off >= 0) && switched_off(sw_on, sw_off, &discarding, ss->attr_idx))
+			continue;
 		if (!wanted(&flt, ss) || ((o.symbols || o.dsos) && !wanted_symbol(ss)))
 			continue;
+		if (dumps) {
+			out = dumps[ss->attr_idx];
+			dump_samples[ss->attr_idx]++;
+		}
 
 		print_start(out, ss, ss->comm, f, chain, ss->sample->misc, PERF_RECORD_SAMPLE, &cd);
 		if (f & F_PERIOD) {
@@ -1554,8 +1625,26 @@ static int run(int argc, char **argv)
 					pms_unres_reason__describe(k), st->unresolved[k]);
 	}
 done:
+	out = stdout;
 	fflush(out);
 out:
+	for (size_t i = 0; dumps && i < nr_attrs; i++) {
+		struct stat st;
+
+		if (!dumps[i])
+			continue;
+		/* perf's summary line per file (perf's size leaves out what its last buffer held) */
+		fflush(dumps[i]);
+		if (!ret && !fstat(fileno(dumps[i]), &st))
+			printf("[ perf script: Wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
+			       (double)st.st_size / 1024.0 / 1024.0, dump_names[i], dump_samples[i]);
+		fclose(dumps[i]);
+	}
+	for (size_t i = 0; dump_names && i < nr_attrs; i++)
+		free(dump_names[i]);
+	free(dump_names);
+	free(dumps);
+	free(dump_samples);
 	srccode__release(&sc);
 	trace_fmt__close(&tf, path);
 	release_filters(&flt);

@@ -6,7 +6,8 @@
 # iregs/uregs, insn/insnlen, srccode, tod, flags, --reltime/--deltatime,
 # and every --show-*-events this machine can record (text pokes and branch
 # stacks are not recorded here: tests/cli/cases/script_opts.sh compares
-# branch stacks on the quipper corpus). Sourced by tests/kernel/run.sh;
+# branch stacks on the quipper corpus); --switch-on/off and --per-event-dump
+# on a two-event file. Sourced by tests/kernel/run.sh;
 # every variable is so_-prefixed.
 
 # so_same NAME FILE [options]: both outputs identical, at least 10 lines
@@ -60,12 +61,46 @@ else
 		so_same "--show-lost-events (nothing lost here: the corpus case in tests/cli/cases/script_opts.sh)" "$so_a" --show-lost-events -F comm,tid,time,event,ip
 	fi
 	so_k=$so_tmp/k.data
-	if perf record -q -k CLOCK_MONOTONIC -e cpu-clock -c 1000000 -o "$so_k" -- "$so_loops" --seconds 0.1 \
+	if perf record -q -k CLOCK_MONOTONIC -e cpu-clock -c 1000000 -o "$so_k" -- "$so_loops" --seconds 0.3 \
 		>/dev/null 2>"$so_tmp/rec.err"; then
 		so_same "-F +tod (record -k CLOCK_MONOTONIC)" "$so_k" -F +tod
 		so_same "-F tod,comm,event --ns --show-task-events" "$so_k" -F tod,comm,event --ns --show-task-events
 	else
 		skip "script tod" "perf record -k failed: $(head -n 1 "$so_tmp/rec.err")"
+	fi
+	# two events: --switch-on/--switch-off between them, --per-event-dump into one file each
+	so_t=$so_tmp/two.data
+	if perf record -q -e cpu-clock -c 1000000 -e page-faults -c 1 -o "$so_t" -- "$so_loops" --seconds 0.1 \
+		>/dev/null 2>"$so_tmp/rec.err"; then
+		so_same "--switch-on page-faults" "$so_t" --switch-on page-faults
+		so_same "--switch-on cpu-clock --switch-off page-faults" "$so_t" --switch-on cpu-clock --switch-off page-faults
+		so_same "... --show-on-off-events" "$so_t" --switch-on cpu-clock --switch-off page-faults --show-on-off-events
+		mkdir "$so_tmp/pd" "$so_tmp/od"
+		(cd "$so_tmp/pd" && perf script -i "$so_t" --per-event-dump >/dev/null 2>&1)
+		so_n=$(cd "$so_tmp/pd" && ls "$so_t".*.dump 2>/dev/null | wc -l)
+		if ! "$PMUSCOPE" script -i "$so_t" --per-event-dump >"$so_tmp/od/summary" 2>&1; then
+			fail "script --per-event-dump" "$(head -n 2 "$so_tmp/od/summary")"
+		elif [ "$so_n" != 2 ]; then
+			skip "script --per-event-dump" "perf wrote $so_n dump files, not 2"
+		else
+			so_ok=0
+			for so_d in "$so_t".*.dump; do
+				so_ok=$((so_ok + 1))
+				[ -s "$so_d" ] || so_ok=100
+			done
+			so_sum=$(grep -c '^\[ perf script: Wrote .* MB .*\.dump ([0-9]* samples) \]$' "$so_tmp/od/summary")
+			# perf wrote its files next to the input as well (the name is the input's): compare ours with a rerun of perf's
+			cp "$so_t.cpu-clock.dump" "$so_tmp/od/c" && cp "$so_t.page-faults.dump" "$so_tmp/od/p"
+			perf script -i "$so_t" --per-event-dump >/dev/null 2>&1
+			if [ "$so_ok" = 2 ] && [ "$so_sum" = 2 ] && cmp -s "$so_tmp/od/c" "$so_t.cpu-clock.dump" &&
+				cmp -s "$so_tmp/od/p" "$so_t.page-faults.dump"; then
+				pass "script --per-event-dump: both events' files identical to perf's, perf's summary lines"
+			else
+				fail "script --per-event-dump" "files $so_ok, summary lines $so_sum, or contents differ"
+			fi
+		fi
+	else
+		skip "script two events" "perf record failed: $(head -n 1 "$so_tmp/rec.err")"
 	fi
 	# system-wide: SWITCH_CPU_WIDE records, FORK and EXIT of a forking workload
 	so_s=$so_tmp/s.data
