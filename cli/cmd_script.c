@@ -227,7 +227,7 @@ static const struct opt opts[] = {
 	OPT_REFUSED(0, "insn-trace", "<raw|disasm>", AUX_WHY),
 	OPT_REFUSED(0, "call-trace", "<...>", AUX_WHY),
 	OPT_REFUSED(0, "call-ret-trace", "<...>", AUX_WHY),
-	OPT_REFUSED(0, "graph-function", "<symbols>", "only with --call-trace/--call-ret-trace, which " AUX_WHY),
+	OPT_REFUSED(0, "graph-function", "<symbols>", "only with --call-trace/--call-ret-trace, whose AUX area trace (Intel PT) pmuscope does not decode"),
 	OPT_REFUSED(0, "xed", "<...>", "Intel XED is not packaged in Debian; -F insn prints the instruction "
 		    "bytes as perf does without it"),
 	OPT_REFUSED(0, "max-blocks", "<n>", "only for -F brstackinsn, which is not implemented"),
