@@ -603,7 +603,11 @@ static void print_srcline(FILE *out, struct pms_resolver *r, const struct pms_fr
 	    sl[0].file && sl[0].line) {
 		const char *base = strrchr(sl[0].file, '/');
 
-		fprintf(out, "\n  %s:%u", base ? base + 1 : sl[0].file, sl[0].line);
+		if (o.full_source_path)  /* as addr2line names it: under the compile directory */
+			fprintf(out, "\n  %s%s%s:%u", sl[0].file[0] != '/' && sl[0].comp_dir ? sl[0].comp_dir : "",
+				sl[0].file[0] != '/' && sl[0].comp_dir ? "/" : "", sl[0].file, sl[0].line);
+		else
+			fprintf(out, "\n  %s:%u", base ? base + 1 : sl[0].file, sl[0].line);
 	} else if (!chain || f->kind == PMS_FRAME_KERNEL) {
 		const char *base = strrchr(f->res.dso, '/');
 
