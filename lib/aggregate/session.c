@@ -115,6 +115,7 @@ static const char *intern(struct strtab *t, struct arena *a, const char *s)
 struct thread {
 	int32_t pid, tid;
 	const char *comm;
+	bool comm_set;   /* named by a COMM (or the idle task's "swapper"), not ":TID": a FORK passes it on */
 };
 
 enum smap_kind { SMAP_FILE, SMAP_ANON, SMAP_KERNEL, SMAP_MODULE, SMAP_KSYM };
@@ -194,6 +195,7 @@ struct pms_session {
 
 	/* output */
 	struct pms_session_sample out;
+	struct pms_record side_rec;   /* the side-band record in out.record */
 	struct pms_sample sample;
 	struct pms_frame *frames;
 	bool *exact;               /* per frame: an interrupted address, not a return address */
@@ -313,6 +315,7 @@ static struct thread *thread_new(struct pms_session *s, int32_t pid, int32_t tid
 	t->pid = pid;
 	t->tid = tid;
 	t->comm = comm;
+	t->comm_set = tid == 0;
 	if (pms_ptrmap__put(&s->threads, tid, t))
 		return NULL;
 	s->last_thread = t;
@@ -707,6 +710,7 @@ static int handle_comm(struct pms_session *s, const struct pms_record *r)
 	if (!comm)
 		return -ENOMEM;
 	t->comm = comm;
+	t->comm_set = true;
 	t->pid = (int32_t)r->comm.pid;
 	if (r->comm.exec) {
 		/*
@@ -730,17 +734,18 @@ static int handle_fork(struct pms_session *s, const struct pms_record *r)
 {
 	int32_t pid = (int32_t)r->task.pid, ppid = (int32_t)r->task.ppid;
 	int32_t tid = (int32_t)r->task.tid, ptid = (int32_t)r->task.ptid;
-	struct thread *parent = thread_find(s, ppid, ptid, false);
-	const char *comm = parent ? parent->comm : NULL;
+	struct thread *parent = thread_find(s, ppid, ptid, false), *child;
+	/* as perf: only a name a COMM gave is inherited (the idle task is "swapper" from the start) */
+	bool named = parent ? parent->comm_set : ptid == 0;
+	const char *comm = parent && parent->comm_set ? parent->comm : default_comm(s, named ? 0 : tid);
 
-	if (!comm) {
-		comm = default_comm(s, tid);
-		if (!comm)
-			return -ENOMEM;
-	}
-	/* A tid seen again after EXIT is a new thread: replace it. */
-	if (!thread_new(s, pid, tid, comm))
+	if (!comm)
 		return -ENOMEM;
+	/* A tid seen again after EXIT is a new thread: replace it. */
+	child = thread_new(s, pid, tid, comm);
+	if (!child)
+		return -ENOMEM;
+	child->comm_set = named;
 	if (pid != ppid) {
 		/* A new process: a copy of the parent's address space as it is now. */
 		struct aspace *src = aspace_find(s, ppid, false);
@@ -1251,6 +1256,16 @@ int pms_session__resolve_pid_addr(struct pms_session *s, uint32_t pid, uint64_t 
 	return 0;
 }
 
+int pms_session__kernel_map_start(struct pms_session *s, uint64_t addr, uint64_t *start)
+{
+	const struct smap *m = s->kernel ? aspace_lookup(s->kernel, addr) : NULL;
+
+	if (!m)
+		return -ENOENT;
+	*start = m->vma.start;
+	return 0;
+}
+
 int pms_session__resolve_addr(struct pms_session *s, uint64_t addr, struct pms_frame *out)
 {
 	if (!s->out.sample)
@@ -1306,13 +1321,68 @@ static int process_sample(struct pms_session *s, const struct perf_event_header 
 	return 1;
 }
 
+/* The thread perf script names beside a side-band record: the one the record is about. */
+static bool side_band_thread(const struct pms_record *r, int32_t *pid, int32_t *tid)
+{
+	switch (r->type) {
+	case PERF_RECORD_COMM:
+		*pid = (int32_t)r->comm.pid, *tid = (int32_t)r->comm.tid;
+		return true;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		*pid = (int32_t)r->mmap.pid, *tid = (int32_t)r->mmap.tid;
+		return true;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		*pid = (int32_t)r->task.pid, *tid = (int32_t)r->task.tid;
+		return true;
+	case PERF_RECORD_NAMESPACES:
+		*pid = (int32_t)r->namespaces.pid, *tid = (int32_t)r->namespaces.tid;
+		return true;
+	default:
+		if (!(r->sid.present & PERF_SAMPLE_TID))
+			return false;
+		*pid = (int32_t)r->sid.pid, *tid = (int32_t)r->sid.tid;
+		return true;
+	}
+}
+
+/* A side-band record into s->out (opts.side_band); returns 1, or -ENOMEM. */
+static int side_band_out(struct pms_session *s, const struct pms_record *r, int attr_idx, uint64_t file_offset)
+{
+	struct pms_session_sample *o = &s->out;
+	int32_t pid, tid;
+
+	s->side_rec = *r;
+	memset(o, 0, sizeof(*o));
+	o->record = &s->side_rec;
+	o->attr_idx = attr_idx >= 0 && (size_t)attr_idx < s->nr_attrs ? (size_t)attr_idx : 0;
+	o->event_name = s->nr_attrs ? s->event_names[o->attr_idx] : "";
+	o->file_offset = file_offset;
+	o->cpumode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	o->pid = r->sid.present & PERF_SAMPLE_TID ? r->sid.pid : 0;
+	o->tid = r->sid.present & PERF_SAMPLE_TID ? r->sid.tid : 0;
+	o->cpu = r->sid.present & PERF_SAMPLE_CPU ? r->sid.cpu : 0;
+	o->time_ns = r->sid.present & PERF_SAMPLE_TIME ? r->sid.time : 0;
+	o->frames = s->frames;
+	if (side_band_thread(r, &pid, &tid) && tid != -1) {
+		struct thread *t = thread_find(s, pid, tid, true);
+
+		if (!t)
+			return -ENOMEM;
+		o->record_comm = t->comm;
+	}
+	o->comm = o->record_comm ? o->record_comm : ":-1";
+	return 1;
+}
+
 /* Returns 1 when a sample is ready in s->out, 0 for other records, -errno. */
 static int process_record(struct pms_session *s, const struct perf_event_header *ev, int attr_idx,
 			  uint64_t file_offset)
 {
 	struct pms_record r;
 	size_t off;
-	int cfg_idx;
+	int cfg_idx, rc = 0;
 
 	if (ev->type < 128)
 		s->stats.records_by_type[ev->type]++;
@@ -1326,13 +1396,17 @@ static int process_record(struct pms_session *s, const struct perf_event_header 
 	switch (ev->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-		return handle_mmap(s, &r);
+		rc = handle_mmap(s, &r);
+		break;
 	case PERF_RECORD_COMM:
-		return handle_comm(s, &r);
+		rc = handle_comm(s, &r);
+		break;
 	case PERF_RECORD_FORK:
-		return handle_fork(s, &r);
+		rc = handle_fork(s, &r);
+		break;
 	case PERF_RECORD_KSYMBOL:
-		return handle_ksymbol(s, &r);
+		rc = handle_ksymbol(s, &r);
+		break;
 	case PERF_RECORD_LOST:
 		s->stats.lost_events += r.lost.lost;
 		break;
@@ -1348,6 +1422,10 @@ static int process_record(struct pms_session *s, const struct perf_event_header 
 	default:
 		break;
 	}
+	if (rc)
+		return rc;
+	if (ev->type < 64 && (s->opts.side_band & (1ULL << ev->type)))
+		return side_band_out(s, &r, attr_idx, file_offset);
 	return 0;
 }
 
@@ -1399,6 +1477,19 @@ int pms_session__next(struct pms_session *s, const struct pms_session_sample **o
 				s->stats.records_by_type[ev->type]++;
 			if (s->ordered)
 				pms_ordered__round(s->oq);
+			if (s->opts.side_band_rounds) {
+				memset(&s->side_rec, 0, sizeof(s->side_rec));
+				s->side_rec.type = ev->type;
+				s->side_rec.size = ev->size;
+				memset(&s->out, 0, sizeof(s->out));
+				s->out.record = &s->side_rec;
+				s->out.event_name = "";
+				s->out.comm = "";
+				s->out.file_offset = off;
+				s->out.frames = s->frames;
+				*out = &s->out;
+				return 1;
+			}
 			continue;
 		}
 		idx = ev->type == PERF_RECORD_SAMPLE || ev->type < PERF_RECORD_MAX ?
@@ -1532,7 +1623,8 @@ static int session_init(struct pms_session *s, const struct pms_session_opts *op
 			all_time = false;
 	}
 	pms_tracing_data__free(td);
-	s->ordered = nr && all_time;
+	/* perf script --show-round-events delivers in file order, rounds where they are */
+	s->ordered = nr && all_time && !s->opts.side_band_rounds;
 	if (s->ordered && pms_ordered__new(&s->oq))
 		return -ENOMEM;
 	err = index_build_ids(s);

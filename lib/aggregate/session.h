@@ -40,6 +40,7 @@
 
 #include "aggregate/chaincheck.h"
 #include "data/reader.h"
+#include "ring/record.h"
 #include "ring/sample.h"
 #include "symbol/resolver.h"
 
@@ -81,6 +82,16 @@ struct pms_session_sample {
 	bool bad_callchain;               /* the chain held an invalid PERF_CONTEXT value and was cut
 					     there (perf script prints no frames for such samples) */
 	uint64_t file_offset;             /* of the SAMPLE record (for diagnostics) */
+	/*
+	 * A side-band record (opts.side_band), not a sample: sample is NULL, the
+	 * record already applied to the machine state; pid/tid/cpu/time_ns come
+	 * from its sample_id trailer (0 without one: perf's synthesized records),
+	 * comm is the name of the thread the record is about (the COMM's, the
+	 * MMAP's, the FORK's child) as perf script prints it (comm the same, or
+	 * ":-1" without one); nr_frames is 0. NULL for samples.
+	 */
+	const struct pms_record *record;
+	const char *record_comm;          /* NULL: the record names no thread (pid/tid -1) */
 };
 
 struct pms_session_opts {
@@ -101,6 +112,11 @@ struct pms_session_opts {
 	struct pms_resolver *resolver; /* borrowed, shared by sessions so files are opened once (a
 					  fuzzer's inputs, several files of one machine); NULL: the session
 					  makes its own. Its stale-file and unnamed counts then add up. */
+	uint64_t side_band;    /* record types (1 << PERF_RECORD_*) that __next() returns too, in time
+				  order with the samples, after applying them: perf script's
+				  --show-*-events. Kernel types only (< 64). */
+	bool side_band_rounds; /* FINISHED_ROUND records too; then everything comes in file order, not
+				  time order, as perf script --show-round-events prints it */
 };
 
 /* Why a sample's leaf frame has no symbol (counts in struct pms_session_stats). */
@@ -162,6 +178,13 @@ int pms_session__resolve_addr(struct pms_session *s, uint64_t addr, struct pms_f
  * sample last returned; before any, as of the file's start). 0.
  */
 int pms_session__resolve_pid_addr(struct pms_session *s, uint32_t pid, uint64_t addr, struct pms_frame *out);
+
+/*
+ * The start of the recorded kernel mapping (the kernel, a module, a BPF
+ * program's KSYMBOL range) holding addr: perf script's brstackoff prints
+ * kernel addresses as offsets from it. -ENOENT outside them.
+ */
+int pms_session__kernel_map_start(struct pms_session *s, uint64_t addr, uint64_t *start);
 
 /* The name of event attr_idx: the file's, else perf's name for its attr ("cycles:ppH"); NULL past the end. */
 const char *pms_session__event_name(const struct pms_session *s, size_t attr_idx);

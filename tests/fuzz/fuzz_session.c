@@ -41,10 +41,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
  */
 static struct pms_resolver *shared;
 
-static void replay(const uint8_t *data, size_t size, bool recover, bool callchain, size_t max_stack)
+static void replay(const uint8_t *data, size_t size, bool recover, bool callchain, size_t max_stack,
+		   uint64_t side_band, bool rounds)
 {
 	struct pms_session_opts o = { .sz = sizeof(o), .recover = recover, .callchain = callchain,
-				      .max_stack = max_stack, .buildid_dir = "", .resolver = shared };
+				      .max_stack = max_stack, .buildid_dir = "", .resolver = shared,
+				      .side_band = side_band, .side_band_rounds = rounds };
 	const struct pms_session_sample *ss;
 	struct pms_data_error e;
 	struct pms_session *s;
@@ -57,6 +59,15 @@ static void replay(const uint8_t *data, size_t size, bool recover, bool callchai
 	}
 	while ((rc = pms_session__next(s, &ss)) == 1) {
 		sink += strlen(ss->comm) + strlen(ss->event_name) + ss->period + ss->cpu;
+		if (ss->record) {
+			/* perf script --show-*-events: what it prints of the record must be readable */
+			if (ss->record->type == PERF_RECORD_COMM)
+				sink += strlen(ss->record->comm.comm);
+			else if (ss->record->type == PERF_RECORD_MMAP || ss->record->type == PERF_RECORD_MMAP2)
+				sink += strlen(ss->record->mmap.filename);
+			sink += ss->record->type + (ss->record_comm ? strlen(ss->record_comm) : 0);
+			continue;
+		}
 		/* every frame must be complete and its strings readable */
 		if (ss->nr_frames < 1 || !ss->frames)
 			abort();
@@ -86,8 +97,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!shared)
 			abort();
 	}
-	replay(data, size, false, true, 0);
-	replay(data, size, true, true, 4);
-	replay(data, size, true, false, 0);
+	replay(data, size, false, true, 0, 0, false);
+	replay(data, size, true, true, 4, ~0ULL, false);
+	replay(data, size, true, false, 0, ~0ULL, true);
 	return 0;
 }

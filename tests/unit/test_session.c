@@ -1259,3 +1259,84 @@ Test(session, max_stack_keeps_the_end_perf_walks_from)
 	}
 	free(f.buf);
 }
+
+static struct pms_session *open_side_band(struct file *f, uint64_t types, bool rounds)
+{
+	struct pms_session_opts o = { .sz = sizeof(o), .side_band = types, .side_band_rounds = rounds };
+	struct pms_data_error e = { 0 };
+	struct pms_session *s;
+
+	cr_assert_eq(pms_session__open_mem(&s, f->buf, f->len, &o, &e), 0, "%s", e.msg);
+	return s;
+}
+
+Test(session, side_band_records_come_in_time_order_with_the_samples)
+{
+	struct file f;
+	struct pms_session *s;
+	const struct pms_session_sample *ss;
+
+	file_open(&f, ST_BASE, "cpu-clock", 4000, true);
+	sample(&f, PERF_RECORD_MISC_USER, 100, 100, 30, 0x1000, NULL, 0);
+	comm(&f, 100, 100, "app", true, 20);
+	fork_(&f, 100, 100, 101, 100, 25);
+	cr_assert_eq(pms_data_writer__finished_round(f.w), 0);
+	mmap2(&f, 100, 0x10000000, 0x1000, 0, "/bin/app", NULL, 40);
+	file_close(&f);
+
+	s = open_side_band(&f, 1ULL << PERF_RECORD_COMM | 1ULL << PERF_RECORD_FORK, false);
+	ss = next(s);
+	cr_assert_not_null(ss->record);
+	cr_assert_eq(ss->record->type, PERF_RECORD_COMM);
+	cr_assert_str_eq(ss->record->comm.comm, "app");
+	cr_assert_str_eq(ss->record_comm, "app", "the thread is named by the COMM it is about");
+	cr_assert_eq(ss->time_ns, 20);
+	ss = next(s);
+	cr_assert_eq(ss->record->type, PERF_RECORD_FORK);
+	cr_assert_str_eq(ss->record_comm, "app", "the child has its parent's name");
+	cr_assert_eq(ss->time_ns, 25);
+	ss = next(s);
+	cr_assert_null(ss->record, "then the sample at t=30");
+	cr_assert_eq(ss->time_ns, 30);
+	expect_end(s);   /* MMAP2 was not asked for */
+	pms_session__free(s);
+
+	/* rounds: everything in file order, the round where it was written */
+	s = open_side_band(&f, 1ULL << PERF_RECORD_COMM, true);
+	ss = next(s);
+	cr_assert_null(ss->record);
+	cr_assert_eq(ss->time_ns, 30);
+	ss = next(s);
+	cr_assert_eq(ss->record->type, PERF_RECORD_COMM);
+	ss = next(s);
+	cr_assert_eq(ss->record->type, 68 /* FINISHED_ROUND */);
+	expect_end(s);
+	pms_session__free(s);
+	free(f.buf);
+}
+
+Test(session, fork_passes_on_only_a_name_a_comm_gave)
+{
+	struct file f;
+	struct pms_session *s;
+	const struct pms_session_sample *ss;
+
+	file_open(&f, ST_BASE, "cpu-clock", 4000, true);
+	sample(&f, PERF_RECORD_MISC_USER, 300, 300, 1, 0x1000, NULL, 0); /* 300 exists, unnamed */
+	fork_(&f, 301, 300, 301, 300, 2);
+	fork_(&f, 1, 0, 1, 0, 3);                    /* from the idle task */
+	sample(&f, PERF_RECORD_MISC_USER, 301, 301, 4, 0x1000, NULL, 0);
+	sample(&f, PERF_RECORD_MISC_USER, 1, 1, 5, 0x1000, NULL, 0);
+	file_close(&f);
+
+	s = open_session(&f, false);
+	ss = next(s);
+	cr_assert_str_eq(ss->comm, ":300");
+	ss = next(s);
+	cr_assert_str_eq(ss->comm, ":301", "perf does not lend an unnamed parent's ':300'");
+	ss = next(s);
+	cr_assert_str_eq(ss->comm, "swapper");
+	expect_end(s);
+	pms_session__free(s);
+	free(f.buf);
+}
