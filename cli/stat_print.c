@@ -58,8 +58,46 @@ void stat_warn(struct stat_out *o, const char *fmt, ...)
 		warning("%s", msg);
 }
 
-static void make_ctx(const struct stat_out *o, const struct pms_counters *cs, int cpu_idx, int thr_idx,
-		     bool delta, double elapsed_ns, struct pms_metric_ctx *m)
+size_t stat_nr_units(const struct stat_out *o, const struct pms_counters *cs)
+{
+	switch (o->cfg->aggr) {
+	case AGGR_CPU:
+		return cs->nr_cpus;
+	case AGGR_THREAD:
+		return cs->nr_threads;
+	case AGGR_TOPO:
+		return o->amap->nr_units;
+	default:
+		return 1;
+	}
+}
+
+struct pms_count stat_unit_sum(const struct stat_out *o, const struct pms_counters *cs,
+			       const struct pms_counter *c, size_t u, bool delta)
+{
+	struct pms_count sum = { 0, 0, 0 };
+
+	switch (o->cfg->aggr) {
+	case AGGR_CPU:
+		return pms_counter__sum(c, cs, (int)u, -1, delta);
+	case AGGR_THREAD:
+		return pms_counter__sum(c, cs, -1, (int)u, delta);
+	case AGGR_TOPO:
+		for (size_t ci = 0; ci < cs->nr_cpus; ci++) {
+			if (o->amap->unit_of[ci] == u) {
+				struct pms_count one = pms_counter__sum(c, cs, (int)ci, -1, delta);
+
+				pms_count__add(&sum, &one);
+			}
+		}
+		return sum;
+	default:
+		return pms_counter__sum(c, cs, -1, -1, delta);
+	}
+}
+
+static void make_ctx(const struct stat_out *o, const struct pms_counters *cs, size_t u, bool delta,
+		     double elapsed_ns, struct pms_metric_ctx *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->elapsed_ns = elapsed_ns;
@@ -70,7 +108,7 @@ static void make_ctx(const struct stat_out *o, const struct pms_counters *cs, in
 
 		if (c->state != PMS_COUNTER_OK || c->tool != PMS_TOOL_NONE)
 			continue;
-		sum = pms_counter__sum(c, cs, cpu_idx, thr_idx, delta);
+		sum = stat_unit_sum(o, cs, c, u, delta);
 		if (pms_count__scaled(&sum, o->cfg->no_scale, &v))
 			pms_metric_ctx__add(m, pms_attr__metric_kind(&c->attr), pms_attr__metric_context(&c->attr), v);
 	}
@@ -90,11 +128,11 @@ static bool row_begin(const struct pms_counter *c, struct pms_stat_row *r)
 	return false;
 }
 
-static void make_row(const struct stat_out *o, const struct pms_counters *cs, size_t i, int cpu_idx,
-		     int thr_idx, bool delta, const struct pms_metric_ctx *m, struct pms_stat_row *r)
+static void make_row(const struct stat_out *o, const struct pms_counters *cs, size_t i, size_t u, bool delta,
+		     const struct pms_metric_ctx *m, struct pms_stat_row *r)
 {
 	const struct pms_counter *c = &cs->c[i];
-	struct pms_count sum = pms_counter__sum(c, cs, cpu_idx, thr_idx, delta);
+	struct pms_count sum = stat_unit_sum(o, cs, c, u, delta);
 
 	if (!row_begin(c, r))
 		return;
@@ -158,23 +196,37 @@ static void rctx(const struct pms_counters *cs, const struct stat_rstat *rs, siz
 	}
 }
 
-size_t stat_nr_units(const struct stat_cfg *cfg, const struct pms_counters *cs)
-{
-	return cfg->aggr == AGGR_CPU ? cs->nr_cpus : cfg->aggr == AGGR_THREAD ? cs->nr_threads : 1;
-}
 
 static const char *comm_of(const struct stat_out *o, size_t t)
 {
 	return o->comms && o->comms[t] ? o->comms[t] : "?";
 }
 
-/* The aggregation prefix of a row: "CPU0", "comm-tid" or nothing. */
+/* The aggregation prefix of a row: "CPU0", "comm-tid", perf's "S0-D0-C0   2" or nothing. */
 static void add_prefix(const struct stat_out *o, const struct pms_counters *cs, int cpu_idx, int thr_idx,
 		       struct strbuf *sb)
 {
 	const char *sep = o->cfg->csv_sep;
 
-	if (o->cfg->aggr == AGGR_CPU && cpu_idx >= 0) {
+	if (o->cfg->aggr == AGGR_TOPO && cpu_idx >= 0) {
+		char name[64];
+		size_t u = (size_t)cpu_idx, n = o->amap->nr_cpus[u];
+
+		pms_aggr_map__name(o->amap, u, name, sizeof(name));
+		if (sep) {
+			strbuf_addf(sb, "%s%s%zu%s", name, sep, n, sep);
+		} else {
+			/* perf pads the last id to 5 (socket, node) or 8 (die, core) columns, then the CPUs to 4 */
+			size_t id_w = o->amap->mode == PMS_AGGR_SOCKET || o->amap->mode == PMS_AGGR_NODE ? 6 : 0;
+
+			if (!id_w) {
+				const char *last = strrchr(name, '-');
+
+				id_w = (size_t)(last - name) + 2 + 8;
+			}
+			strbuf_addf(sb, "%-*s %4zu ", (int)id_w, name, n);
+		}
+	} else if (o->cfg->aggr == AGGR_CPU && cpu_idx >= 0) {
 		if (sep)
 			strbuf_addf(sb, "CPU%d%s", cs->cpus[cpu_idx], sep);
 		else
@@ -198,7 +250,13 @@ static void json_row(const struct stat_out *o, const struct pms_counters *cs, in
 {
 	pms_json__obj(j, NULL);
 	pms_stat_row__json(r, j);
-	if (o->cfg->aggr == AGGR_CPU && cpu_idx >= 0) {
+	if (o->cfg->aggr == AGGR_TOPO && cpu_idx >= 0) {
+		char name[64];
+
+		pms_aggr_map__name(o->amap, (size_t)cpu_idx, name, sizeof(name));
+		pms_json__str(j, pms_aggr_mode__word(o->amap->mode), name);
+		pms_json__int(j, "aggregate_number", (int64_t)o->amap->nr_cpus[cpu_idx]);
+	} else if (o->cfg->aggr == AGGR_CPU && cpu_idx >= 0) {
 		pms_json__int(j, "cpu", cs->cpus[cpu_idx]);
 	} else if (o->cfg->aggr == AGGR_THREAD && thr_idx >= 0) {
 		pms_json__int(j, "tid", (int)cs->threads[thr_idx]);
@@ -229,7 +287,7 @@ static void sort_threads(const struct stat_out *o, const struct pms_counters *cs
 			key[t] = rs[i * n + t].nr_counted ? rs[i * n + t].st.mean : -1;
 			continue;
 		}
-		sum = pms_counter__sum(&cs->c[i], cs, -1, (int)t, delta);
+		sum = stat_unit_sum(o, cs, &cs->c[i], t, delta);
 		key[t] = pms_count__scaled(&sum, o->cfg->no_scale, &v) ? v : -1;
 	}
 	for (size_t a = 1; a < n; a++) { /* insertion sort: stable, n is small */
@@ -244,61 +302,71 @@ static void sort_threads(const struct stat_out *o, const struct pms_counters *cs
 	free(key);
 }
 
+/* One row: event i in aggregation unit u, as a line or a JSON object. */
+static void emit_row(struct stat_out *o, const struct pms_counters *cs, size_t i, size_t u, bool delta,
+		     const struct pms_metric_ctx *ctx, const char *ts, struct pms_json *json,
+		     const struct stat_rstat *rs, size_t nu, struct strbuf *line)
+{
+	int ci = o->cfg->aggr == AGGR_CPU || o->cfg->aggr == AGGR_TOPO ? (int)u : -1;
+	int ti = o->cfg->aggr == AGGR_THREAD ? (int)u : -1;
+	struct pms_stat_row r;
+
+	if (rs)
+		make_rrow(cs, i, &rs[i * nu + u], ctx, &r);
+	else
+		make_row(o, cs, i, u, delta, ctx, &r);
+	if (ti >= 0 && o->cfg->target == ST_SYSTEM &&
+	    (r.state == PMS_ROW_NOT_COUNTED || (r.state == PMS_ROW_COUNTED && r.value == 0)))
+		return; /* -a --per-thread: only the threads that did something, as perf */
+	if (o->cfg->json) {
+		json_row(o, cs, ci, ti, &r, json);
+		return;
+	}
+	r.thousands_sep = o->thousands_sep;
+	strbuf_reset(line);
+	if (ts)
+		strbuf_adds(line, ts);
+	add_prefix(o, cs, ci, ti, line);
+	if (o->cfg->csv_sep)
+		pms_stat_row__csv(&r, o->cfg->csv_sep, line);
+	else
+		pms_stat_row__human(&r, line);
+	fprintf(o->f, "%s\n", strbuf_str(line));
+}
+
 /*
  * Every row of one reading in output order: per event, then per CPU or
- * thread when not aggregated (perf's order). `ts` (may be NULL) prefixes
+ * thread when not aggregated; per topology unit, then per event with
+ * --per-core/socket/die/node (perf's orders). `ts` (may be NULL) prefixes
  * human/CSV lines; in JSON each row is an object in the array open in `json`.
  */
 static void emit_rows(struct stat_out *o, const struct pms_counters *cs, bool delta, double elapsed_ns,
 		      const char *ts, struct pms_json *json, const struct stat_rstat *rs)
 {
-	size_t nu = stat_nr_units(o->cfg, cs);
+	size_t nu = stat_nr_units(o, cs);
 	struct pms_metric_ctx *ctx = xcalloc(nu, sizeof(*ctx));
 	struct strbuf line = STRBUF_INIT;
 
 	for (size_t u = 0; u < nu; u++) {
-		int ci = o->cfg->aggr == AGGR_CPU ? (int)u : -1;
-		int ti = o->cfg->aggr == AGGR_THREAD ? (int)u : -1;
-
 		if (rs)
 			rctx(cs, rs, u, nu, elapsed_ns, &ctx[u]);
 		else
-			make_ctx(o, cs, ci, ti, delta, elapsed_ns, &ctx[u]);
+			make_ctx(o, cs, u, delta, elapsed_ns, &ctx[u]);
 	}
-	for (size_t i = 0; i < cs->nr; i++) {
+	if (o->cfg->aggr == AGGR_TOPO) {
+		for (size_t u = 0; u < nu; u++)
+			for (size_t i = 0; i < cs->nr; i++)
+				emit_row(o, cs, i, u, delta, &ctx[u], ts, json, rs, nu, &line);
+	}
+	for (size_t i = 0; i < cs->nr && o->cfg->aggr != AGGR_TOPO; i++) {
 		size_t *order = xcalloc(nu, sizeof(*order));
 
 		for (size_t u = 0; u < nu; u++)
 			order[u] = u;
 		if (o->cfg->aggr == AGGR_THREAD)
 			sort_threads(o, cs, i, delta, rs, order, nu);
-		for (size_t k = 0; k < nu; k++) {
-			size_t u = order[k];
-			int ci = o->cfg->aggr == AGGR_CPU ? (int)u : -1;
-			int ti = o->cfg->aggr == AGGR_THREAD ? (int)u : -1;
-			struct pms_stat_row r;
-
-			if (rs)
-				make_rrow(cs, i, &rs[i * nu + u], &ctx[u], &r);
-			else
-				make_row(o, cs, i, ci, ti, delta, &ctx[u], &r);
-			if (ti >= 0 && o->cfg->target == ST_SYSTEM &&
-			    (r.state == PMS_ROW_NOT_COUNTED || (r.state == PMS_ROW_COUNTED && r.value == 0)))
-				continue; /* -a --per-thread: only the threads that did something, as perf */
-			if (o->cfg->json) {
-				json_row(o, cs, ci, ti, &r, json);
-				continue;
-			}
-			strbuf_reset(&line);
-			if (ts)
-				strbuf_adds(&line, ts);
-			add_prefix(o, cs, ci, ti, &line);
-			if (o->cfg->csv_sep)
-				pms_stat_row__csv(&r, o->cfg->csv_sep, &line);
-			else
-				pms_stat_row__human(&r, &line);
-			fprintf(o->f, "%s\n", strbuf_str(&line));
-		}
+		for (size_t k = 0; k < nu; k++)
+			emit_row(o, cs, i, order[k], delta, &ctx[order[k]], ts, json, rs, nu, &line);
 		free(order);
 	}
 	strbuf_release(&line);
@@ -374,7 +442,7 @@ static void print_json_doc(struct stat_out *o, const struct pms_counters *cs, co
 	}
 	pms_json__str(&j, "target", target_name(c->target));
 	pms_json__str(&j, "target_list", c->target == ST_COMMAND || c->target == ST_SYSTEM ? NULL : c->target_str);
-	pms_json__str(&j, "aggregation", aggr_name(c->aggr));
+	pms_json__str(&j, "aggregation", c->aggr == AGGR_TOPO ? pms_aggr_mode__word(o->amap->mode) : aggr_name(c->aggr));
 	pms_json__int(&j, "runs", c->runs);
 	pms_json__bool(&j, "scaled", !c->no_scale);
 	pms_json__arr(&j, "events");
@@ -409,6 +477,8 @@ void stat_print_final(struct stat_out *o, const struct pms_counters *cs, const s
 	struct strbuf sb = STRBUF_INIT;
 
 	set_tool_values(o, ri);
+	if (o->quiet)
+		return;
 	if (c->json) {
 		print_json_doc(o, cs, ri, rs, wall);
 		fflush(o->f);
@@ -421,9 +491,19 @@ void stat_print_final(struct stat_out *o, const struct pms_counters *cs, const s
 			fprintf(o->f, " (%d run%s)", c->runs, c->runs == 1 ? "" : "s");
 		fprintf(o->f, ":\n\n");
 	}
-	emit_rows(o, cs, false, rs ? wall->mean : ri->elapsed_ns, NULL, NULL, rs);
+	if (c->csv_sep && c->interval_ms && o->csv_summary) {
+		/* --summary after -I in CSV: perf's "summary" in the time column (--no-csv-summary: none) */
+		struct strbuf pre = STRBUF_INIT;
+
+		strbuf_addf(&pre, "summary%s", c->csv_sep);
+		emit_rows(o, cs, false, rs ? wall->mean : ri->elapsed_ns, strbuf_str(&pre), NULL, rs);
+		strbuf_release(&pre);
+	} else {
+		emit_rows(o, cs, false, rs ? wall->mean : ri->elapsed_ns, NULL, NULL, rs);
+	}
 	if (!c->csv_sep) {
-		fputc('\n', o->f);
+		if (cs->nr)
+			fputc('\n', o->f); /* -n: no rows, a single blank line as perf */
 		if (rs) {
 			double mean_s = wall->mean / 1e9, sd_s = pms_stats__stddev_mean(wall) / 1e9;
 			int prec = pms_stat__elapsed_precision(sd_s);
@@ -454,6 +534,8 @@ void stat_print_interval(struct stat_out *o, const struct pms_counters *cs, uint
 	o->tool_ns[PMS_TOOL_DURATION_TIME] = interval_ns;
 	o->tool_ns[PMS_TOOL_USER_TIME] = -1; /* rusage exists only once the workload is reaped */
 	o->tool_ns[PMS_TOOL_SYSTEM_TIME] = -1;
+	if (o->quiet)
+		return;
 
 	if (c->json) {
 		struct strbuf sb = STRBUF_INIT;
@@ -482,8 +564,19 @@ void stat_print_interval(struct stat_out *o, const struct pms_counters *cs, uint
 	} else {
 		snprintf(ts, sizeof(ts), "%6llu.%09llu ", (unsigned long long)(ts_ns / 1000000000ULL),
 			 (unsigned long long)(ts_ns % 1000000000ULL));
-		if (o->interval_lines % 25 == 0) {
-			if (c->aggr == AGGR_CPU)
+		if (o->interval_clear) {
+			/* perf writes the clear sequence with puts(), to stdout */
+			fputs("\033[H\033[2J\n", stdout);
+			fflush(stdout);
+		}
+		if (o->interval_lines % 25 == 0 || o->interval_clear) {
+			static const char *const topo_hdr[] = { "socket cpus", "die          cpus",
+								"core            cpus", "node   cpus" };
+
+			if (c->aggr == AGGR_TOPO)
+				fprintf(o->f, "#           time %s             counts unit events\n",
+					topo_hdr[o->amap->mode]);
+			else if (c->aggr == AGGR_CPU)
 				fprintf(o->f, "#           time CPU                    counts unit events\n");
 			else if (c->aggr == AGGR_THREAD)
 				fprintf(o->f, "#           time             comm-pid                  counts unit events\n");
@@ -530,7 +623,7 @@ void stat_check_counts(struct stat_out *o, const struct pms_counters *cs)
 			if (hw_kind && c->open_err == -ENOENT)
 				strbuf_addf(&hw, "%s%s", hw.len ? ", " : "", c->name);
 			else if (is_human(o))
-				note("note: '%s' is <not supported> here: %s", c->name, c->reason);
+				note("'%s' is <not supported> here: %s", c->name, c->reason);
 			continue;
 		}
 		if (c->leader != (int)i)
@@ -555,7 +648,7 @@ void stat_check_counts(struct stat_out *o, const struct pms_counters *cs)
 		}
 	}
 	if (hw.len && is_human(o) && !o->hw_note_done) {
-		note("note: %s: <not supported>: no hardware PMU on this machine (a VM without PMU "
+		note("%s: <not supported>: no hardware PMU on this machine (a VM without PMU "
 		     "passthrough?); software events still count",
 		     strbuf_str(&hw));
 		o->hw_note_done = true;

@@ -38,13 +38,38 @@ static void trim_trailing(struct strbuf *out, size_t from)
 		out->buf[--out->len] = '\0';
 }
 
+/* The value as perf's "%'18.2f": digits of the integer part grouped by three with sep. */
+static void add_value(struct strbuf *out, double v, bool frac, const char *sep)
+{
+	char num[64], grouped[192];
+	size_t n, lead, k = 0;
+	const char *dot;
+
+	snprintf(num, sizeof(num), frac ? "%.2f" : "%.0f", v);
+	if (!sep || !*sep) {
+		strbuf_addf(out, "%*s", VALUE_WIDTH, num);
+		return;
+	}
+	dot = strchr(num, '.');
+	n = dot ? (size_t)(dot - num) : strlen(num);
+	lead = num[0] == '-' ? 1 : 0;
+	for (size_t i = 0; i < n && k + strlen(sep) + 2 < sizeof(grouped); i++) {
+		if (i > lead && (n - i) % 3 == 0)
+			for (const char *p = sep; *p; p++)
+				grouped[k++] = *p;
+		grouped[k++] = num[i];
+	}
+	grouped[k] = '\0';
+	strbuf_addf(out, "%*s%s", VALUE_WIDTH - (dot ? (int)strlen(dot) : 0), grouped, dot ? dot : "");
+}
+
 void pms_stat_row__human(const struct pms_stat_row *r, struct strbuf *out)
 {
 	size_t start = out->len;
 	const char *unit = r->unit ? r->unit : "";
 
 	if (r->state == PMS_ROW_COUNTED) {
-		strbuf_addf(out, fractional(r->scale) ? "%*.2f" : "%*.0f", VALUE_WIDTH, r->value * r->scale);
+		add_value(out, r->value * r->scale, fractional(r->scale), r->thousands_sep);
 		strbuf_addf(out, " %-*s %-*s", UNIT_WIDTH, unit, NAME_WIDTH, r->name);
 		if (r->metric.valid) {
 			char num[64];

@@ -36,6 +36,7 @@ struct pms_stat_row {
 	bool has_noise;           /* -r: show the variance */
 	double noise_pct;
 	const char *reason;       /* not supported: why (JSON only), or NULL */
+	const char *thousands_sep; /* human value grouped by thousands with this (perf -B), or NULL */
 };
 
 /* perf's "<not counted>" / "<not supported>" */
