@@ -890,6 +890,15 @@ static void check_hw_options(void)
 	if (o.cputype)
 		usage_error(&cmd_stat, "--cputype: not implemented yet; name the PMU in the events instead "
 			    "(-e cpu_%s/cycles/)", o.cputype);
+	/* accepted so perf command lines get a reason, not "unknown option"; see docs/perf-compat.md */
+	if (o.cgroups.nr || o.for_each_cgroup)
+		usage_error(&cmd_stat, "%s: not implemented yet in stat (the counters have perf's cgroup mode, "
+			    "used by 'pmuscope agent --cgroup'); count the cgroup with the agent meanwhile",
+			    o.cgroups.nr ? "-G/--cgroup" : "--for-each-cgroup");
+	if (o.metrics.nr || o.metric_only)
+		usage_error(&cmd_stat, "%s: not implemented yet; the table shows perf's shadow metrics (IPC, "
+			    "GHz, branch-miss rate, CPUs utilized) after '#' for the events counted",
+			    o.metrics.nr ? "-M/--metrics" : "--metric-only");
 	if (o.percore_show_thread)
 		usage_error(&cmd_stat, "--percore-show-thread goes with perf's 'percore' event term, which "
 			    "pmuscope does not take; use --per-core -a");
@@ -963,6 +972,8 @@ static int run(int argc, char **argv)
 		if (!x.out.f)
 			die("cannot open a stream on '%s'", o.output);
 	}
+	if (o.interval_clear && !isatty(fileno(x.out.f)))
+		usage_error(&cmd_stat, "--interval-clear clears a terminal: the output is not one");
 	stop_signals__install(on_signal);
 
 	for (int r = 0; r < x.cfg.repeat; r++) {
@@ -996,6 +1007,10 @@ static int run(int argc, char **argv)
 			if (!rs)
 				rs = xcalloc(one->nr * nu, sizeof(*rs));
 			pms_stats__update(&wall, ri.elapsed_ns);
+			if (o.table) {
+				x.out.run_ns = xrealloc(x.out.run_ns, (x.out.nr_run_ns + 1) * sizeof(double));
+				x.out.run_ns[x.out.nr_run_ns++] = ri.elapsed_ns;
+			}
 			for (size_t k = 0; k < one->nr; k++)
 				for (size_t u = 0; u < nu; u++)
 					rstat_add(&x.out, one, k, u, &ri, &rs[k * nu + u]);
@@ -1031,6 +1046,7 @@ out:
 	pms_evlist__release(&x.list);
 	free(rs);
 	free(thousands_sep);
+	free(x.out.run_ns);
 	pms_aggr_map__release(&x.amap);
 	free(x.cpus);
 	free(x.tids);

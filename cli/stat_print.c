@@ -509,6 +509,20 @@ void stat_print_final(struct stat_out *o, const struct pms_counters *cs, const s
 			int prec = pms_stat__elapsed_precision(sd_s);
 			double pct = pms_stats__rel_pct(wall);
 
+			if (o->run_ns) {
+				/* --table: perf's bars, one '#' per 5% off the mean, plus one */
+				fprintf(o->f, "%9s# Table of individual measurements:\n", "");
+				for (size_t k = 0; k < o->nr_run_ns; k++) {
+					double run_s = o->run_ns[k] / 1e9;
+					int bars = 1 + abs((int)(100.0 * (run_s - mean_s) / run_s) / 5);
+
+					fprintf(o->f, " %17.*f (%+.*f) ", prec, run_s, prec, run_s - mean_s);
+					for (int h = 0; h < bars; h++)
+						fputc('#', o->f);
+					fputc('\n', o->f);
+				}
+				fprintf(o->f, "\n%9s# Final result:\n", "");
+			}
 			fprintf(o->f, " %17.*f +- %.*f seconds time elapsed", prec, mean_s, prec, sd_s);
 			if (pct != 0)
 				fprintf(o->f, "  ( +-%6.2f%% )", pct);

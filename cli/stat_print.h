@@ -67,6 +67,8 @@ struct stat_out {
 	bool summary;            /* --summary: the totals after -I */
 	bool csv_summary;        /* --summary -x: the "summary" column (perf's default) */
 	bool quiet;              /* --quiet: print no counts */
+	double *run_ns;          /* --table: each -r run's elapsed time, NULL without */
+	size_t nr_run_ns;
 	char **warnings;         /* JSON: the warning texts, for the document's "warnings" */
 	size_t nr_warnings;
 	bool hw_note_done;
