@@ -510,8 +510,14 @@ void stat_print_final(struct stat_out *o, const struct pms_counters *cs, const s
 			double pct = pms_stats__rel_pct(wall);
 
 			if (o->run_ns) {
-				/* --table: perf's bars, one '#' per 5% off the mean, plus one */
-				fprintf(o->f, "%9s# Table of individual measurements:\n", "");
+				/* --table: perf's bars, one '#' per 5% off the mean, plus one; headings under the numbers */
+				char num[64];
+				int indent = 0;
+
+				snprintf(num, sizeof(num), " %17.*f", prec, mean_s);
+				while (num[indent] == ' ')
+					indent++;
+				fprintf(o->f, "%*s# Table of individual measurements:\n", indent, "");
 				for (size_t k = 0; k < o->nr_run_ns; k++) {
 					double run_s = o->run_ns[k] / 1e9;
 					int bars = 1 + abs((int)(100.0 * (run_s - mean_s) / run_s) / 5);
@@ -521,7 +527,7 @@ void stat_print_final(struct stat_out *o, const struct pms_counters *cs, const s
 						fputc('#', o->f);
 					fputc('\n', o->f);
 				}
-				fprintf(o->f, "\n%9s# Final result:\n", "");
+				fprintf(o->f, "\n%*s# Final result:\n", indent, "");
 			}
 			fprintf(o->f, " %17.*f +- %.*f seconds time elapsed", prec, mean_s, prec, sd_s);
 			if (pct != 0)
@@ -534,6 +540,8 @@ void stat_print_final(struct stat_out *o, const struct pms_counters *cs, const s
 					ri->sys_ns / 1e9);
 		}
 		fputc('\n', o->f);
+		if (!cs->nr)
+			fputc('\n', o->f); /* perf -n ends with two blank lines */
 	}
 	strbuf_release(&sb);
 	fflush(o->f);
