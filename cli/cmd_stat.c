@@ -29,6 +29,7 @@
 #include "util/tasks.h"
 #include "util/cpulist.h"
 #include "util/fileio.h"
+#include "util/strsim.h"
 #include "util/sysfs.h"
 
 #define DEFAULT_EVENTS \
@@ -617,12 +618,72 @@ static void group_all(struct pms_evlist *l)
 	}
 }
 
+/* -M names (comma-separated, repeatable) into x->out.metrics; an unknown one lists the known ones. */
+static void parse_metrics(struct stat_ctx *x)
+{
+	static const char *const deflt[] = { "CPUs_utilized", "GHz", "IPC", "branch_miss_rate" };
+	size_t nr_defs;
+	const struct pms_metric_def *defs = pms_metric_defs(&nr_defs);
+
+	for (size_t i = 0; i < o.metrics.nr; i++) {
+		char *copy = xstrdup(o.metrics.v[i]), *save = NULL;
+
+		for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+			const struct pms_metric_def *d = pms_metric_def__find(t);
+			bool dup = false;
+
+			if (!d) {
+				const char **names = xcalloc(nr_defs, sizeof(*names));
+				struct strbuf known = STRBUF_INIT;
+				const char *best;
+
+				for (size_t k = 0; k < nr_defs; k++) {
+					names[k] = defs[k].name;
+					strbuf_addf(&known, "%s%s", k ? ", " : "", defs[k].name);
+				}
+				best = pms_str__suggest(t, names, nr_defs);
+				error("-M: unknown metric '%s'%s%s%s", t, best ? "; did you mean '" : "", best ? best : "",
+				      best ? "'?" : "");
+				note("pmuscope's metrics: %s (docs/stat.md)", strbuf_str(&known));
+				exit(EXIT_USAGE);
+			}
+			for (size_t k = 0; k < x->out.nr_metrics; k++)
+				dup |= x->out.metrics[k] == d;
+			if (dup)
+				continue;
+			x->out.metrics = xrealloc(x->out.metrics, (x->out.nr_metrics + 1) * sizeof(*x->out.metrics));
+			x->out.metrics[x->out.nr_metrics++] = d;
+		}
+		free(copy);
+	}
+	if (o.metric_only && !x->out.nr_metrics) {
+		/* --metric-only without -M: the metrics perf shows beside its default events */
+		for (size_t k = 0; k < sizeof(deflt) / sizeof(deflt[0]); k++) {
+			x->out.metrics = xrealloc(x->out.metrics, (x->out.nr_metrics + 1) * sizeof(*x->out.metrics));
+			x->out.metrics[x->out.nr_metrics++] = pms_metric_def__find(deflt[k]);
+		}
+	}
+	x->out.metric_only = o.metric_only;
+}
+
+/* Is an event of kind k already in the list? */
+static bool list_has_kind(const struct pms_evlist *l, enum pms_metric_kind k)
+{
+	if (k == PMS_MK_OTHER)
+		return true; /* the elapsed time: always there */
+	for (size_t i = 0; i < l->nr; i++)
+		if (l->entries[i].tool_event == PMS_TOOL_NONE && pms_attr__metric_kind(&l->entries[i].attr) == k)
+			return true;
+	return false;
+}
+
 static void parse_events(struct stat_ctx *x)
 {
 	struct pms_event_ctx *ctx;
 	static const char *const def[] = { DEFAULT_EVENTS };
 	const char *const *strs = o.events.nr ? o.events.v : def;
-	size_t n = o.events.nr ? o.events.nr : 1;
+	/* -M alone counts only the metrics' inputs, as perf */
+	size_t n = o.events.nr ? o.events.nr : o.metrics.nr ? 0 : 1;
 
 	if (o.null_run)
 		return; /* perf -n: no counter at all, only the elapsed time */
@@ -636,6 +697,35 @@ static void parse_events(struct stat_ctx *x)
 			pms_event_ctx__free(ctx);
 			exit(EXIT_BAD_EVENT);
 		}
+	}
+	{
+		/* the metrics' inputs not counted yet, once each, in one weak group (as perf groups a metric's events) */
+		struct strbuf in = STRBUF_INIT;
+		bool added[PMS_MK__NR] = { false };
+		int nr_in = 0;
+
+		for (size_t m = 0; m < x->out.nr_metrics; m++) {
+			enum pms_metric_kind kinds[2] = { x->out.metrics[m]->num, x->out.metrics[m]->den };
+
+			for (int k = 0; k < 2; k++) {
+				if (list_has_kind(&x->list, kinds[k]) || added[kinds[k]])
+					continue;
+				added[kinds[k]] = true;
+				strbuf_addf(&in, "%s%s", nr_in++ ? "," : "", pms_metric_kind__name(kinds[k]));
+			}
+		}
+		if (nr_in > 1) {
+			struct strbuf g = STRBUF_INIT;
+
+			strbuf_addf(&g, "{%s}:W", strbuf_str(&in));
+			strbuf_release(&in);
+			in = g;
+		}
+		if (nr_in && cli_parse_events(&x->list, ctx, strbuf_str(&in))) {
+			pms_event_ctx__free(ctx);
+			exit(EXIT_BAD_EVENT);
+		}
+		strbuf_release(&in);
 	}
 	pms_event_ctx__free(ctx);
 	if (!x->list.nr)
@@ -895,10 +985,6 @@ static void check_hw_options(void)
 		usage_error(&cmd_stat, "%s: not implemented yet in stat (the counters have perf's cgroup mode, "
 			    "used by 'pmuscope agent --cgroup'); count the cgroup with the agent meanwhile",
 			    o.cgroups.nr ? "-G/--cgroup" : "--for-each-cgroup");
-	if (o.metrics.nr || o.metric_only)
-		usage_error(&cmd_stat, "%s: not implemented yet; the table shows perf's shadow metrics (IPC, "
-			    "GHz, branch-miss rate, CPUs utilized) after '#' for the events counted",
-			    o.metrics.nr ? "-M/--metrics" : "--metric-only");
 	if (o.percore_show_thread)
 		usage_error(&cmd_stat, "--percore-show-thread goes with perf's 'percore' event term, which "
 			    "pmuscope does not take; use --per-core -a");
@@ -924,6 +1010,7 @@ static int run(int argc, char **argv)
 	setup_target(&x);
 	check_options(&x);
 	check_hw_options();
+	parse_metrics(&x);
 	parse_events(&x);
 	if (x.cfg.argv) {
 		int e = pms_workload__runnable(x.cfg.argv[0]);
@@ -1047,6 +1134,7 @@ out:
 	free(rs);
 	free(thousands_sep);
 	free(x.out.run_ns);
+	free(x.out.metrics);
 	pms_aggr_map__release(&x.amap);
 	free(x.cpus);
 	free(x.tids);

@@ -302,6 +302,20 @@ static void sort_threads(const struct stat_out *o, const struct pms_counters *cs
 	free(key);
 }
 
+/* -a --per-thread: a thread that counted nothing gets no line, as perf. */
+static bool thread_idle(const struct stat_out *o, const struct pms_counters *cs, size_t u, bool delta)
+{
+	if (o->cfg->target != ST_SYSTEM)
+		return false;
+	for (size_t i = 0; i < cs->nr; i++) {
+		struct pms_count sum = stat_unit_sum(o, cs, &cs->c[i], u, delta);
+
+		if (cs->c[i].state == PMS_COUNTER_OK && sum.run && sum.val)
+			return false;
+	}
+	return true;
+}
+
 /* One row: event i in aggregation unit u, as a line or a JSON object. */
 static void emit_row(struct stat_out *o, const struct pms_counters *cs, size_t i, size_t u, bool delta,
 		     const struct pms_metric_ctx *ctx, const char *ts, struct pms_json *json,
@@ -334,6 +348,192 @@ static void emit_row(struct stat_out *o, const struct pms_counters *cs, size_t i
 	fprintf(o->f, "%s\n", strbuf_str(line));
 }
 
+/* The privilege context of a metric: that of the first counter of one of its inputs (0: plain events). */
+static int metric_pctx(const struct pms_counters *cs, const struct pms_metric_def *d)
+{
+	for (size_t i = 0; i < cs->nr; i++) {
+		enum pms_metric_kind k = pms_attr__metric_kind(&cs->c[i].attr);
+
+		if (cs->c[i].tool == PMS_TOOL_NONE && (k == d->num || k == d->den))
+			return pms_attr__metric_context(&cs->c[i].attr);
+	}
+	return 0;
+}
+
+/* Why input kind k of a metric has no value: the state of its counter, never a silent 0. */
+static void metric_why(const struct stat_out *o, const struct pms_counters *cs, size_t u, bool delta,
+		       enum pms_metric_kind k, int pctx, char *buf, size_t size)
+{
+	const char *name = pms_metric_kind__name(k);
+
+	for (size_t i = 0; i < cs->nr; i++) {
+		const struct pms_counter *c = &cs->c[i];
+		struct pms_count sum;
+		double v;
+
+		if (c->tool != PMS_TOOL_NONE || pms_attr__metric_kind(&c->attr) != k ||
+		    pms_attr__metric_context(&c->attr) != pctx)
+			continue;
+		if (c->state != PMS_COUNTER_OK) {
+			snprintf(buf, size, "%s: %s", c->name, c->reason[0] ? c->reason : "not supported");
+			return;
+		}
+		sum = stat_unit_sum(o, cs, c, u, delta);
+		if (!pms_count__scaled(&sum, o->cfg->no_scale, &v))
+			snprintf(buf, size, "%s is <not counted>: it never ran", c->name);
+		else
+			snprintf(buf, size, "%s counted 0", c->name);
+		return;
+	}
+	snprintf(buf, size, k == PMS_MK_OTHER ? "no elapsed time" : "%s is not among the events", name);
+}
+
+/* One metric of one unit: 0 with *v, or -ENOENT with the reason in why. */
+static int metric_value(const struct stat_out *o, const struct pms_counters *cs, size_t u, bool delta,
+			const struct pms_metric_ctx *ctx, const struct pms_metric_def *d, double *v, char *why,
+			size_t size)
+{
+	enum pms_metric_kind missing = PMS_MK_OTHER;
+	int pctx = metric_pctx(cs, d);
+
+	if (pms_metric_def__compute(d, ctx, pctx, v, &missing) == 0)
+		return 0;
+	metric_why(o, cs, u, delta, missing, pctx, why, size);
+	return -ENOENT;
+}
+
+/* The metric-only header: perf prints each metric's unit as its column title. */
+static int metric_width(const struct pms_metric_def *d)
+{
+	int n = (int)strlen(d->unit);
+
+	return n > 20 ? n : 20;
+}
+
+/*
+ * -M: the metric lines of unit u after its event rows ("# value name", as
+ * perf prints a metric), or with --metric-only one line of all the
+ * metrics of the unit. A metric whose inputs did not count says why.
+ */
+static void emit_metrics(struct stat_out *o, const struct pms_counters *cs, size_t u, bool delta,
+			 const struct pms_metric_ctx *ctx, const char *ts, struct pms_json *json, struct strbuf *line)
+{
+	const char *sep = o->cfg->csv_sep;
+	int ci = o->cfg->aggr == AGGR_CPU || o->cfg->aggr == AGGR_TOPO ? (int)u : -1;
+	int ti = o->cfg->aggr == AGGR_THREAD ? (int)u : -1;
+
+	if (o->metric_only && !json) {
+		strbuf_reset(line);
+		if (ts)
+			strbuf_adds(line, ts);
+		add_prefix(o, cs, ci, ti, line);
+	}
+	for (size_t m = 0; m < o->nr_metrics; m++) {
+		const struct pms_metric_def *d = o->metrics[m];
+		char why[256], num[64];
+		double v = 0;
+		bool ok = metric_value(o, cs, u, delta, ctx, d, &v, why, sizeof(why)) == 0;
+
+		if (ok)
+			snprintf(num, sizeof(num), d->fmt, v);
+		if (json) {
+			pms_json__obj(json, NULL);
+			pms_json__str(json, "metric", d->name);
+			pms_json__str(json, "unit", d->unit);
+			if (ok)
+				pms_json__double(json, "value", v);
+			else
+				pms_json__null(json, "value");
+			if (!ok)
+				pms_json__str(json, "reason", why);
+			if (o->cfg->aggr == AGGR_TOPO) {
+				char name[64];
+
+				pms_aggr_map__name(o->amap, u, name, sizeof(name));
+				pms_json__str(json, pms_aggr_mode__word(o->amap->mode), name);
+			} else if (ci >= 0) {
+				pms_json__int(json, "cpu", cs->cpus[ci]);
+			} else if (ti >= 0) {
+				pms_json__int(json, "tid", (int)cs->threads[ti]);
+			}
+			pms_json__end(json);
+			continue;
+		}
+		if (!ok && u == 0 && is_human(o) && o->metric_only && !delta)
+			note("metric %s: no value: %s", d->name, why);
+		if (o->metric_only) {
+			if (sep) {
+				char *p = num;
+
+				while (*p == ' ')
+					p++;
+				strbuf_addf(line, "%s%s", ok ? p : "", sep);
+			} else {
+				strbuf_addf(line, "%*s ", metric_width(d), ok ? num : "<not counted>");
+			}
+			continue;
+		}
+		strbuf_reset(line);
+		if (ts)
+			strbuf_adds(line, ts);
+		add_prefix(o, cs, ci, ti, line);
+		if (sep) {
+			char *p = num;
+
+			while (*p == ' ')
+				p++;
+			strbuf_addf(line, "%s%s%s", ok ? "" : "<not counted>", sep, sep);
+			pms_csv__field(line, d->name, sep);
+			strbuf_addf(line, "%s%s%s%s%s", sep, sep, sep, ok ? p : "", sep);
+			pms_csv__field(line, ok ? d->unit : why, sep); /* not counted: why, in the unit's column */
+		} else if (ok) {
+			strbuf_addf(line, "%*s # %s %s", 18 + 1 + 4 + 1 + 32, "", num, d->name);
+		} else {
+			strbuf_addf(line, "%*s # %s %s: %s", 18 + 1 + 4 + 1 + 32, "", "<not counted>", d->name, why);
+		}
+		fprintf(o->f, "%s\n", strbuf_str(line));
+	}
+	if (o->metric_only && !json) {
+		while (line->len && line->buf[line->len - 1] == ' ')
+			line->buf[--line->len] = '\0';
+		fprintf(o->f, "%s\n", strbuf_str(line));
+	}
+}
+
+/* --metric-only: the column titles (the metrics' units, as perf), after the prefix columns' blanks. */
+static void metric_header(struct stat_out *o, const struct pms_counters *cs, const char *ts_title)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *sep = o->cfg->csv_sep;
+
+	if (ts_title)
+		strbuf_adds(&sb, ts_title);
+	if (o->cfg->aggr != AGGR_GLOBAL) {
+		struct strbuf pre = STRBUF_INIT;
+
+		add_prefix(o, cs, 0, 0, &pre);
+		if (sep)
+			for (const char *p = strbuf_str(&pre); *p; p++)
+				if (!strncmp(p, sep, strlen(sep)))
+					strbuf_adds(&sb, sep);
+		if (!sep)
+			strbuf_addf(&sb, "%*s", (int)pre.len, "");
+		strbuf_release(&pre);
+	}
+	for (size_t m = 0; m < o->nr_metrics; m++) {
+		if (sep) {
+			pms_csv__field(&sb, o->metrics[m]->unit, sep);
+			strbuf_adds(&sb, sep);
+		} else {
+			strbuf_addf(&sb, "%*s ", metric_width(o->metrics[m]), o->metrics[m]->unit);
+		}
+	}
+	while (sb.len && sb.buf[sb.len - 1] == ' ')
+		sb.buf[--sb.len] = '\0';
+	fprintf(o->f, "%s\n", strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
 /*
  * Every row of one reading in output order: per event, then per CPU or
  * thread when not aggregated; per topology unit, then per event with
@@ -353,6 +553,12 @@ static void emit_rows(struct stat_out *o, const struct pms_counters *cs, bool de
 		else
 			make_ctx(o, cs, u, delta, elapsed_ns, &ctx[u]);
 	}
+	if (o->metric_only && !json) {
+		for (size_t u = 0; u < nu; u++)
+			if (json || o->cfg->aggr != AGGR_THREAD || !thread_idle(o, cs, u, delta))
+				emit_metrics(o, cs, u, delta, &ctx[u], ts, json, &line);
+		goto out;
+	}
 	if (o->cfg->aggr == AGGR_TOPO) {
 		for (size_t u = 0; u < nu; u++)
 			for (size_t i = 0; i < cs->nr; i++)
@@ -369,8 +575,32 @@ static void emit_rows(struct stat_out *o, const struct pms_counters *cs, bool de
 			emit_row(o, cs, i, order[k], delta, &ctx[order[k]], ts, json, rs, nu, &line);
 		free(order);
 	}
+	/* -M in JSON: the metrics are the document's "metrics" array (emit_json_metrics) */
+	for (size_t u = 0; u < nu && o->nr_metrics && !json; u++)
+		if (o->cfg->aggr != AGGR_THREAD || !thread_idle(o, cs, u, delta))
+			emit_metrics(o, cs, u, delta, &ctx[u], ts, NULL, &line);
+out:
 	strbuf_release(&line);
 	free(ctx);
+}
+
+/* -M in JSON: every unit's metrics into the array open in json. */
+static void emit_json_metrics(struct stat_out *o, const struct pms_counters *cs, bool delta, double elapsed_ns,
+			      struct pms_json *json, const struct stat_rstat *rs)
+{
+	size_t nu = stat_nr_units(o, cs);
+	struct strbuf line = STRBUF_INIT;
+
+	for (size_t u = 0; u < nu; u++) {
+		struct pms_metric_ctx ctx;
+
+		if (rs)
+			rctx(cs, rs, u, nu, elapsed_ns, &ctx);
+		else
+			make_ctx(o, cs, u, delta, elapsed_ns, &ctx);
+		emit_metrics(o, cs, u, delta, &ctx, NULL, json, &line);
+	}
+	strbuf_release(&line);
 }
 
 static void describe_target(const struct stat_cfg *c, struct strbuf *sb)
@@ -448,6 +678,11 @@ static void print_json_doc(struct stat_out *o, const struct pms_counters *cs, co
 	pms_json__arr(&j, "events");
 	emit_rows(o, cs, false, rs ? wall->mean : ri->elapsed_ns, NULL, &j, rs);
 	pms_json__end(&j);
+	if (o->nr_metrics) {
+		pms_json__arr(&j, "metrics");
+		emit_json_metrics(o, cs, false, rs ? wall->mean : ri->elapsed_ns, &j, rs);
+		pms_json__end(&j);
+	}
 	pms_json__double(&j, "elapsed_ns", rs ? floor(wall->mean + 0.5) : ri->elapsed_ns);
 	if (rs)
 		pms_json__double(&j, "elapsed_stddev_pct", pms_stats__rel_pct(wall));
@@ -491,6 +726,8 @@ void stat_print_final(struct stat_out *o, const struct pms_counters *cs, const s
 			fprintf(o->f, " (%d run%s)", c->runs, c->runs == 1 ? "" : "s");
 		fprintf(o->f, ":\n\n");
 	}
+	if (o->metric_only)
+		metric_header(o, cs, NULL);
 	if (c->csv_sep && c->interval_ms && o->csv_summary) {
 		/* --summary after -I in CSV: perf's "summary" in the time column (--no-csv-summary: none) */
 		struct strbuf pre = STRBUF_INIT;
@@ -574,6 +811,11 @@ void stat_print_interval(struct stat_out *o, const struct pms_counters *cs, uint
 		pms_json__arr(&j, "events");
 		emit_rows(o, cs, true, interval_ns, NULL, &j, NULL);
 		pms_json__end(&j);
+		if (o->nr_metrics) {
+			pms_json__arr(&j, "metrics");
+			emit_json_metrics(o, cs, true, interval_ns, &j, NULL);
+			pms_json__end(&j);
+		}
 		pms_json__end(&j);
 		pms_json__finish(&j);
 		output__put(o->f, &sb);
@@ -591,7 +833,9 @@ void stat_print_interval(struct stat_out *o, const struct pms_counters *cs, uint
 			fputs("\033[H\033[2J\n", stdout);
 			fflush(stdout);
 		}
-		if (o->interval_lines % 25 == 0 || o->interval_clear) {
+		if (o->metric_only && (o->interval_lines % 25 == 0 || o->interval_clear)) {
+			metric_header(o, cs, "#           time ");
+		} else if (o->interval_lines % 25 == 0 || o->interval_clear) {
 			static const char *const topo_hdr[] = { "socket cpus", "die          cpus",
 								"core            cpus", "node   cpus" };
 

@@ -67,6 +67,10 @@ struct stat_out {
 	bool summary;            /* --summary: the totals after -I */
 	bool csv_summary;        /* --summary -x: the "summary" column (perf's default) */
 	bool quiet;              /* --quiet: print no counts */
+	const struct pms_metric_def **metrics; /* -M, in the order asked */
+	size_t nr_metrics;
+	bool metric_only;        /* --metric-only: the metrics, no event rows */
+	int metric_lines;        /* --metric-only -I: the header repeats every 25 */
 	double *run_ns;          /* --table: each -r run's elapsed time, NULL without */
 	size_t nr_run_ns;
 	char **warnings;         /* JSON: the warning texts, for the document's "warnings" */
