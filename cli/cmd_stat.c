@@ -25,6 +25,7 @@
 #include "perf_event/counter.h"
 #include "stat_print.h"
 #include "stop_signals.h"
+#include "util/cgroup.h"
 #include "util/clock.h"
 #include "util/tasks.h"
 #include "util/cpulist.h"
@@ -217,6 +218,11 @@ struct stat_ctx {
 	struct stat_out out;
 	struct pms_evlist list;
 	struct pms_aggr_map amap;  /* --per-socket/die/core/node */
+	char **cg_names;           /* -G / --for-each-cgroup names in order ("" for none) */
+	size_t nr_cg_names;
+	const char **cgroup_of;    /* per event: its cgroup's name, NULL for none */
+	int *cg_fd_of;             /* per event: that cgroup's directory fd, -1 for none */
+	int *cg_fds;               /* per name of cg_names: its fd, -1 for none */
 	int *cpus;
 	size_t nr_cpus;
 	pid_t *tids;           /* -p (expanded) / -t */
@@ -375,6 +381,8 @@ static int run_once(struct stat_ctx *x, struct pms_counters **cs_out, struct sta
 		stop_signals__abort_workload(&w);
 		return error("cannot set up counters: %s", strerror(errno));
 	}
+	for (size_t i = 0; i < cs->nr && x->cg_fd_of; i++)
+		cs->c[i].cgroup_fd = x->cg_fd_of[i];
 again:
 	ret = pms_counters__open(cs, &copts, &cerr);
 	if ((ret == -EMFILE || ret == -ENFILE) && !retried && raise_nofile()) {
@@ -609,6 +617,94 @@ static const char *const detailed_sets[] = {
 	"L1-dcache-prefetches,L1-dcache-prefetch-misses",
 };
 
+/* Split comma lists of -G / --for-each-cgroup into x->cg_names, empty names kept (perf's "-G a,,b"). */
+static void split_cgroup_names(struct stat_ctx *x, const char *const *v, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		const char *p = v[i];
+
+		for (;;) {
+			const char *comma = strchr(p, ',');
+			size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+			x->cg_names = xrealloc(x->cg_names, (x->nr_cg_names + 1) * sizeof(*x->cg_names));
+			x->cg_names[x->nr_cg_names] = xcalloc(1, len + 1);
+			memcpy(x->cg_names[x->nr_cg_names++], p, len);
+			if (!comma)
+				break;
+			p = comma + 1;
+		}
+	}
+}
+
+/*
+ * --for-each-cgroup: the events once per cgroup (the list parsed so far
+ * is the first copy); then every event's cgroup as perf assigns them: -G
+ * with one name applies to all events, with several the n-th name to the
+ * n-th event.
+ */
+static void per_cgroup_copies(struct stat_ctx *x, struct pms_event_ctx *ctx)
+{
+	size_t per_copy = x->list.nr;
+
+	if (o.for_each_cgroup) {
+		const char *one = o.for_each_cgroup;
+
+		split_cgroup_names(x, &one, 1);
+		for (size_t g = 1; g < x->nr_cg_names; g++) {
+			for (size_t i = 0; i < per_copy; i++) {
+				struct pms_evsel *e = &x->list.entries[i];
+				const char *str = e->name;
+
+				/* a copy of event i: its group structure is re-made below from the first copy's */
+				if (cli_parse_events(&x->list, ctx, str)) {
+					pms_event_ctx__free(ctx);
+					exit(EXIT_BAD_EVENT);
+				}
+				x->list.entries[x->list.nr - 1].attr = x->list.entries[i].attr;
+				x->list.entries[x->list.nr - 1].leader_idx =
+					x->list.entries[i].leader_idx + (int)(g * per_copy);
+				x->list.entries[x->list.nr - 1].nr_members = x->list.entries[i].nr_members;
+				x->list.entries[x->list.nr - 1].weak_group = x->list.entries[i].weak_group;
+			}
+		}
+	} else if (o.cgroups.nr) {
+		split_cgroup_names(x, o.cgroups.v, o.cgroups.nr);
+		if (x->nr_cg_names > per_copy)
+			usage_error(&cmd_stat, "-G names %zu cgroups for %zu events: the n-th cgroup goes to the n-th "
+				    "event (one name: every event)", x->nr_cg_names, per_copy);
+	}
+	if (!x->nr_cg_names)
+		return;
+	x->cg_fds = xcalloc(x->nr_cg_names, sizeof(*x->cg_fds));
+	for (size_t g = 0; g < x->nr_cg_names; g++) {
+		char path[PATH_MAX];
+
+		x->cg_fds[g] = -1;
+		if (!x->cg_names[g][0])
+			continue; /* "-G a,,b": the 2nd event counts every task */
+		x->cg_fds[g] = pms_cgroup__open(x->cg_names[g], path, sizeof(path));
+		if (x->cg_fds[g] < 0) {
+			if (!path[0])
+				error("cgroup '%s': no cgroup v2 hierarchy is mounted (looked at /sys/fs/cgroup and "
+				      "/sys/fs/cgroup/unified)", x->cg_names[g]);
+			else
+				error("cgroup '%s': cannot open '%s': %s", x->cg_names[g], path, strerror(-x->cg_fds[g]));
+			exit(EXIT_RUNTIME);
+		}
+		x->cg_fds[g] = pms_fd__move_high(x->cg_fds[g]);
+	}
+	x->cgroup_of = xcalloc(x->list.nr, sizeof(*x->cgroup_of));
+	x->cg_fd_of = xcalloc(x->list.nr, sizeof(*x->cg_fd_of));
+	for (size_t i = 0; i < x->list.nr; i++) {
+		size_t g = o.for_each_cgroup ? i / per_copy : x->nr_cg_names == 1 ? 0 : i;
+
+		x->cg_fd_of[i] = g < x->nr_cg_names ? x->cg_fds[g] : -1;
+		x->cgroup_of[i] = g < x->nr_cg_names && x->cg_names[g][0] ? x->cg_names[g] : NULL;
+	}
+	x->out.cgroup_of = x->cgroup_of;
+}
+
 /* -g: every event in one group led by the first, as perf's evlist__set_leader(). */
 static void group_all(struct pms_evlist *l)
 {
@@ -727,6 +823,7 @@ static void parse_events(struct stat_ctx *x)
 		}
 		strbuf_release(&in);
 	}
+	per_cgroup_copies(x, ctx);
 	pms_event_ctx__free(ctx);
 	if (!x->list.nr)
 		usage_error(&cmd_stat, "no events to count");
@@ -858,6 +955,13 @@ static void check_options(struct stat_ctx *x)
 	if ((o.per_core || o.per_die || o.per_socket || o.per_node) && !(c->target == ST_SYSTEM || c->target == ST_CPUS))
 		usage_error(&cmd_stat, "--per-%s aggregates CPUs: it needs a CPU target, -a or -C",
 			    o.per_core ? "core" : o.per_die ? "die" : o.per_socket ? "socket" : "node");
+	if (o.cgroups.nr && o.for_each_cgroup)
+		usage_error(&cmd_stat, "-G and --for-each-cgroup both place events in cgroups: give one");
+	if ((o.cgroups.nr || o.for_each_cgroup) && !(c->target == ST_SYSTEM || c->target == ST_CPUS))
+		usage_error(&cmd_stat, "%s counts the tasks of a cgroup on whole CPUs: it needs -a or -C",
+			    o.cgroups.nr ? "-G" : "--for-each-cgroup");
+	if ((o.cgroups.nr || o.for_each_cgroup) && o.per_thread)
+		usage_error(&cmd_stat, "cgroups are counted per CPU: --per-thread cannot be combined with them");
 	if (o.output && o.log_fd >= 0)
 		usage_error(&cmd_stat, "-o and --log-fd both say where the counts go: give one");
 	if (o.log_fd >= 0 && fcntl(o.log_fd, F_GETFD) < 0)
@@ -980,11 +1084,6 @@ static void check_hw_options(void)
 	if (o.cputype)
 		usage_error(&cmd_stat, "--cputype: not implemented yet; name the PMU in the events instead "
 			    "(-e cpu_%s/cycles/)", o.cputype);
-	/* accepted so perf command lines get a reason, not "unknown option"; see docs/perf-compat.md */
-	if (o.cgroups.nr || o.for_each_cgroup)
-		usage_error(&cmd_stat, "%s: not implemented yet in stat (the counters have perf's cgroup mode, "
-			    "used by 'pmuscope agent --cgroup'); count the cgroup with the agent meanwhile",
-			    o.cgroups.nr ? "-G/--cgroup" : "--for-each-cgroup");
 	if (o.percore_show_thread)
 		usage_error(&cmd_stat, "--percore-show-thread goes with perf's 'percore' event term, which "
 			    "pmuscope does not take; use --per-core -a");
@@ -1135,6 +1234,15 @@ out:
 	free(thousands_sep);
 	free(x.out.run_ns);
 	free(x.out.metrics);
+	for (size_t g = 0; g < x.nr_cg_names; g++) {
+		if (x.cg_fds && x.cg_fds[g] >= 0)
+			close(x.cg_fds[g]);
+		free(x.cg_names[g]);
+	}
+	free(x.cg_names);
+	free(x.cg_fds);
+	free(x.cg_fd_of);
+	free(x.cgroup_of);
 	pms_aggr_map__release(&x.amap);
 	free(x.cpus);
 	free(x.tids);

@@ -96,8 +96,21 @@ struct pms_count stat_unit_sum(const struct stat_out *o, const struct pms_counte
 	}
 }
 
-static void make_ctx(const struct stat_out *o, const struct pms_counters *cs, size_t u, bool delta,
-		     double elapsed_ns, struct pms_metric_ctx *m)
+/* -G: do counters i and j count the same cgroup (metrics pair only those, as perf)? */
+static bool same_cgroup(const struct stat_out *o, size_t i, int j)
+{
+	const char *a, *b;
+
+	if (!o->cgroup_of || j < 0)
+		return true;
+	a = o->cgroup_of[i];
+	b = o->cgroup_of[j];
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The metric inputs of unit u; cg_of >= 0: only counters of counter cg_of's cgroup. */
+static void make_ctx_cg(const struct stat_out *o, const struct pms_counters *cs, size_t u, bool delta,
+			double elapsed_ns, int cg_of, struct pms_metric_ctx *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->elapsed_ns = elapsed_ns;
@@ -106,12 +119,18 @@ static void make_ctx(const struct stat_out *o, const struct pms_counters *cs, si
 		struct pms_count sum;
 		double v;
 
-		if (c->state != PMS_COUNTER_OK || c->tool != PMS_TOOL_NONE)
+		if (c->state != PMS_COUNTER_OK || c->tool != PMS_TOOL_NONE || !same_cgroup(o, i, cg_of))
 			continue;
 		sum = stat_unit_sum(o, cs, c, u, delta);
 		if (pms_count__scaled(&sum, o->cfg->no_scale, &v))
 			pms_metric_ctx__add(m, pms_attr__metric_kind(&c->attr), pms_attr__metric_context(&c->attr), v);
 	}
+}
+
+static void make_ctx(const struct stat_out *o, const struct pms_counters *cs, size_t u, bool delta,
+		     double elapsed_ns, struct pms_metric_ctx *m)
+{
+	make_ctx_cg(o, cs, u, delta, elapsed_ns, -1, m);
 }
 
 /* A row's name and unit; false (row finished) when the counter never opened or its group was refused. */
@@ -182,19 +201,27 @@ static void make_rrow(const struct pms_counters *cs, size_t i, const struct stat
 				    &r->metric);
 }
 
-static void rctx(const struct pms_counters *cs, const struct stat_rstat *rs, size_t u, size_t nu,
-		 double elapsed_ns, struct pms_metric_ctx *m)
+static void rctx_cg(const struct stat_out *o, const struct pms_counters *cs, const struct stat_rstat *rs,
+		    size_t u, size_t nu, double elapsed_ns, int cg_of, struct pms_metric_ctx *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->elapsed_ns = elapsed_ns;
 	for (size_t i = 0; i < cs->nr; i++) {
 		const struct stat_rstat *e = &rs[i * nu + u];
 
-		if (cs->c[i].state == PMS_COUNTER_OK && e->nr_counted && cs->c[i].tool == PMS_TOOL_NONE)
+		if (cs->c[i].state == PMS_COUNTER_OK && e->nr_counted && cs->c[i].tool == PMS_TOOL_NONE &&
+		    same_cgroup(o, i, cg_of))
 			pms_metric_ctx__add(m, pms_attr__metric_kind(&cs->c[i].attr),
 					    pms_attr__metric_context(&cs->c[i].attr), e->st.mean);
 	}
 }
+
+static void rctx(const struct stat_out *o, const struct pms_counters *cs, const struct stat_rstat *rs, size_t u,
+		 size_t nu, double elapsed_ns, struct pms_metric_ctx *m)
+{
+	rctx_cg(o, cs, rs, u, nu, elapsed_ns, -1, m);
+}
+
 
 
 static const char *comm_of(const struct stat_out *o, size_t t)
@@ -324,11 +351,21 @@ static void emit_row(struct stat_out *o, const struct pms_counters *cs, size_t i
 	int ci = o->cfg->aggr == AGGR_CPU || o->cfg->aggr == AGGR_TOPO ? (int)u : -1;
 	int ti = o->cfg->aggr == AGGR_THREAD ? (int)u : -1;
 	struct pms_stat_row r;
+	struct pms_metric_ctx cg_ctx;
 
+	if (o->cgroup_of) {
+		/* -G: the metrics of a row come from its own cgroup's counters */
+		if (rs)
+			rctx_cg(o, cs, rs, u, nu, ctx->elapsed_ns, (int)i, &cg_ctx);
+		else
+			make_ctx_cg(o, cs, u, delta, ctx->elapsed_ns, (int)i, &cg_ctx);
+		ctx = &cg_ctx;
+	}
 	if (rs)
 		make_rrow(cs, i, &rs[i * nu + u], ctx, &r);
 	else
 		make_row(o, cs, i, u, delta, ctx, &r);
+	r.cgroup = o->cgroup_of ? o->cgroup_of[i] : NULL;
 	if (ti >= 0 && o->cfg->target == ST_SYSTEM &&
 	    (r.state == PMS_ROW_NOT_COUNTED || (r.state == PMS_ROW_COUNTED && r.value == 0)))
 		return; /* -a --per-thread: only the threads that did something, as perf */
@@ -549,7 +586,7 @@ static void emit_rows(struct stat_out *o, const struct pms_counters *cs, bool de
 
 	for (size_t u = 0; u < nu; u++) {
 		if (rs)
-			rctx(cs, rs, u, nu, elapsed_ns, &ctx[u]);
+			rctx(o, cs, rs, u, nu, elapsed_ns, &ctx[u]);
 		else
 			make_ctx(o, cs, u, delta, elapsed_ns, &ctx[u]);
 	}
@@ -595,7 +632,7 @@ static void emit_json_metrics(struct stat_out *o, const struct pms_counters *cs,
 		struct pms_metric_ctx ctx;
 
 		if (rs)
-			rctx(cs, rs, u, nu, elapsed_ns, &ctx);
+			rctx(o, cs, rs, u, nu, elapsed_ns, &ctx);
 		else
 			make_ctx(o, cs, u, delta, elapsed_ns, &ctx);
 		emit_metrics(o, cs, u, delta, &ctx, NULL, json, &line);

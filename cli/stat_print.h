@@ -67,6 +67,7 @@ struct stat_out {
 	bool summary;            /* --summary: the totals after -I */
 	bool csv_summary;        /* --summary -x: the "summary" column (perf's default) */
 	bool quiet;              /* --quiet: print no counts */
+	const char **cgroup_of;  /* -G/--for-each-cgroup: each counter's cgroup name, NULL for none */
 	const struct pms_metric_def **metrics; /* -M, in the order asked */
 	size_t nr_metrics;
 	bool metric_only;        /* --metric-only: the metrics, no event rows */

@@ -95,6 +95,7 @@ struct pms_counters *pms_counters__new(const struct pms_evlist *list, const int 
 		c->nr_members = leader == (int)i ? (ev->nr_members > 0 ? ev->nr_members : 1) : 0;
 		c->weak_group = list->entries[leader].weak_group;
 		c->tool = ev->tool_event;
+		c->cgroup_fd = -1;
 		c->fds = malloc(n * sizeof(*c->fds));
 		c->ids = calloc(n, sizeof(*c->ids));
 		c->counts = calloc(n, sizeof(*c->counts));
@@ -258,7 +259,10 @@ static int open_one(struct pms_counters *cs, struct pms_counter *c, size_t ci, s
 		cpu = 0;
 		c->attr.enable_on_exec = 0;
 	}
-	if (o && o->cgroup && pid == -1 && cpu >= 0) {
+	if (c->cgroup_fd >= 0 && pid == -1 && cpu >= 0) {
+		pid = c->cgroup_fd;
+		flags = PERF_FLAG_PID_CGROUP;
+	} else if (o && o->cgroup && pid == -1 && cpu >= 0) {
 		pid = o->cgroup_fd;
 		flags = PERF_FLAG_PID_CGROUP;
 	}

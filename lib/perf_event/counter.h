@@ -61,6 +61,12 @@ struct pms_counter {
 	bool weak_split;             /* a weak group that was broken up */
 	enum pms_tool_event tool;    /* duration_time/user_time/system_time: the caller supplies the
 					value; the opened dummy only anchors it (as perf) and is not read */
+	/*
+	 * perf stat -G: count only the tasks of the cgroup whose directory this
+	 * fd is open on (the caller's fd, set before opening; CPU-wide targets);
+	 * -1: opts' cgroup, if any.
+	 */
+	int cgroup_fd;
 	enum pms_counter_state state;
 	int open_err;                /* -errno of the failed open, 0 if it opened */
 	int open_cpu;                /* the CPU of that failed open (-1: any CPU) */

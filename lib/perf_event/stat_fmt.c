@@ -71,6 +71,8 @@ void pms_stat_row__human(const struct pms_stat_row *r, struct strbuf *out)
 	if (r->state == PMS_ROW_COUNTED) {
 		add_value(out, r->value * r->scale, fractional(r->scale), r->thousands_sep);
 		strbuf_addf(out, " %-*s %-*s", UNIT_WIDTH, unit, NAME_WIDTH, r->name);
+		if (r->cgroup)
+			strbuf_addf(out, " %s", r->cgroup);
 		if (r->metric.valid) {
 			char num[64];
 			int n;
@@ -83,8 +85,11 @@ void pms_stat_row__human(const struct pms_stat_row *r, struct strbuf *out)
 			strbuf_addf(out, "%-*s", METRIC_LEN, "");
 		}
 	} else {
-		strbuf_addf(out, "%*s %-*s %-*s%-*s", VALUE_WIDTH, pms_stat_row__state_str(r->state), UNIT_WIDTH,
-			    unit, NAME_WIDTH_UNCOUNTED, r->name, METRIC_LEN, "");
+		strbuf_addf(out, "%*s %-*s %-*s", VALUE_WIDTH, pms_stat_row__state_str(r->state), UNIT_WIDTH,
+			    unit, NAME_WIDTH_UNCOUNTED, r->name);
+		if (r->cgroup)
+			strbuf_addf(out, " %s", r->cgroup);
+		strbuf_addf(out, "%-*s", METRIC_LEN, "");
 	}
 	if (r->has_noise && r->noise_pct != 0)
 		strbuf_addf(out, "  ( +-%6.2f%% )", r->noise_pct);
@@ -139,6 +144,10 @@ void pms_stat_row__csv(const struct pms_stat_row *r, const char *sep, struct str
 	pms_csv__field(out, r->unit, sep);
 	strbuf_adds(out, sep);
 	pms_csv__field(out, r->name, sep);
+	if (r->cgroup) {
+		strbuf_adds(out, sep);
+		pms_csv__field(out, r->cgroup, sep);
+	}
 	if (r->has_noise)
 		strbuf_addf(out, "%s%.2f%%", sep, r->noise_pct);
 	strbuf_addf(out, "%s%llu%s%.2f", sep, (unsigned long long)r->run, sep,
@@ -159,6 +168,8 @@ void pms_stat_row__json(const struct pms_stat_row *r, struct pms_json *j)
 	bool counted = r->state == PMS_ROW_COUNTED;
 
 	pms_json__str(j, "event", r->name);
+	if (r->cgroup)
+		pms_json__str(j, "cgroup", r->cgroup);
 	pms_json__str(j, "status", counted ? "counted" : r->state == PMS_ROW_NOT_COUNTED ? "not counted" : "not supported");
 	if (counted) {
 		pms_json__double(j, "counter_value", r->value * r->scale);

@@ -246,3 +246,18 @@ Test(stat_human, thousands_separators)
 	p.thousands_sep = "";
 	cr_assert_str_eq(human(&p), "           1234567      page-faults");
 }
+
+/* -G: the cgroup column after the event name, as perf 6.1 prints it */
+Test(stat_human, cgroup_column)
+{
+	struct pms_stat_row r = row("task-clock", "msec", 1e-6, 120410000, 1, 1);
+	struct pms_stat_row n = row("task-clock", "msec", 1e-6, 0, 0, 0);
+
+	r.cgroup = "pmstest";
+	metric(&r, 0.579, "%8.3f", "CPUs utilized");
+	cr_assert_str_eq(human(&r), "            120.41 msec task-clock                       pmstest #    0.579 CPUs utilized");
+	cr_assert_str_eq(csv(&r, ","), "120.41,msec,task-clock,pmstest,1,100.00,0.579,CPUs utilized");
+	n.cgroup = "pmstest";
+	n.state = PMS_ROW_NOT_COUNTED;
+	cr_assert_str_eq(human(&n), "     <not counted> msec task-clock                pmstest");
+}
