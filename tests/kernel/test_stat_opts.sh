@@ -130,9 +130,9 @@ so_hooks_and_outputs() {
 		fail "stat_opts/quiet" "ours '$so_q', perf '$so_qp'"
 	fi
 	"$PMUSCOPE" stat --table -r 3 -e task-clock -- true 2>&1 | grep -v task-clock |
-		sed 's/[-+]\?[0-9][0-9.]*/N/g; s/#*$//; s/^ *//' >"$so_tmp/o"
+		sed 's/[-+]\?[0-9][0-9.]*/N/g; s/#*$//; s/^ *//; s/  */ /g' >"$so_tmp/o"
 	perf stat --table -r 3 -e task-clock -- true 2>&1 | grep -v task-clock |
-		sed 's/[-+]\?[0-9][0-9.]*/N/g; s/#*$//; s/^ *//' >"$so_tmp/p"
+		sed 's/[-+]\?[0-9][0-9.]*/N/g; s/#*$//; s/^ *//; s/  */ /g' >"$so_tmp/p"
 	if cmp -s "$so_tmp/o" "$so_tmp/p"; then
 		pass "stat_opts/table" "--table layout as perf"
 	else
@@ -169,6 +169,84 @@ so_hardware() {
 	fi
 }
 
+# -G / --for-each-cgroup: a busy loop in a cgroup of our own, counted by perf and by us at the same time
+so_cgroup() {
+	so_root=""
+	for so_r in /sys/fs/cgroup /sys/fs/cgroup/unified; do
+		[ -e "$so_r/cgroup.controllers" ] && so_root=$so_r && break
+	done
+	if [ -z "$so_root" ] || ! mkdir -p "$so_root/pms-stat-opts" 2>/dev/null; then
+		skip "stat_opts/cgroup" "no writable cgroup v2 hierarchy"
+		return
+	fi
+	sh -c "echo \$\$ >'$so_root/pms-stat-opts/cgroup.procs' && exec '$BUILD_DIR/demo/pms-loops' --seconds 2" &
+	so_pid=$!
+	sleep 0.2
+	perf stat -a -x, -e task-clock,page-faults -G pms-stat-opts -- sleep 1 2>"$so_tmp/p" &
+	so_ppid=$!
+	"$PMUSCOPE" stat -a -G pms-stat-opts -x, -e task-clock,page-faults -- sleep 1 2>"$so_tmp/o"
+	wait "$so_ppid"
+	so_o=$(awk -F, '$3 == "task-clock" && $4 == "pms-stat-opts" { print $1 }' "$so_tmp/o")
+	so_p=$(awk -F, '$3 == "task-clock" && $4 == "pms-stat-opts" { print $1 }' "$so_tmp/p")
+	if [ -n "$so_o" ] && [ -n "$so_p" ] && awk -v a="$so_o" -v b="$so_p" 'BEGIN { exit !(b > 100 && a / b > 0.7 && a / b < 1.4) }'; then
+		pass "stat_opts/cgroup" "-G: the loop's cgroup task-clock $so_o ms, perf $so_p ms in the same second"
+	else
+		fail "stat_opts/cgroup" "ours '$so_o', perf '$so_p' ($(head -2 "$so_tmp/o" | tr '\n' ' '))"
+	fi
+	# the rows of --for-each-cgroup: events x cgroups in perf's order, with the cgroup column
+	"$PMUSCOPE" stat -a --for-each-cgroup pms-stat-opts,/ -x, -e task-clock,page-faults -- sleep 0.2 2>&1 |
+		awk -F, '{ print $3 "," $4 }' >"$so_tmp/o"
+	perf stat -a --for-each-cgroup pms-stat-opts,/ -x, -e task-clock,page-faults -- sleep 0.2 2>&1 |
+		awk -F, '{ print $3 "," $4 }' >"$so_tmp/p"
+	if [ "$(wc -l <"$so_tmp/o")" = 4 ] && cmp -s "$so_tmp/o" "$so_tmp/p"; then
+		pass "stat_opts/for_each_cgroup" "rows as perf: $(tr '\n' ' ' <"$so_tmp/o")"
+	else
+		fail "stat_opts/for_each_cgroup" "ours $(tr '\n' ' ' <"$so_tmp/o"), perf $(tr '\n' ' ' <"$so_tmp/p")"
+	fi
+	kill "$so_pid" 2>/dev/null
+	wait "$so_pid" 2>/dev/null
+	rmdir "$so_root/pms-stat-opts" 2>/dev/null
+}
+
+# -M and --metric-only: values that agree with the shadow metrics; no value says which input and why
+so_metrics() {
+	"$PMUSCOPE" stat -a -M CPUs_utilized -x, -- sleep 0.2 2>"$so_tmp/o"
+	so_m=$(awk -F, '$3 == "CPUs_utilized" { print $6 }' "$so_tmp/o")
+	so_s=$(awk -F, '$3 == "task-clock" { print $6 }' "$so_tmp/o")
+	if [ -n "$so_m" ] && [ "$so_m" = "$so_s" ] && awk -v m="$so_m" 'BEGIN { exit !(m > 1.8 && m < 2.2) }'; then
+		pass "stat_opts/metric_cpus" "-M CPUs_utilized -a on 2 CPUs: $so_m, as the task-clock row"
+	else
+		fail "stat_opts/metric_cpus" "metric '$so_m', shadow '$so_s'"
+	fi
+	if [ -e /sys/bus/event_source/devices/cpu/type ]; then
+		skip "stat_opts/metric_missing_input" "this machine has a CPU PMU: IPC has a value (the arm64 rig checks it)"
+	else
+		so_l=$("$PMUSCOPE" stat -M IPC -- true 2>&1 | grep ' IPC')
+		case $so_l in
+		*"<not counted> IPC: instructions: not supported"*) pass "stat_opts/metric_missing_input" "$so_l" ;;
+		*) fail "stat_opts/metric_missing_input" "'$so_l'" ;;
+		esac
+	fi
+	"$PMUSCOPE" stat -a --metric-only -M CPUs_utilized,IPC -A -x, -- sleep 0.1 2>&1 | grep -v '^pmuscope:' >"$so_tmp/o"
+	if [ "$(sed -n 1p "$so_tmp/o")" = ",CPUs utilized,insn per cycle," ] &&
+		[ "$(grep -c '^CPU[0-9]*,[0-9.]*,,$' "$so_tmp/o")" = "$(nproc)" ]; then
+		pass "stat_opts/metric_only" "--metric-only -A -x,: a header and one line per CPU"
+	else
+		fail "stat_opts/metric_only" "$(tr '\n' '|' <"$so_tmp/o")"
+	fi
+}
+
+# -B: perf's default; in this locale (no thousands separator) the same digits as perf
+so_big_num() {
+	LC_ALL=C.UTF-8 "$PMUSCOPE" stat -B -e page-faults -- "$BUILD_DIR/demo/pms-faults" >/dev/null 2>"$so_tmp/o" ||
+		LC_ALL=C.UTF-8 "$PMUSCOPE" stat -B -e page-faults -- true 2>"$so_tmp/o"
+	so_v=$(awk '/page-faults/ { print $1 }' "$so_tmp/o")
+	case $so_v in
+	*[!0-9]*|"") fail "stat_opts/big_num" "'$so_v' in a locale without separators" ;;
+	*) pass "stat_opts/big_num" "-B in C.UTF-8: $so_v, no separator (as perf there)" ;;
+	esac
+}
+
 if ! command -v perf >/dev/null 2>&1; then
 	skip "stat_opts" "perf is not installed: nothing to compare with"
 else
@@ -180,5 +258,8 @@ else
 	so_delay
 	so_hooks_and_outputs
 	so_hardware
+	so_cgroup
+	so_metrics
+	so_big_num
 fi
 rm -rf "$so_tmp"
