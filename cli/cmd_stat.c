@@ -671,8 +671,8 @@ static void per_cgroup_copies(struct stat_ctx *x, struct pms_event_ctx *ctx)
 	} else if (o.cgroups.nr) {
 		split_cgroup_names(x, o.cgroups.v, o.cgroups.nr);
 		if (x->nr_cg_names > per_copy)
-			usage_error(&cmd_stat, "-G names %zu cgroups for %zu events: the n-th cgroup goes to the n-th "
-				    "event (one name: every event)", x->nr_cg_names, per_copy);
+			usage_error(&cmd_stat, "-G names %zu cgroups for %zu event%s: the n-th cgroup goes to the n-th "
+				    "event (one name: every event)", x->nr_cg_names, per_copy, per_copy == 1 ? "" : "s");
 	}
 	if (!x->nr_cg_names)
 		return;

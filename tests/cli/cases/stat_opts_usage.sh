@@ -5,7 +5,7 @@ for args in "--per-core true" "--per-socket -p 1" "--per-core --per-node -a true
 	"-n -e task-clock true" "-n -d true" "-n -a" "--interval-clear true" "--interval-clear -I 100 true" \
 	"--summary true" "--table true" "--table -r 1 true" "--pre true -a" "--post true -p 1" \
 	"--td-level 1 true" "-g -e {task-clock,page-faults},cpu-clock true" "-D x true" "-D -2 true" \
-	"-G foo -a true" "--for-each-cgroup foo -a true" "-M ipx true" "-M IPC,nope true" \
+	"-G foo true" "--for-each-cgroup foo -G foo -a true" "-G a,b -e task-clock -a true" "-M ipx true" "-M IPC,nope true" \
 	"--percore-show-thread true" "--control fd:3 true" "--filter x true" "--iostat true"; do
 	echo "== stat $args"
 	# shellcheck disable=SC2086
