@@ -17,6 +17,7 @@
 #include <sys/types.h>
 
 #include "perf_event/counter.h"
+#include "util/cputopo.h"
 #include "util/strbuf.h"
 
 enum stat_target {
@@ -31,6 +32,7 @@ enum stat_aggr {
 	AGGR_GLOBAL,
 	AGGR_CPU,     /* -A */
 	AGGR_THREAD,  /* --per-thread */
+	AGGR_TOPO,    /* --per-socket/die/core/node: the units of stat_out.amap */
 };
 
 struct stat_cfg {
@@ -59,6 +61,19 @@ struct stat_out {
 	const struct stat_cfg *cfg;
 	int interval_lines;      /* -I: the column header repeats every 25 */
 	char **comms;            /* per thread slot, for --per-thread */
+	const struct pms_aggr_map *amap; /* AGGR_TOPO: the unit of each CPU slot */
+	const char *thousands_sep;       /* -B: the locale's separator, NULL for none */
+	bool interval_clear;     /* --interval-clear */
+	bool summary;            /* --summary: the totals after -I */
+	bool csv_summary;        /* --summary -x: the "summary" column (perf's default) */
+	bool quiet;              /* --quiet: print no counts */
+	const char **cgroup_of;  /* -G/--for-each-cgroup: each counter's cgroup name, NULL for none */
+	const struct pms_metric_def **metrics; /* -M, in the order asked */
+	size_t nr_metrics;
+	bool metric_only;        /* --metric-only: the metrics, no event rows */
+	int metric_lines;        /* --metric-only -I: the header repeats every 25 */
+	double *run_ns;          /* --table: each -r run's elapsed time, NULL without */
+	size_t nr_run_ns;
 	char **warnings;         /* JSON: the warning texts, for the document's "warnings" */
 	size_t nr_warnings;
 	bool hw_note_done;
@@ -75,8 +90,11 @@ struct stat_run_info {
 	bool interrupted;
 };
 
-/* Aggregation units of a reading: 1, the CPUs (-A) or the threads (--per-thread). */
-size_t stat_nr_units(const struct stat_cfg *cfg, const struct pms_counters *cs);
+/* Aggregation units of a reading: 1, the CPUs (-A), the threads (--per-thread) or the topology units. */
+size_t stat_nr_units(const struct stat_out *o, const struct pms_counters *cs);
+/* Counter c summed over aggregation unit u (delta: since the previous read). */
+struct pms_count stat_unit_sum(const struct stat_out *o, const struct pms_counters *cs,
+			       const struct pms_counter *c, size_t u, bool delta);
 /*
  * The final table/CSV/JSON of one run (rstat NULL) or of -r runs (rstat
  * [counter * stat_nr_units() + unit], elapsed stats in wall).

@@ -25,6 +25,7 @@
 #include "symbol/dso.h"
 #include "symbol/resolver.h"
 #include "util/array.h"
+#include "util/cgroup.h"
 #include "util/clock.h"
 #include "util/cpulist.h"
 #include "util/privs.h"
@@ -145,18 +146,6 @@ int pms_cgroup__path_of(const char *proc_cgroup, char *out, size_t size)
 	return -ENOENT;
 }
 
-const char *pms_cgroup__v2_root(void)
-{
-	/* pure v2, or systemd's hybrid layout with v2 beside the v1 controllers */
-	static const char *const roots[] = { "/sys/fs/cgroup", "/sys/fs/cgroup/unified" };
-	struct statfs sf;
-
-	for (size_t i = 0; i < 2; i++)
-		if (!statfs(roots[i], &sf) && sf.f_type == CGROUP2_SUPER_MAGIC)
-			return roots[i];
-	return NULL;
-}
-
 static bool hex64_at(const char *s)
 {
 	for (int i = 0; i < 64; i++)
@@ -264,27 +253,25 @@ static int open_counters(struct pms_agent *a, char *err, size_t err_size)
 		const char *cg = a->opts.cgroups[i];
 		char path[512];
 
-		const char *root = pms_cgroup__v2_root();
+		int fd = pms_cgroup__open(cg, path, sizeof(path));
 
-		if (!root) {
+		if (fd == -ENOENT && !path[0]) {
 			snprintf(err, err_size, "cgroup '%s': no cgroup v2 hierarchy is mounted (looked at /sys/fs/cgroup "
 				 "and /sys/fs/cgroup/unified)", cg);
 			return -ENOENT;
 		}
-		if (!strncmp(cg, root, strlen(root)) && cg[strlen(root)] == '/')
-			cg += strlen(root);
-		while (*cg == '/')
-			cg++;
-		snprintf(path, sizeof(path), "%s/%s", root, cg);
-		set->cgroup = strdup(cg);
-		if (!set->cgroup)
+		set->cgroup = strdup(path + strlen(pms_cgroup__v2_root()) + 1);
+		if (!set->cgroup) {
+			if (fd >= 0)
+				close(fd);
 			return -ENOMEM;
+		}
 		a->nr_sets++;
-		set->cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		set->cgroup_fd = fd;
 		if (set->cgroup_fd < 0) {
-			rc = -errno;
+			rc = fd;
 			snprintf(err, err_size, "cgroup '%s': cannot open %s: %s", a->opts.cgroups[i], path,
-				 strerror(errno));
+				 strerror(-fd));
 			return rc;
 		}
 		pms_cgroup__labels(set->cgroup, set->container_id, sizeof(set->container_id), set->unit,

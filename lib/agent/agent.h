@@ -122,8 +122,6 @@ struct pms_agent_health {
 };
 void pms_agent__health(struct pms_agent *a, struct pms_agent_health *out);
 
-/* Where the cgroup v2 hierarchy is mounted (/sys/fs/cgroup, or /sys/fs/cgroup/unified in the hybrid layout); NULL: nowhere. */
-const char *pms_cgroup__v2_root(void);
 /* The cgroup v2 path of a /proc/PID/cgroup text ("0::/system.slice/x.service" -> "/system.slice/x.service"). */
 int pms_cgroup__path_of(const char *proc_cgroup, char *out, size_t size);
 /*

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -94,6 +95,7 @@ struct pms_counters *pms_counters__new(const struct pms_evlist *list, const int 
 		c->nr_members = leader == (int)i ? (ev->nr_members > 0 ? ev->nr_members : 1) : 0;
 		c->weak_group = list->entries[leader].weak_group;
 		c->tool = ev->tool_event;
+		c->cgroup_fd = -1;
 		c->fds = malloc(n * sizeof(*c->fds));
 		c->ids = calloc(n, sizeof(*c->ids));
 		c->counts = calloc(n, sizeof(*c->counts));
@@ -257,7 +259,10 @@ static int open_one(struct pms_counters *cs, struct pms_counter *c, size_t ci, s
 		cpu = 0;
 		c->attr.enable_on_exec = 0;
 	}
-	if (o && o->cgroup && pid == -1 && cpu >= 0) {
+	if (c->cgroup_fd >= 0 && pid == -1 && cpu >= 0) {
+		pid = c->cgroup_fd;
+		flags = PERF_FLAG_PID_CGROUP;
+	} else if (o && o->cgroup && pid == -1 && cpu >= 0) {
 		pid = o->cgroup_fd;
 		flags = PERF_FLAG_PID_CGROUP;
 	}
@@ -731,6 +736,10 @@ enum pms_metric_kind pms_attr__metric_kind(const struct perf_event_attr *a)
 		return PMS_MK_CACHE_REFS;
 	case PERF_COUNT_HW_CACHE_MISSES:
 		return PMS_MK_CACHE_MISSES;
+	case PERF_COUNT_HW_STALLED_CYCLES_FRONTEND:
+		return PMS_MK_STALLED_FRONTEND;
+	case PERF_COUNT_HW_STALLED_CYCLES_BACKEND:
+		return PMS_MK_STALLED_BACKEND;
 	default:
 		return PMS_MK_OTHER;
 	}
@@ -802,6 +811,12 @@ void pms_metric__compute(const struct pms_metric_ctx *m, enum pms_metric_kind k,
 	case PMS_MK_CACHE_MISSES:
 		if (metric_input(m, pctx, PMS_MK_CACHE_REFS, &in))
 			set_metric(out, 100.0 * v / in, "%7.2f%%", "of all cache refs");
+		return;
+	case PMS_MK_STALLED_FRONTEND:
+	case PMS_MK_STALLED_BACKEND:
+		if (metric_input(m, pctx, PMS_MK_CYCLES, &in))
+			set_metric(out, 100.0 * v / in, "%7.2f%%",
+				   k == PMS_MK_STALLED_FRONTEND ? "frontend cycles idle" : "backend cycles idle");
 		return;
 	default:
 		break;
@@ -882,4 +897,80 @@ int pms_counters__map_rings(struct pms_counters *cs, unsigned nr_data_pages, str
 size_t pms_counters__nr_slots(const struct pms_counters *cs)
 {
 	return cs ? nr_slots(cs) : 0;
+}
+
+/* perf's shadow-metric formulas, by name; perf 6.1's -M names come from per-CPU JSON files instead. */
+static const struct pms_metric_def metric_defs[] = {
+	{ "IPC", "insn per cycle", "instructions retired per CPU cycle", PMS_MK_INSTRUCTIONS, PMS_MK_CYCLES, 1,
+	  "%8.2f" },
+	{ "CPI", "cycles per insn", "CPU cycles per instruction retired", PMS_MK_CYCLES, PMS_MK_INSTRUCTIONS, 1,
+	  "%8.2f" },
+	{ "branch_miss_rate", "% of all branches", "mispredicted branches per branch, in percent",
+	  PMS_MK_BRANCH_MISSES, PMS_MK_BRANCHES, 100, "%7.2f%%" },
+	{ "cache_miss_rate", "% of all cache refs", "cache misses per cache reference, in percent",
+	  PMS_MK_CACHE_MISSES, PMS_MK_CACHE_REFS, 100, "%7.2f%%" },
+	{ "frontend_stalls", "% frontend cycles idle", "cycles the front end delivered nothing, in percent",
+	  PMS_MK_STALLED_FRONTEND, PMS_MK_CYCLES, 100, "%7.2f%%" },
+	{ "backend_stalls", "% backend cycles idle", "cycles the back end retired nothing, in percent",
+	  PMS_MK_STALLED_BACKEND, PMS_MK_CYCLES, 100, "%7.2f%%" },
+	{ "CPUs_utilized", "CPUs utilized", "task-clock per elapsed time", PMS_MK_CLOCK, PMS_MK_OTHER, 1, "%8.3f" },
+	{ "GHz", "GHz", "CPU cycles per nanosecond of task-clock", PMS_MK_CYCLES, PMS_MK_CLOCK, 1, "%8.3f" },
+};
+
+const struct pms_metric_def *pms_metric_defs(size_t *nr)
+{
+	*nr = sizeof(metric_defs) / sizeof(metric_defs[0]);
+	return metric_defs;
+}
+
+const struct pms_metric_def *pms_metric_def__find(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof(metric_defs) / sizeof(metric_defs[0]); i++)
+		if (!strcasecmp(metric_defs[i].name, name))
+			return &metric_defs[i];
+	return NULL;
+}
+
+const char *pms_metric_kind__name(enum pms_metric_kind k)
+{
+	static const char *const names[PMS_MK__NR] = {
+		[PMS_MK_OTHER] = "duration_time", [PMS_MK_CLOCK] = "task-clock", [PMS_MK_CYCLES] = "cycles",
+		[PMS_MK_INSTRUCTIONS] = "instructions", [PMS_MK_BRANCHES] = "branches",
+		[PMS_MK_BRANCH_MISSES] = "branch-misses", [PMS_MK_CACHE_REFS] = "cache-references",
+		[PMS_MK_CACHE_MISSES] = "cache-misses", [PMS_MK_STALLED_FRONTEND] = "stalled-cycles-frontend",
+		[PMS_MK_STALLED_BACKEND] = "stalled-cycles-backend",
+	};
+
+	return (unsigned)k < PMS_MK__NR ? names[k] : "?";
+}
+
+int pms_metric_def__compute(const struct pms_metric_def *d, const struct pms_metric_ctx *m, int pctx,
+			    double *value, enum pms_metric_kind *missing)
+{
+	const struct pms_metric_inputs *in;
+	double num, den;
+
+	if (pctx < 0 || pctx >= PMS_METRIC_NR_CTX)
+		return -EINVAL;
+	in = &m->in[pctx];
+	if (!in->nr[d->num]) {
+		*missing = d->num;
+		return -ENOENT;
+	}
+	num = in->sum[d->num] / in->nr[d->num];
+	if (d->den == PMS_MK_OTHER) {
+		den = m->elapsed_ns;
+	} else if (in->nr[d->den]) {
+		den = in->sum[d->den] / in->nr[d->den];
+	} else {
+		*missing = d->den;
+		return -ENOENT;
+	}
+	if (!(den > 0)) {
+		/* a zero denominator is not a zero metric: say which input read 0 */
+		*missing = d->den;
+		return -ENOENT;
+	}
+	*value = d->factor * num / den;
+	return 0;
 }

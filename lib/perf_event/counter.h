@@ -61,6 +61,12 @@ struct pms_counter {
 	bool weak_split;             /* a weak group that was broken up */
 	enum pms_tool_event tool;    /* duration_time/user_time/system_time: the caller supplies the
 					value; the opened dummy only anchors it (as perf) and is not read */
+	/*
+	 * perf stat -G: count only the tasks of the cgroup whose directory this
+	 * fd is open on (the caller's fd, set before opening; CPU-wide targets);
+	 * -1: opts' cgroup, if any.
+	 */
+	int cgroup_fd;
 	enum pms_counter_state state;
 	int open_err;                /* -errno of the failed open, 0 if it opened */
 	int open_cpu;                /* the CPU of that failed open (-1: any CPU) */
@@ -225,6 +231,9 @@ enum pms_metric_kind {
 	PMS_MK_BRANCH_MISSES,
 	PMS_MK_CACHE_REFS,
 	PMS_MK_CACHE_MISSES,
+	PMS_MK_STALLED_FRONTEND, /* stalled-cycles-frontend */
+	PMS_MK_STALLED_BACKEND,  /* stalled-cycles-backend */
+	PMS_MK__NR,
 };
 enum pms_metric_kind pms_attr__metric_kind(const struct perf_event_attr *attr);
 
@@ -238,8 +247,8 @@ enum pms_metric_kind pms_attr__metric_kind(const struct perf_event_attr *attr);
 int pms_attr__metric_context(const struct perf_event_attr *attr);
 
 struct pms_metric_inputs {
-	double sum[PMS_MK_CACHE_MISSES + 1]; /* by kind */
-	int nr[PMS_MK_CACHE_MISSES + 1];
+	double sum[PMS_MK__NR]; /* by kind */
+	int nr[PMS_MK__NR];
 };
 
 /* The inputs available for one aggregation unit (all, one CPU, one thread). */
@@ -259,5 +268,32 @@ struct pms_metric {
 /* Derived metric for a counted event of kind k in context pctx with scaled value v. */
 void pms_metric__compute(const struct pms_metric_ctx *m, enum pms_metric_kind k, int pctx, double v,
 			 struct pms_metric *out);
+
+/*
+ * Named metrics (stat -M): each is num / den (times a factor) over event
+ * kinds counted in one privilege context; pms_metric_kind__name() names
+ * the event that counts each input.
+ * One table, pms_metric_defs(); the shadow metrics after '#' are the same
+ * formulas attached to an event row.
+ */
+struct pms_metric_def {
+	const char *name;        /* -M name, matched case-insensitively: "IPC" */
+	const char *unit;        /* what the value is: "insn per cycle" */
+	const char *desc;
+	enum pms_metric_kind num, den; /* den PMS_MK_OTHER: elapsed time (CPUs utilized) */
+	double factor;           /* value = factor * num / den */
+	const char *fmt;         /* "%8.2f" */
+};
+const struct pms_metric_def *pms_metric_defs(size_t *nr);
+/* The metric named name (case-insensitive), or NULL. */
+const struct pms_metric_def *pms_metric_def__find(const char *name);
+/* perf's name of an input kind, for messages: "cycles", "task-clock". */
+const char *pms_metric_kind__name(enum pms_metric_kind k);
+/*
+ * The metric in context pctx of m: 0 with *value, or -ENOENT with *missing
+ * the input kind that was not counted (or counted 0) in that context.
+ */
+int pms_metric_def__compute(const struct pms_metric_def *d, const struct pms_metric_ctx *m, int pctx,
+			    double *value, enum pms_metric_kind *missing);
 
 #endif

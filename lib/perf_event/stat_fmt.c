@@ -38,14 +38,41 @@ static void trim_trailing(struct strbuf *out, size_t from)
 		out->buf[--out->len] = '\0';
 }
 
+/* The value as perf's "%'18.2f": digits of the integer part grouped by three with sep. */
+static void add_value(struct strbuf *out, double v, bool frac, const char *sep)
+{
+	char num[64], grouped[192];
+	size_t n, lead, k = 0;
+	const char *dot;
+
+	snprintf(num, sizeof(num), frac ? "%.2f" : "%.0f", v);
+	if (!sep || !*sep) {
+		strbuf_addf(out, "%*s", VALUE_WIDTH, num);
+		return;
+	}
+	dot = strchr(num, '.');
+	n = dot ? (size_t)(dot - num) : strlen(num);
+	lead = num[0] == '-' ? 1 : 0;
+	for (size_t i = 0; i < n && k + strlen(sep) + 2 < sizeof(grouped); i++) {
+		if (i > lead && (n - i) % 3 == 0)
+			for (const char *p = sep; *p; p++)
+				grouped[k++] = *p;
+		grouped[k++] = num[i];
+	}
+	grouped[k] = '\0';
+	strbuf_addf(out, "%*s%s", VALUE_WIDTH - (dot ? (int)strlen(dot) : 0), grouped, dot ? dot : "");
+}
+
 void pms_stat_row__human(const struct pms_stat_row *r, struct strbuf *out)
 {
 	size_t start = out->len;
 	const char *unit = r->unit ? r->unit : "";
 
 	if (r->state == PMS_ROW_COUNTED) {
-		strbuf_addf(out, fractional(r->scale) ? "%*.2f" : "%*.0f", VALUE_WIDTH, r->value * r->scale);
+		add_value(out, r->value * r->scale, fractional(r->scale), r->thousands_sep);
 		strbuf_addf(out, " %-*s %-*s", UNIT_WIDTH, unit, NAME_WIDTH, r->name);
+		if (r->cgroup)
+			strbuf_addf(out, " %s", r->cgroup);
 		if (r->metric.valid) {
 			char num[64];
 			int n;
@@ -58,8 +85,11 @@ void pms_stat_row__human(const struct pms_stat_row *r, struct strbuf *out)
 			strbuf_addf(out, "%-*s", METRIC_LEN, "");
 		}
 	} else {
-		strbuf_addf(out, "%*s %-*s %-*s%-*s", VALUE_WIDTH, pms_stat_row__state_str(r->state), UNIT_WIDTH,
-			    unit, NAME_WIDTH_UNCOUNTED, r->name, METRIC_LEN, "");
+		strbuf_addf(out, "%*s %-*s %-*s", VALUE_WIDTH, pms_stat_row__state_str(r->state), UNIT_WIDTH,
+			    unit, NAME_WIDTH_UNCOUNTED, r->name);
+		if (r->cgroup)
+			strbuf_addf(out, " %s", r->cgroup);
+		strbuf_addf(out, "%-*s", METRIC_LEN, "");
 	}
 	if (r->has_noise && r->noise_pct != 0)
 		strbuf_addf(out, "  ( +-%6.2f%% )", r->noise_pct);
@@ -114,6 +144,10 @@ void pms_stat_row__csv(const struct pms_stat_row *r, const char *sep, struct str
 	pms_csv__field(out, r->unit, sep);
 	strbuf_adds(out, sep);
 	pms_csv__field(out, r->name, sep);
+	if (r->cgroup) {
+		strbuf_adds(out, sep);
+		pms_csv__field(out, r->cgroup, sep);
+	}
 	if (r->has_noise)
 		strbuf_addf(out, "%s%.2f%%", sep, r->noise_pct);
 	strbuf_addf(out, "%s%llu%s%.2f", sep, (unsigned long long)r->run, sep,
@@ -134,6 +168,8 @@ void pms_stat_row__json(const struct pms_stat_row *r, struct pms_json *j)
 	bool counted = r->state == PMS_ROW_COUNTED;
 
 	pms_json__str(j, "event", r->name);
+	if (r->cgroup)
+		pms_json__str(j, "cgroup", r->cgroup);
 	pms_json__str(j, "status", counted ? "counted" : r->state == PMS_ROW_NOT_COUNTED ? "not counted" : "not supported");
 	if (counted) {
 		pms_json__double(j, "counter_value", r->value * r->scale);

@@ -36,6 +36,8 @@ struct pms_stat_row {
 	bool has_noise;           /* -r: show the variance */
 	double noise_pct;
 	const char *reason;       /* not supported: why (JSON only), or NULL */
+	const char *thousands_sep; /* human value grouped by thousands with this (perf -B), or NULL */
+	const char *cgroup;       /* perf stat -G: the event's cgroup, a column after the name; or NULL */
 };
 
 /* perf's "<not counted>" / "<not supported>" */

@@ -401,3 +401,66 @@ Test(counter_attr, pmu_cpus_restrict_cpu_wide_slots)
 	free(l.entries[0].pmu_cpus);
 	free_list(&l);
 }
+
+/* -M's table: every metric is num/den of one context, and a missing or zero input is named, never 0 */
+Test(metric_defs, compute_and_missing_inputs)
+{
+	struct pms_metric_ctx m;
+	enum pms_metric_kind missing = PMS_MK_OTHER;
+	double v = -1;
+	size_t nr;
+	const struct pms_metric_def *defs = pms_metric_defs(&nr);
+
+	cr_assert_geq(nr, 8);
+	for (size_t i = 0; i < nr; i++) /* every name is found, case-insensitively */
+		cr_assert_eq(pms_metric_def__find(defs[i].name), &defs[i]);
+	cr_assert_not_null(pms_metric_def__find("ipc"));
+	cr_assert_null(pms_metric_def__find("nope"));
+
+	memset(&m, 0, sizeof(m));
+	m.elapsed_ns = 2e6;
+	pms_metric_ctx__add(&m, PMS_MK_CYCLES, 0, 2000);
+	pms_metric_ctx__add(&m, PMS_MK_INSTRUCTIONS, 0, 1000);
+	pms_metric_ctx__add(&m, PMS_MK_CLOCK, 0, 1e6);
+	pms_metric_ctx__add(&m, PMS_MK_INSTRUCTIONS, 2, 5000); /* :u, another context */
+	cr_assert_eq(pms_metric_def__compute(pms_metric_def__find("IPC"), &m, 0, &v, &missing), 0);
+	cr_assert_float_eq(v, 0.5, 1e-9);
+	cr_assert_eq(pms_metric_def__compute(pms_metric_def__find("CPI"), &m, 0, &v, &missing), 0);
+	cr_assert_float_eq(v, 2.0, 1e-9);
+	cr_assert_eq(pms_metric_def__compute(pms_metric_def__find("GHz"), &m, 0, &v, &missing), 0);
+	cr_assert_float_eq(v, 0.002, 1e-12);
+	cr_assert_eq(pms_metric_def__compute(pms_metric_def__find("CPUs_utilized"), &m, 0, &v, &missing), 0);
+	cr_assert_float_eq(v, 0.5, 1e-9);
+	/* instructions:u has no cycles:u: the missing input is named */
+	cr_assert_eq(pms_metric_def__compute(pms_metric_def__find("IPC"), &m, 2, &v, &missing), -ENOENT);
+	cr_assert_eq(missing, PMS_MK_CYCLES);
+	cr_assert_str_eq(pms_metric_kind__name(missing), "cycles");
+	/* branches counted 0: a zero denominator is reported, not a 0 % rate */
+	pms_metric_ctx__add(&m, PMS_MK_BRANCHES, 0, 0);
+	pms_metric_ctx__add(&m, PMS_MK_BRANCH_MISSES, 0, 0);
+	cr_assert_eq(pms_metric_def__compute(pms_metric_def__find("branch_miss_rate"), &m, 0, &v, &missing), -ENOENT);
+	cr_assert_eq(missing, PMS_MK_BRANCHES);
+	/* stall shares: percent of cycles */
+	pms_metric_ctx__add(&m, PMS_MK_STALLED_FRONTEND, 0, 500);
+	cr_assert_eq(pms_metric_def__compute(pms_metric_def__find("frontend_stalls"), &m, 0, &v, &missing), 0);
+	cr_assert_float_eq(v, 25.0, 1e-9);
+	cr_assert_eq(pms_metric_def__compute(pms_metric_def__find("backend_stalls"), &m, 0, &v, &missing), -ENOENT);
+	cr_assert_eq(missing, PMS_MK_STALLED_BACKEND);
+}
+
+Test(metric_defs, stall_kinds_and_shadow_metric)
+{
+	struct perf_event_attr a = { .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_STALLED_CYCLES_FRONTEND };
+	struct pms_metric_ctx m;
+	struct pms_metric r;
+
+	cr_assert_eq(pms_attr__metric_kind(&a), PMS_MK_STALLED_FRONTEND);
+	a.config = PERF_COUNT_HW_STALLED_CYCLES_BACKEND;
+	cr_assert_eq(pms_attr__metric_kind(&a), PMS_MK_STALLED_BACKEND);
+	memset(&m, 0, sizeof(m));
+	pms_metric_ctx__add(&m, PMS_MK_CYCLES, 0, 1000);
+	pms_metric__compute(&m, PMS_MK_STALLED_BACKEND, 0, 300, &r);
+	cr_assert(r.valid);
+	cr_assert_float_eq(r.value, 30.0, 1e-9);
+	cr_assert_str_eq(r.unit, "backend cycles idle"); /* perf's shadow metric */
+}

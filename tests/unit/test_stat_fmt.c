@@ -228,3 +228,36 @@ Test(stat_fmt, elapsed_precision_like_perf)
 	cr_assert_eq(pms_stat__elapsed_precision(0), 9);
 	cr_assert_str_eq(pms_stat_row__state_str(PMS_ROW_NOT_COUNTED), "<not counted>");
 }
+
+/* -B in a locale with separators: perf's "%'18.2f" (en_US: 1,234,567.89), width kept */
+Test(stat_human, thousands_separators)
+{
+	struct pms_stat_row r = row("task-clock", "msec", 1e-6, 1234567890, 1, 1);
+	struct pms_stat_row p = row("page-faults", "", 1, 1234567, 1, 1);
+	struct pms_stat_row s = row("page-faults", "", 1, 999, 1, 1);
+
+	r.thousands_sep = ",";
+	p.thousands_sep = ".";
+	s.thousands_sep = ",";
+	cr_assert_str_eq(human(&r), "          1,234.57 msec task-clock");
+	cr_assert_str_eq(human(&p), "         1.234.567      page-faults");
+	cr_assert_str_eq(human(&s), "               999      page-faults");
+	/* a locale without one (C, POSIX): unchanged */
+	p.thousands_sep = "";
+	cr_assert_str_eq(human(&p), "           1234567      page-faults");
+}
+
+/* -G: the cgroup column after the event name, as perf 6.1 prints it */
+Test(stat_human, cgroup_column)
+{
+	struct pms_stat_row r = row("task-clock", "msec", 1e-6, 120410000, 1, 1);
+	struct pms_stat_row n = row("task-clock", "msec", 1e-6, 0, 0, 0);
+
+	r.cgroup = "pmstest";
+	metric(&r, 0.579, "%8.3f", "CPUs utilized");
+	cr_assert_str_eq(human(&r), "            120.41 msec task-clock                       pmstest #    0.579 CPUs utilized");
+	cr_assert_str_eq(csv(&r, ","), "120.41,msec,task-clock,pmstest,1,100.00,0.579,CPUs utilized");
+	n.cgroup = "pmstest";
+	n.state = PMS_ROW_NOT_COUNTED;
+	cr_assert_str_eq(human(&n), "     <not counted> msec task-clock                pmstest");
+}

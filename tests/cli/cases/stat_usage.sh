@@ -7,6 +7,5 @@
 "$PMUSCOPE" stat -x, --json -- true; echo "exit=$?"
 "$PMUSCOPE" stat -p 12x -e task-clock; echo "exit=$?"
 "$PMUSCOPE" stat -p 1 -a -e task-clock; echo "exit=$?"
-"$PMUSCOPE" stat -r 2 -I 100 -- true; echo "exit=$?"
 "$PMUSCOPE" stat --append -- true; echo "exit=$?"
 "$PMUSCOPE" stat -C 0-x -- true; echo "exit=$?"
