@@ -107,10 +107,11 @@ static int run(int argc, char **argv)
 	struct strbuf sb = STRBUF_INIT;
 	const char *path;
 	bool has_tracepoint = false;
-	int err;
+	int err, pos;
 
-	if (opt_parse(&cmd_evlist, &argc, argv, 0) < argc)
-		usage_error(&cmd_evlist, "unexpected argument '%s' (name the file with -i)", argv[1]);
+	pos = opt_parse(&cmd_evlist, &argc, argv, 0);
+	if (pos < argc)
+		usage_error(&cmd_evlist, "unexpected argument '%s' (name the file with -i)", argv[pos]);
 	if (o.group && (o.verbose || o.freq))
 		usage_error(&cmd_evlist, "--group cannot be combined with --verbose or --freq (as in perf)");
 	path = o.input ? o.input : "perf.data";

@@ -80,10 +80,11 @@ static int run(int argc, char **argv)
 	struct pms_data_writer *w = NULL;
 	struct pms_data_error derr;
 	const char *in, *out;
-	int err, ret = 0;
+	int err, ret = 0, pos;
 
-	if (opt_parse(&cmd_inject, &argc, argv, 0) < argc)
-		usage_error(&cmd_inject, "unexpected argument '%s' (name the files with -i and -o)", argv[1]);
+	pos = opt_parse(&cmd_inject, &argc, argv, 0);
+	if (pos < argc)
+		usage_error(&cmd_inject, "unexpected argument '%s' (name the files with -i and -o)", argv[pos]);
 	in = o.input ? o.input : "-";
 	out = o.output ? o.output : "-";
 	if (same_file(in, out))

@@ -2,6 +2,7 @@
 // perf inject -b: a perf.data copy with the build-ids of the objects its samples hit.
 #include <errno.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <linux/perf_event.h>
 
 #include "aggregate/inject.h"
@@ -52,15 +53,31 @@ static int copy_header(struct pms_data_reader *r, struct pms_data_writer *w, boo
 	return err;
 }
 
-static bool wanted(const struct pms_object *ob, bool all)
+/* perf's table has the vDSO whenever it was mapped; its stream only what samples hit (dso__inject_build_id()). */
+static bool wanted(const struct pms_object *ob, const struct pms_inject_opts *o)
 {
-	return ob->hit || all || !strcmp(ob->name, "[vdso]");
+	return ob->hit || o->all || (!o->pipe && !strcmp(ob->name, "[vdso]"));
 }
 
-static int add_build_ids(struct pms_objects *objs, struct pms_data_writer *w, const struct pms_inject_opts *o,
-			 struct pms_inject_stats *st, pms_inject_object_fn fn, void *ctx)
+/*
+ * The running kernel is the recording's only when the file says it ran on
+ * this release: another machine's kernel must not get this one's build-id.
+ */
+static bool same_kernel(const struct pms_data_reader *r)
+{
+	const struct pms_data_features *f = pms_data_reader__features(r);
+	struct utsname u;
+
+	return f && pms_data_features__has(f, PMS_FEAT_OSRELEASE) && f->osrelease && !uname(&u) &&
+	       !strcmp(u.release, f->osrelease);
+}
+
+static int add_build_ids(const struct pms_data_reader *r, struct pms_objects *objs, struct pms_data_writer *w,
+			 const struct pms_inject_opts *o, struct pms_inject_stats *st, pms_inject_object_fn fn,
+			 void *ctx)
 {
 	struct pms_data_features *f = pms_data_writer__features(w);
+	bool here = same_kernel(r);
 	int err = 0;
 
 	for (size_t i = 0; i < pms_objects__nr(objs) && !err; i++) {
@@ -69,12 +86,12 @@ static int add_build_ids(struct pms_objects *objs, struct pms_data_writer *w, co
 		uint8_t id[PMS_BUILD_ID_MAX];
 		size_t n = ob->build_id_size;
 
-		if (o->copy_only || !wanted(ob, o->all))
+		if (o->copy_only || !wanted(ob, o))
 			continue;
 		if (n) {
 			memcpy(id, ob->build_id, n);
 			st->nr_from_input++;
-		} else {
+		} else if (!ob->kernel || here) {
 			n = pms_record_synth__build_id_of(ob->name, ob->kernel, id);
 		}
 		if (fn)
@@ -137,7 +154,7 @@ int pms_inject__build_ids(struct pms_data_reader *r, struct pms_data_writer *w,
 	if ((err = copy_header(r, w, o.copy_only)))
 		goto out;
 	/* file output: the feature, written at close; pipe output: records ahead of the others */
-	if ((err = add_build_ids(objs, w, &o, st, fn, ctx)))
+	if ((err = add_build_ids(r, objs, w, &o, st, fn, ctx)))
 		goto out;
 	pms_data_reader__rewind(r);
 	while ((err = pms_data_reader__next(r, &ev, NULL)) == 1) {

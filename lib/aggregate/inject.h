@@ -12,10 +12,12 @@
  *    HEADER_BUILD_ID records (their build-ids are kept, below).
  *  - Which objects: those a sample's IP is in (perf's dso->hit), found by
  *    the replay perf buildid-list makes (aggregate/objects.h), in its
- *    order; with opts.all every object mapped; the vDSO whenever mapped, as
- *    perf writes it. A build-id the input already has (a table, MMAP2 with
+ *    order; with opts.all every object mapped; in a file, the vDSO whenever
+ *    mapped, as perf writes it. A build-id the input already has (a table, MMAP2 with
  *    a build-id, HEADER_BUILD_ID) is kept; the others are read from the
- *    files here. Objects without one readable are left out and counted.
+ *    files here; the kernel's and its modules' only when the file was
+ *    recorded under this kernel release (HEADER_OSRELEASE). Objects without
+ *    one readable are left out and counted.
  *  - File output gets them as the HEADER_BUILD_ID feature; pipe output as
  *    HEADER_BUILD_ID records before the first copied record, so a reader
  *    of the stream knows them before any sample needs them.

@@ -9,12 +9,13 @@
 
 tin_shares=$BUILD_DIR/demo/pms-shares
 
-# tin_ids FILE [stdin]: perf buildid-list of FILE without the kernel's line, sorted when reading a pipe
+# tin_ids FILE [stdin]: perf buildid-list of FILE without the kernel's line, nor the vDSO by the name of
+# perf's temporary copy (/tmp/perf-vdso.so-XXXXXX); reading a pipe, sorted and without [vdso]
 tin_ids() {
 	if [ -n "$2" ]; then
-		perf buildid-list -i - <"$1" 2>/dev/null | grep -v 'kallsyms\]$' | grep -v perf-vdso | sort
+		perf buildid-list -i - <"$1" 2>/dev/null | grep -v 'kallsyms\]$' | grep -v 'perf-vdso\|\[vdso\]$' | sort
 	else
-		perf buildid-list -i "$1" 2>/dev/null | grep -v 'kallsyms\]$'
+		perf buildid-list -i "$1" 2>/dev/null | grep -v 'kallsyms\]$' | grep -v perf-vdso
 	fi
 }
 
