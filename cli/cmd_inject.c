@@ -14,7 +14,7 @@
 
 /* Every option's value: reset_opts() sets them all back to the defaults. */
 static struct inject_opts {
-	const char *input, *output;
+	const char *input, *output, *known;
 	bool build_ids, buildid_all, force, verbose;
 } o;
 
@@ -39,8 +39,8 @@ static const struct opt opts[] = {
 	OPT_REFUSED(0, "vm-time-correlation", "[=<opts>]", "an AUX area (Intel PT) time fix-up; " AUX_ONLY),
 	OPT_REFUSED(0, "guest-data", "[=<opts>]", "not applicable: pmuscope records no virtual machine guests"),
 	OPT_REFUSED(0, "guestmount", "<directory>", "not applicable: pmuscope records no virtual machine guests"),
-	OPT_REFUSED(0, "known-build-ids", "<buildid path[,...]>",
-		    "not implemented: build-ids are read from the files here, or kept from the input"),
+	OPT_STRING(0, "known-build-ids", &o.known, "<buildid path[,...]>",
+		   "use these build-ids for these paths (before the input's and the files')"),
 	OPT_END(),
 };
 
@@ -75,6 +75,7 @@ static int run(int argc, char **argv)
 	struct pms_data_reader_opts ro = { .sz = sizeof(ro) };
 	struct pms_data_writer_opts wo = { .sz = sizeof(wo) };
 	struct pms_inject_opts io = { .sz = sizeof(io) };
+	struct pms_known_build_id *known = NULL;
 	struct pms_inject_stats st;
 	struct pms_data_reader *r = NULL;
 	struct pms_data_writer *w = NULL;
@@ -87,21 +88,36 @@ static int run(int argc, char **argv)
 		usage_error(&cmd_inject, "unexpected argument '%s' (name the files with -i and -o)", argv[pos]);
 	in = o.input ? o.input : "-";
 	out = o.output ? o.output : "-";
+	if (o.known) {
+		const char *bad = NULL;
+
+		err = pms_inject__parse_known(o.known, &known, &io.nr_known, &bad);
+		if (err == -ENOMEM)
+			die("out of memory");
+		if (err)
+			usage_error(&cmd_inject, "--known-build-ids: '%.*s' is not 'BUILDID PATH' (hex digits, a space, a path)",
+				    (int)strcspn(bad, ","), bad);
+		io.known = known;
+	}
 	if (same_file(in, out))
 		usage_error(&cmd_inject, "'%s' is both the input and the output: write the copy elsewhere", in);
-	if (data_input__check_owner(in, o.force))
-		return EXIT_RUNTIME;
+	if (data_input__check_owner(in, o.force)) {
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
 	memset(&derr, 0, sizeof(derr));
 	err = pms_data_reader__open(&r, in, &ro, &derr);
 	if (err) {
 		data_input__open_error(in, err, &derr, "record one with `pmuscope record -B`, or name it with -i");
-		return EXIT_RUNTIME;
+		ret = EXIT_RUNTIME;
+		goto out;
 	}
 	wo.pipe = !strcmp(out, "-");
 	err = pms_data_writer__open(&w, out, &wo);
 	if (err) {
-		pms_data_reader__free(r);
-		return error("cannot write '%s': %s", out, strerror(-err)), EXIT_RUNTIME;
+		error("cannot write '%s': %s", out, strerror(-err));
+		ret = EXIT_RUNTIME;
+		goto out;
 	}
 	io.all = o.buildid_all;
 	io.pipe = wo.pipe;
@@ -129,8 +145,10 @@ static int run(int argc, char **argv)
 		warning("%zu object%s hit by samples ha%s no build-id readable here (-v names them)", st.nr_missing,
 			st.nr_missing == 1 ? "" : "s", st.nr_missing == 1 ? "s" : "ve");
 	}
+out:
 	pms_data_writer__free(w);
 	pms_data_reader__free(r);
+	pms_inject__free_known(known, io.nr_known);
 	return ret;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // perf inject -b: a perf.data copy with the build-ids of the objects its samples hit.
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <linux/perf_event.h>
@@ -10,6 +11,7 @@
 #include "aggregate/record_synth.h"
 #include "data/format.h"
 #include "event/names.h"
+#include "util/hex.h"
 
 /*
  * Features the copy takes as they are. Those it makes again are left out:
@@ -59,6 +61,71 @@ static bool wanted(const struct pms_object *ob, const struct pms_inject_opts *o)
 	return ob->hit || o->all || (!o->pipe && !strcmp(ob->name, "[vdso]"));
 }
 
+void pms_inject__free_known(struct pms_known_build_id *k, size_t nr)
+{
+	for (size_t i = 0; k && i < nr; i++)
+		free(k[i].path);
+	free(k);
+}
+
+/* One "BUILDID PATH" of len bytes into k: 0 or -EINVAL. */
+static int parse_one(const char *e, size_t len, struct pms_known_build_id *k)
+{
+	size_t hex = 0;
+
+	while (hex < len && e[hex] != ' ')
+		hex++;
+	if (!hex || hex % 2 || hex > 2 * PMS_BUILD_ID_MAX || hex + 1 >= len)
+		return -EINVAL;
+	for (size_t i = 0; i < hex; i += 2) {
+		int hi = pms_hex__digit(e[i]), lo = pms_hex__digit(e[i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -EINVAL;
+		k->id[i / 2] = (uint8_t)(hi << 4 | lo);
+	}
+	k->size = (uint8_t)(hex / 2);
+	k->path = strndup(e + hex + 1, len - hex - 1);
+	return k->path ? 0 : -ENOMEM;
+}
+
+int pms_inject__parse_known(const char *s, struct pms_known_build_id **out, size_t *nr, const char **bad)
+{
+	size_t n = 1, i = 0;
+	struct pms_known_build_id *k;
+
+	*out = NULL;
+	*nr = 0;
+	for (const char *p = s; *p; p++)
+		n += *p == ',';
+	k = calloc(n, sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	for (const char *e = s; i < n; i++) {
+		size_t len = strcspn(e, ",");
+		int err = parse_one(e, len, &k[i]);
+
+		if (err) {
+			if (bad)
+				*bad = e;
+			pms_inject__free_known(k, i);
+			return err;
+		}
+		e += len + (e[len] == ',');
+	}
+	*out = k;
+	*nr = n;
+	return 0;
+}
+
+static const struct pms_known_build_id *known_of(const struct pms_inject_opts *o, const char *name)
+{
+	for (size_t i = 0; i < o->nr_known; i++)
+		if (!strcmp(o->known[i].path, name))
+			return &o->known[i];
+	return NULL;
+}
+
 /*
  * The running kernel is the recording's only when the file says it ran on
  * this release: another machine's kernel must not get this one's build-id.
@@ -83,12 +150,16 @@ static int add_build_ids(const struct pms_data_reader *r, struct pms_objects *ob
 	for (size_t i = 0; i < pms_objects__nr(objs) && !err; i++) {
 		const struct pms_object *ob = pms_objects__at(objs, i);
 		uint16_t cpumode = ob->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+		const struct pms_known_build_id *k;
 		uint8_t id[PMS_BUILD_ID_MAX];
 		size_t n = ob->build_id_size;
 
 		if (o->copy_only || !wanted(ob, o))
 			continue;
-		if (n) {
+		if ((k = known_of(o, ob->name))) {
+			n = k->size;
+			memcpy(id, k->id, n);
+		} else if (n) {
 			memcpy(id, ob->build_id, n);
 			st->nr_from_input++;
 		} else if (!ob->kernel || here) {

@@ -58,6 +58,15 @@ tin_files() {
 			pass "inject: perf report reads our copy of the $tin_rec file as perf's own inject output" ||
 			fail "inject: perf report of our copy" "perf's: $tin_a ours: $tin_b"
 	done
+	# --known-build-ids: the given build-id, as perf's
+	tin_kb="00112233445566778899aabbccddeeff00112233 $tin_shares"
+	perf inject -b --known-build-ids="$tin_kb" -i "$tin_tmp/perf.data" -o "$tin_tmp/known.perf.data" 2>/dev/null
+	"$PMUSCOPE" inject -b --known-build-ids="$tin_kb" -i "$tin_tmp/perf.data" -o "$tin_tmp/known.ours.data" 2>/dev/null
+	tin_p=$(tin_ids "$tin_tmp/known.perf.data")
+	tin_o=$(tin_ids "$tin_tmp/known.ours.data")
+	[ -n "$tin_o" ] && [ "$tin_p" = "$tin_o" ] && printf '%s\n' "$tin_o" | grep -qx "$tin_kb" &&
+		pass "inject --known-build-ids: perf buildid-list the same as of perf's, the given build-id used" ||
+		fail "inject --known-build-ids" "perf: $(printf '%s' "$tin_p" | tr '\n' '|') ours: $(printf '%s' "$tin_o" | tr '\n' '|')"
 	# --buildid-all: every mapped object (perf 6.1 writes no table then; its listing is the hit ones)
 	perf inject --buildid-all -i "$tin_tmp/perf.data" -o "$tin_tmp/all.perf.data" 2>/dev/null
 	"$PMUSCOPE" inject --buildid-all -i "$tin_tmp/perf.data" -o "$tin_tmp/all.ours.data" 2>/dev/null

@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -207,4 +208,60 @@ Test(inject, pipe_output_has_build_id_records_before_the_others)
 	cr_expect_eq(st.nr_records, 7);
 	release(&out);
 	release(&in);
+}
+
+Test(inject, known_build_ids_parse)
+{
+	struct pms_known_build_id *k;
+	const char *bad = NULL;
+	size_t nr;
+
+	cr_assert_eq(pms_inject__parse_known("2222 /in/table,00ff /a b", &k, &nr, &bad), 0);
+	cr_assert_eq(nr, 2);
+	cr_expect_str_eq(k[0].path, "/in/table");
+	cr_expect_eq(k[0].size, 2);
+	cr_expect_eq(k[0].id[0], 0x22);
+	cr_expect_str_eq(k[1].path, "/a b", "a path may hold spaces");
+	cr_expect_eq(k[1].id[1], 0xff);
+	pms_inject__free_known(k, nr);
+	cr_expect_eq(pms_inject__parse_known("2222 /x,zz /y", &k, &nr, &bad), -EINVAL);
+	cr_expect_str_eq(bad, "zz /y");
+	cr_expect_null(k);
+	cr_expect_eq(pms_inject__parse_known("222 /x", &k, &nr, NULL), -EINVAL, "odd number of digits");
+	cr_expect_eq(pms_inject__parse_known("2222", &k, &nr, NULL), -EINVAL, "no path");
+	cr_expect_eq(pms_inject__parse_known("2222 ", &k, &nr, NULL), -EINVAL, "empty path");
+	cr_expect_eq(pms_inject__parse_known("2222 /x,", &k, &nr, NULL), -EINVAL, "empty entry");
+	cr_expect_eq(pms_inject__parse_known(
+			     "000102030405060708090a0b0c0d0e0f1011121314 /x", &k, &nr, NULL), -EINVAL, "21 bytes");
+}
+
+/* A given build-id comes before the input's table and the file's own. */
+Test(inject, known_build_ids_win)
+{
+	struct pms_known_build_id *k;
+	struct pms_inject_opts o = { .sz = sizeof(o) };
+	struct pms_inject_stats st;
+	const struct pms_data_features *f;
+	struct mem in, out;
+	char spec[PATH_MAX + 64];
+	size_t nr;
+
+	make_input(&in, false);
+	snprintf(spec, sizeof(spec), "33 /in/table,4444 %s,5555 /nonexistent/pms/lib.so", exe);
+	cr_assert_eq(pms_inject__parse_known(spec, &k, &nr, NULL), 0);
+	o.known = k;
+	o.nr_known = nr;
+	inject(&in, &out, &o, &st);
+	f = pms_data_reader__features(out.r);
+	cr_assert_eq(f->nr_build_ids, 3);
+	cr_expect_str_eq(f->build_ids[0].filename, "/in/table");
+	cr_expect_eq(f->build_ids[0].size, 1);
+	cr_expect_eq(f->build_ids[0].id[0], 0x33);
+	cr_expect_str_eq(f->build_ids[1].filename, exe);
+	cr_expect_eq(f->build_ids[1].id[0], 0x44);
+	cr_expect_str_eq(f->build_ids[2].filename, "/nonexistent/pms/lib.so");
+	cr_expect_eq(st.nr_missing, 0);
+	release(&out);
+	release(&in);
+	pms_inject__free_known(k, nr);
 }
