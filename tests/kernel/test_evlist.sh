@@ -24,7 +24,7 @@ tev_same() {
 		fi
 	done
 	if [ -z "$tev_bad" ]; then
-		pass "evlist: $1" "same as perf evlist in modes: $tev_modes ($(printf '%s\n' "$tev_o" | wc -l) lines with --trace-fields)"
+		pass "evlist: $1: same as perf evlist, plain, -v, -g, -F, --trace-fields"
 	else
 		fail "evlist: $1" "$tev_bad"
 	fi
@@ -87,7 +87,7 @@ tev_corpus() {
 		tev_n=$((tev_n + 1))
 	done
 	[ -z "$tev_bad" ] && [ $tev_n -gt 30 ] &&
-		pass "evlist: the quipper corpus" "$tev_n file-mode files, 5 modes each, same as perf" ||
+		pass "evlist: the quipper corpus: $tev_n file-mode files, 5 modes each, same as perf" ||
 		fail "evlist: the quipper corpus" "$tev_n files; differ:$tev_bad"
 	tev_n=0
 	tev_bad=
@@ -102,7 +102,7 @@ tev_corpus() {
 		fi
 		tev_n=$((tev_n + 1))
 	done
-	[ -z "$tev_bad" ] && pass "evlist: the corpus's $tev_n pipe streams" "events as perf names them where perf 6.1 sees them, listed where it does not" ||
+	[ -z "$tev_bad" ] && pass "evlist: the corpus's $tev_n pipe streams: the events perf 6.1 sees named as it names them, the others listed too" ||
 		fail "evlist: the corpus's pipe streams" "$tev_bad"
 }
 
