@@ -149,14 +149,25 @@ static int add_build_ids(const struct pms_data_reader *r, struct pms_objects *ob
 
 	for (size_t i = 0; i < pms_objects__nr(objs) && !err; i++) {
 		const struct pms_object *ob = pms_objects__at(objs, i);
-		uint16_t cpumode = ob->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+		bool guest = ob->machine != PMS_MACHINE_HOST;
+		uint16_t cpumode = ob->kernel ? (guest ? PERF_RECORD_MISC_GUEST_KERNEL : PERF_RECORD_MISC_KERNEL)
+					      : (guest ? PERF_RECORD_MISC_GUEST_USER : PERF_RECORD_MISC_USER);
 		const struct pms_known_build_id *k;
 		uint8_t id[PMS_BUILD_ID_MAX];
 		size_t n = ob->build_id_size;
 
-		if (o->copy_only || !wanted(ob, o))
+		/*
+		 * A plain copy adds nothing: a file keeps the input's table as it
+		 * is (copied raw), a stream from a file gets it as records.
+		 */
+		if (o->copy_only && !(o->pipe && n && !pms_data_reader__is_pipe(r)))
 			continue;
-		if ((k = known_of(o, ob->name))) {
+		if (o->copy_only) {
+			memcpy(id, ob->build_id, n);
+			st->nr_from_input++;
+		} else if (!wanted(ob, o)) {
+			continue;
+		} else if ((k = known_of(o, ob->name))) {
 			n = k->size;
 			memcpy(id, k->id, n);
 		} else if (n) {

@@ -178,6 +178,12 @@ Test(inject, all_and_copy_only)
 	cr_expect_eq(st.nr_build_ids, 0);
 	cr_expect_eq(pms_data_reader__features(out.r)->nr_build_ids, 1, "the input's table kept");
 	release(&out);
+	copy.pipe = true;
+	inject(&in, &out, &copy, &st);
+	cr_expect_eq(st.nr_build_ids, 1, "a stream gets the input's table as records");
+	cr_expect_eq(pms_data_reader__features(out.r)->nr_build_ids, 1);
+	cr_expect_str_eq(pms_data_reader__features(out.r)->build_ids[0].filename, "/in/table");
+	release(&out);
 	release(&in);
 }
 
