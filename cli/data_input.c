@@ -2,6 +2,8 @@
 // Opening a perf.data file the way every command that reads one does, with one wording when it cannot be opened.
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "data_input.h"
@@ -36,4 +38,14 @@ int data_input__open_session(struct pms_session **out, const char *path, struct 
 	if (err)
 		data_input__open_error(path, err, &derr, how_to_get_one);
 	return err;
+}
+
+int data_input__check_owner(const char *path, bool force)
+{
+	struct stat st;
+
+	/* perf's check: someone else's file is read only when asked (-f) */
+	if (force || !strcmp(path, "-") || stat(path, &st) || !st.st_uid || st.st_uid == geteuid())
+		return 0;
+	return error("'%s' is not owned by you or root (read it anyway with -f)", path);
 }

@@ -25,6 +25,13 @@ void data_input__open_error(const char *path, int err, const struct pms_data_err
 int data_input__open_session(struct pms_session **out, const char *path, struct pms_session_opts *so,
 			     const char *how_to_get_one);
 
+/*
+ * perf's ownership check before reading path: a file that neither the
+ * caller nor root owns is refused unless force (-f). 0, or -1 with the
+ * error printed. A file that cannot be looked at is left to the opener.
+ */
+int data_input__check_owner(const char *path, bool force);
+
 /* The usual how_to_get_one of a command that takes -i. */
 #define DATA_INPUT_RECORD_OR_I "record one with `pmuscope record`, or name it with -i"
 

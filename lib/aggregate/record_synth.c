@@ -230,12 +230,11 @@ int pms_record_synth__all(const struct pms_record_synth *r)
  * kernel and modules included. The static arm64 build has no libelf: its
  * files get no build-ids, which only costs the rebuilt-binary check.
  */
-/* The build-id of object i of the hits table, read where perf reads it; its size or 0. */
-static size_t build_id_of(const char *name, size_t i, bool kernel, uint8_t *id)
+size_t pms_record_synth__build_id_of(const char *name, bool kernel, uint8_t *id)
 {
 	int n = 0;
 
-	if (i == 0)
+	if (kernel && !strcmp(name, "[kernel.kallsyms]"))
 		n = pms_kernel__build_id(id, PMS_BUILD_ID_MAX);
 	else if (kernel)
 		n = pms_kmod__build_id(name, id, PMS_BUILD_ID_MAX);
@@ -264,7 +263,7 @@ int pms_record_synth__build_ids(const struct pms_record_synth *r, bool all)
 		/* the vDSO's build-id is kept even unhit: the cache saves its image, as perf's does */
 		if (!hit && !all && strcmp(name, "[vdso]"))
 			continue;
-		n = build_id_of(name, i, kernel, id);
+		n = pms_record_synth__build_id_of(name, kernel, id);
 		if (!n)
 			continue;
 		pms_objects__set_build_id(objs, i, id, n);

@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct pms_data_writer;
@@ -48,6 +49,14 @@ int pms_record_synth__modules(const struct pms_record_synth *r);
  * build-ids).
  */
 int pms_record_synth__build_ids(const struct pms_record_synth *r, bool all);
+
+/*
+ * The build-id of object name (kernel: a kernel-side object, "[kernel.kallsyms]"
+ * or a module) read from this machine where perf reads it: /sys/kernel/notes,
+ * the module's notes or file, the vDSO image, the ELF file. Its size, or 0
+ * when it cannot be read (gone, no build-id, a build without libelf).
+ */
+size_t pms_record_synth__build_id_of(const char *name, bool kernel, uint8_t *id);
 
 struct pms_record_cache_stats {
 	size_t nr_present; /* objects now in the cache */

@@ -1475,6 +1475,23 @@ int pms_tracing_data__event(const struct pms_tracing_data *td, uint64_t id, cons
 	return 0;
 }
 
+int pms_tracing_data__field_at(const struct pms_tracing_data *td, uint64_t id, size_t idx,
+				const char **name)
+{
+	const struct evinfo *info = info_of_id(td, id);
+	struct tep_format_field *f;
+
+	if (!info)
+		return -ENOENT;
+	f = info->ev->format.fields;
+	while (f && idx--)
+		f = f->next;
+	if (!f)
+		return -ERANGE;
+	*name = f->name ? f->name : "";
+	return 0;
+}
+
 const char *pms_tracing_data__why(const struct pms_tracing_data *td, uint64_t id)
 {
 	const struct evinfo *info = info_of_id(td, id);

@@ -101,6 +101,13 @@ int pms_tracing_data__format(struct pms_tracing_data *td, uint64_t id, int cpu, 
 			     size_t raw_size, char *buf, size_t size);
 /* Why event id's format is not used to print ("field 'x' past 64 KiB", ...), or NULL if it is. */
 const char *pms_tracing_data__why(const struct pms_tracing_data *td, uint64_t id);
+/*
+ * Field idx of tracepoint id's own fields (the common_* ones left out), in
+ * format order, as perf's evlist --trace-fields lists them: its name
+ * (borrowed until __free()). -ENOENT id not in the data, -ERANGE past the last field.
+ */
+int pms_tracing_data__field_at(const struct pms_tracing_data *td, uint64_t id, size_t idx,
+			       const char **name);
 
 /*
  * Tracing data for the given tracepoints, as `perf record` writes it, from
@@ -150,6 +157,12 @@ static inline int pms_tracing_data__format(struct pms_tracing_data *td, uint64_t
 	(void)td, (void)id, (void)cpu, (void)raw, (void)raw_size;
 	if (size)
 		buf[0] = '\0';
+	return -EOPNOTSUPP;
+}
+static inline int pms_tracing_data__field_at(const struct pms_tracing_data *td, uint64_t id,
+					     size_t idx, const char **name)
+{
+	(void)td, (void)id, (void)idx, (void)name;
 	return -EOPNOTSUPP;
 }
 static inline const char *pms_tracing_data__why(const struct pms_tracing_data *td, uint64_t id)

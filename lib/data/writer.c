@@ -568,27 +568,41 @@ int pms_data_writer__write(struct pms_data_writer *w, const void *rec, size_t si
 	return 0;
 }
 
+/* A HEADER_BUILD_ID record: the same body as a BUILD_ID feature entry. */
+static void add_build_id_record(struct pms_bbuf *b, const struct pms_data_build_id *bid)
+{
+	struct pms_data_features one = { 0 };
+	size_t start = b->len;
+
+	one.build_ids = (struct pms_data_build_id *)bid;
+	one.nr_build_ids = 1;
+	pms_data_feature__encode(&one, PMS_FEAT_BUILD_ID, NULL, 0, b);
+	if (!b->oom) {
+		struct perf_event_header *h = (void *)(b->p + start);
+
+		h->type = PMS_RECORD_HEADER_BUILD_ID;
+	}
+}
+
+int pms_data_writer__build_id_record(struct pms_data_writer *w, const struct pms_data_build_id *bid)
+{
+	struct pms_bbuf b = { 0 };
+	int err;
+
+	add_build_id_record(&b, bid);
+	err = b.oom ? -ENOMEM : pms_data_writer__write(w, b.p, b.len);
+	pms_bbuf__release(&b);
+	return err;
+}
+
 static int close_pipe(struct pms_data_writer *w)
 {
 	struct pms_bbuf b = { 0 };
 	int err;
 
-	/* Build-ids as HEADER_BUILD_ID records: same body as the feature entries. */
-	if (pms_data_features__has(&w->feat, PMS_FEAT_BUILD_ID)) {
-		for (size_t i = 0; i < w->feat.nr_build_ids; i++) {
-			struct pms_data_features one = { 0 };
-			size_t start = b.len;
-
-			one.build_ids = &w->feat.build_ids[i];
-			one.nr_build_ids = 1;
-			pms_data_feature__encode(&one, PMS_FEAT_BUILD_ID, NULL, 0, &b);
-			if (!b.oom) {
-				struct perf_event_header *h = (void *)(b.p + start);
-
-				h->type = PMS_RECORD_HEADER_BUILD_ID;
-			}
-		}
-	}
+	if (pms_data_features__has(&w->feat, PMS_FEAT_BUILD_ID))
+		for (size_t i = 0; i < w->feat.nr_build_ids; i++)
+			add_build_id_record(&b, &w->feat.build_ids[i]);
 	if (b.oom) {
 		pms_bbuf__release(&b);
 		return -ENOMEM;

@@ -71,6 +71,11 @@ struct pms_data_features *pms_data_writer__features(struct pms_data_writer *w);
 
 /* Append one record; size must equal ((struct perf_event_header *)rec)->size. */
 int pms_data_writer__write(struct pms_data_writer *w, const void *rec, size_t size);
+/*
+ * One PERF_RECORD_HEADER_BUILD_ID record in the data stream (perf inject's
+ * form: what a pipe reader needs before the samples that use the object).
+ */
+int pms_data_writer__build_id_record(struct pms_data_writer *w, const struct pms_data_build_id *bid);
 /* Write out buffered records, then update data.size in the header. */
 int pms_data_writer__flush(struct pms_data_writer *w);
 /*

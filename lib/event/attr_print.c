@@ -58,12 +58,27 @@ static const struct bit_name read_bits[] = {
 	{ 0, NULL },
 };
 
-static void line(struct strbuf *out, const char *name, const char *val)
+/*
+ * Where the fields go: perf's -vv one per line, or evlist -v's one line
+ * (perf's comma_fprintf(): ":" before the first field, "," before the others).
+ */
+struct sink {
+	struct strbuf *sb;
+	bool inline_;
+	bool first;
+};
+
+static void line(struct sink *out, const char *name, const char *val)
 {
-	strbuf_addf(out, "  %-32s %s\n", name, val);
+	if (!out->inline_) {
+		strbuf_addf(out->sb, "  %-32s %s\n", name, val);
+		return;
+	}
+	strbuf_addf(out->sb, "%s %s: %s", out->first ? ":" : ",", name, val);
+	out->first = false;
 }
 
-static void u(struct strbuf *out, const char *name, uint64_t v)
+static void u(struct sink *out, const char *name, uint64_t v)
 {
 	char buf[32];
 
@@ -73,7 +88,7 @@ static void u(struct strbuf *out, const char *name, uint64_t v)
 	line(out, name, buf);
 }
 
-static void x(struct strbuf *out, const char *name, uint64_t v)
+static void x(struct sink *out, const char *name, uint64_t v)
 {
 	char buf[32];
 
@@ -83,7 +98,7 @@ static void x(struct strbuf *out, const char *name, uint64_t v)
 	line(out, name, buf);
 }
 
-static void bits(struct strbuf *out, const char *name, uint64_t v, const struct bit_name *tab)
+static void bits(struct sink *out, const char *name, uint64_t v, const struct bit_name *tab)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
@@ -97,11 +112,10 @@ static void bits(struct strbuf *out, const char *name, uint64_t v, const struct 
 	strbuf_release(&sb);
 }
 
-void pms_attr__format(const struct perf_event_attr *a, struct strbuf *out)
+static void fields(const struct perf_event_attr *a, struct sink *out)
 {
 	char buf[32];
 
-	strbuf_adds(out, "perf_event_attr:\n");
 	u(out, "type", a->type);
 	u(out, "size", a->size);
 	x(out, "config", a->config);
@@ -163,4 +177,19 @@ void pms_attr__format(const struct perf_event_attr *a, struct strbuf *out)
 	u(out, "sample_max_stack", a->sample_max_stack);
 	u(out, "aux_sample_size", a->aux_sample_size);
 	u(out, "sig_data", a->sig_data);
+}
+
+void pms_attr__format(const struct perf_event_attr *attr, struct strbuf *out)
+{
+	struct sink sink = { .sb = out };
+
+	strbuf_adds(out, "perf_event_attr:\n");
+	fields(attr, &sink);
+}
+
+void pms_attr__format_inline(const struct perf_event_attr *attr, struct strbuf *out)
+{
+	struct sink sink = { .sb = out, .inline_ = true, .first = true };
+
+	fields(attr, &sink);
 }

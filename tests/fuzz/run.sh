@@ -43,7 +43,7 @@ mkdir -p "$build/fuzz/artifacts"
 # (the largest seed, at least 4 KiB).
 max_len() {
 	case $1 in
-	fuzz_perfdata | fuzz_session) echo "-max_len=65536" ;;
+	fuzz_perfdata | fuzz_session | fuzz_inject) echo "-max_len=65536" ;;
 	esac
 }
 

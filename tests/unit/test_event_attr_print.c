@@ -147,3 +147,29 @@ Test(event_attr_print, flags_branch_regs_clock)
 	cr_expect(strstr(strbuf_str(&sb), "use_clockid") < strstr(strbuf_str(&sb), "branch_sample_type"));
 	strbuf_release(&sb);
 }
+
+/* perf evlist -v, a group member of perf record -e '{cpu-clock,task-clock:u}' -c 100003 (perf 6.1 here) */
+Test(event_attr_print, evlist_inline_form)
+{
+	struct perf_event_attr a = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+
+	a.type = PERF_TYPE_SOFTWARE;
+	a.size = 128;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.sample_period = 100003;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID;
+	a.read_format = PERF_FORMAT_ID | (1ULL << 4);
+	a.inherit = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.sample_id_all = 1;
+	a.exclude_guest = 1;
+	strbuf_adds(&sb, "task-clock:u");
+	pms_attr__format_inline(&a, &sb);
+	cr_expect_str_eq(strbuf_str(&sb),
+			 "task-clock:u: type: 1, size: 128, config: 0x1, { sample_period, sample_freq }: 100003, "
+			 "sample_type: IP|TID|TIME|ID, read_format: ID|LOST, inherit: 1, exclude_kernel: 1, "
+			 "exclude_hv: 1, sample_id_all: 1, exclude_guest: 1");
+	strbuf_release(&sb);
+}

@@ -104,6 +104,24 @@ Test(tracing_data, fixture_header_and_events)
 	pms_tracing_data__free(td);
 }
 
+/* perf evlist --trace-fields: an event's own fields in format order, the common_* ones left out */
+Test(tracing_data, fields_in_format_order)
+{
+	static const char *const want[] = { "prev_comm", "prev_pid", "prev_prio", "prev_state",
+					     "next_comm", "next_pid", "next_prio" };
+	struct pms_tracing_data *td = open_fixture("sched.tracing");
+	const char *f;
+	size_t i;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		cr_assert_eq(pms_tracing_data__field_at(td, 372, i, &f), 0, "field %zu", i);
+		cr_expect_str_eq(f, want[i]);
+	}
+	cr_expect_eq(pms_tracing_data__field_at(td, 372, i, &f), -ERANGE);
+	cr_expect_eq(pms_tracing_data__field_at(td, 999, 0, &f), -ENOENT);
+	pms_tracing_data__free(td);
+}
+
 Test(tracing_data, events_by_id)
 {
 	struct pms_tracing_data *td = open_fixture("misc.tracing");
