@@ -376,6 +376,10 @@ static int keep_sample(struct pms_hist *h, const struct pms_session_sample *s)
 		if (!h->memo_sym_ok)
 			return HIDE;
 	}
+	if (f->hide_unresolved && !leaf->res.sym)
+		return HIDE;
+	if (f->sym_substr && (!leaf->res.sym || !strstr(leaf->res.sym, f->sym_substr)))
+		return HIDE;
 	return KEEP;
 }
 
@@ -621,8 +625,11 @@ int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 
 		if (verdict != KEEP) {
 			h->filtered++;
-			if (verdict == HIDE)
+			if (verdict == HIDE) {
 				count_event(ev, s, s->period);
+				ev->pub.hidden_samples++;
+				ev->pub.hidden_period += s->period;
+			}
 			return 0;
 		}
 	}
@@ -665,8 +672,11 @@ int pms_hist__add_branches(struct pms_hist *h, const struct pms_session_sample *
 
 		if (verdict != KEEP) {
 			h->filtered += nr;
-			for (size_t i = 0; verdict == HIDE && i < nr; i++)
+			for (size_t i = 0; verdict == HIDE && i < nr; i++) {
 				count_event(ev, s, 1);
+				ev->pub.hidden_samples++;
+				ev->pub.hidden_period++;
+			}
 			return 0;
 		}
 	}
@@ -1059,8 +1069,14 @@ static int expand_class(struct pms_hist *h, const struct class_rec *c, uint32_t 
 	e = &h->entries[leaf];
 	e->priv_stamp = stamp;
 	if (pass == 0) {
+		enum pms_frame_kind leaf_kind = h->frames[chain[0]].pub.kind;
+
 		e->self_period += c->period;
 		e->self_samples += c->samples;
+		if (leaf_kind == PMS_FRAME_KERNEL)
+			e->self_period_sys += c->period;
+		else if (leaf_kind == PMS_FRAME_USER || leaf_kind == PMS_FRAME_JIT)
+			e->self_period_us += c->period;
 		e->children_period += c->period;
 		e->children_samples += c->samples;
 		if (len > e->max_depth)

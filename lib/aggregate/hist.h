@@ -88,6 +88,8 @@ struct pms_hist_filter {
 	const char *const *dsos; size_t nr_dsos;   /* full path or base name */
 	const char *const *syms; size_t nr_syms;
 	uint64_t time_start_ns, time_end_ns;       /* 0: open end */
+	bool hide_unresolved;                      /* perf's -U: hide samples whose IP has no symbol */
+	const char *sym_substr;                    /* perf's --symbol-filter: hide samples whose symbol lacks it */
 };
 
 struct pms_hist_opts {
@@ -135,6 +137,8 @@ struct pms_hist_entry {
 	/* Weights. children_* include self_*; equal to self_* without children mode. */
 	uint64_t self_period, self_samples;
 	uint64_t children_period, children_samples;
+	/* Of self_period: samples taken in the kernel, in user space (perf's period_sys, period_us; guests in neither). */
+	uint64_t self_period_sys, self_period_us;
 	/* Branch mode: source and target (set as far as the keys look at them), flags. */
 	struct pms_hist_frame_ref from, to;
 	uint16_t cycles;       /* 0: not recorded */
@@ -149,6 +153,7 @@ struct pms_hist_event {
 	size_t attr_idx;
 	const char *name;              /* the session's event name */
 	uint64_t samples, period;      /* totals (hidden samples included, dropped ones not) */
+	uint64_t hidden_samples, hidden_period; /* of those, the hidden ones (perf's --percentage relative leaves them out) */
 	struct pms_hist_entry **entries; /* sorted: children (or self) period, descending */
 	size_t nr_entries;
 };
