@@ -53,6 +53,12 @@ struct chain_rec {
 	 * file address.
 	 */
 	bool leaf_twin;
+	/*
+	 * --max-stack cut the chain from the root (session's leaf_cut): seq[off]
+	 * is the sampled frame for the entry, but the recorded chain kept only
+	 * the outer callers, so trees start at seq[off + 1], as perf's do.
+	 */
+	bool leaf_cut;
 };
 
 /* A branch-mode class's chain is [to, from]; cycles and bflags are its flags the keys use. */
@@ -490,9 +496,10 @@ static bool chain_eq(const void *ctx, uint32_t idx)
 	const struct pms_hist *h = c[0];
 	const size_t *len = c[1];
 	const bool *twin = c[2];
+	const bool *cut = c[3];
 	const struct chain_rec *ch = &h->chains[idx];
 
-	return ch->len == *len && ch->leaf_twin == *twin &&
+	return ch->len == *len && ch->leaf_twin == *twin && ch->leaf_cut == *cut &&
 	       !memcmp(&h->seq[ch->off], h->tmp, (*len + *twin) * sizeof(uint32_t));
 }
 
@@ -536,10 +543,10 @@ static void count_event(struct event_acc *ev, const struct pms_session_sample *s
 
 /* The id of the chain h->tmp[0..nr) (interned). 0 or -ENOMEM. */
 /* The chain h->tmp[0..nr), plus its leaf twin at h->tmp[nr] when twin. */
-static int intern_chain(struct pms_hist *h, size_t nr, bool twin, uint32_t *chain)
+static int intern_chain(struct pms_hist *h, size_t nr, bool twin, bool cut, uint32_t *chain)
 {
-	const void *ctx[3] = { h, &nr, &twin };
-	uint64_t hv = 0x51ed + twin;
+	const void *ctx[4] = { h, &nr, &twin, &cut };
+	uint64_t hv = 0x51ed + twin + 2 * cut;
 	size_t slot;
 
 	for (size_t i = 0; i < nr + twin; i++)
@@ -557,7 +564,7 @@ static int intern_chain(struct pms_hist *h, size_t nr, bool twin, uint32_t *chai
 		return -ENOMEM;
 	memcpy(&h->seq[h->nr_seq], h->tmp, (nr + twin) * sizeof(*h->tmp));
 	h->chains[h->nr_chains] = (struct chain_rec){
-		.off = (uint32_t)h->nr_seq, .len = (uint32_t)nr, .hash = (uint32_t)hv, .leaf_twin = twin,
+		.off = (uint32_t)h->nr_seq, .len = (uint32_t)nr, .hash = (uint32_t)hv, .leaf_twin = twin, .leaf_cut = cut,
 	};
 	h->nr_seq += nr + twin;
 	*chain = (uint32_t)h->nr_chains;
@@ -643,7 +650,8 @@ int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 	twin = h->whole_chain && s->has_callchain && !s->leaf_cut && !s->frames[0].res.sym;
 	if (twin && intern_frame(h, &s->frames[0], h->by_addr, true, &h->tmp[nr]))
 		return -ENOMEM;
-	if (intern_chain(h, nr, twin && h->tmp[nr] != h->tmp[0], &chain))
+	if (intern_chain(h, nr, twin && h->tmp[nr] != h->tmp[0], h->whole_chain && s->has_callchain && s->leaf_cut && nr > 1,
+			 &chain))
 		return -ENOMEM;
 	/* class: only the thread fields a sort key looks at */
 	memset(&k, 0, sizeof(k));
@@ -688,7 +696,7 @@ int pms_hist__add_branches(struct pms_hist *h, const struct pms_session_sample *
 		memset(&k, 0, sizeof(k));
 		/* each end keyed per function when it has a symbol, else per address (perf's sym_from/to) */
 		if (intern_frame(h, &br[i].to, false, false, &h->tmp[0]) ||
-		    intern_frame(h, &br[i].from, false, false, &h->tmp[1]) || intern_chain(h, 2, false, &k.chain))
+		    intern_frame(h, &br[i].from, false, false, &h->tmp[1]) || intern_chain(h, 2, false, false, &k.chain))
 			return -ENOMEM;
 		class_thread_fields(h, s, &k);
 		if (h->key[PMS_SORT_CYCLES])
@@ -993,7 +1001,7 @@ static int add_tree_path(struct pms_hist *h, uint32_t eidx, const struct chain_r
 			 size_t from, bool toward_leaf, const struct class_rec *c, uint32_t *buf)
 {
 	const uint32_t *chain = &h->seq[ch->off];
-	size_t len = ch->len, n = 0;
+	size_t len = ch->len, n = 0, first = ch->leaf_cut ? 1 : 0;
 
 	if (!h->entries[eidx].cg_root) {
 		uint32_t root = pms_cg__new_root(&h->cg);
@@ -1003,10 +1011,10 @@ static int add_tree_path(struct pms_hist *h, uint32_t eidx, const struct chain_r
 		h->entries[eidx].cg_root = root;
 	}
 	if (toward_leaf) {
-		for (size_t i = from + 1; i-- > 0;)
+		for (size_t i = from + 1; i-- > first;)
 			buf[n++] = h->frames[chain[i]].fn;
 	} else {
-		for (size_t i = from; i < len; i++)
+		for (size_t i = from > first ? from : first; i < len; i++)
 			buf[n++] = h->frames[chain[i]].fn;
 	}
 	/* the sampled frame as the chain recorded it (chain_rec.leaf_twin) */
