@@ -54,6 +54,7 @@ static struct report_opts {
 	int children; /* -1: on when the file has call chains */
 	enum pms_cg_order order;
 	bool order_set, graph_none;
+	bool graph_asked; /* -g named a graph or an order, or -G: the file must have chains */
 	double cg_min, percent_limit;
 	bool cg_min_set;
 
@@ -96,6 +97,7 @@ static int set_call_graph(const struct opt *opt, const char *arg)
 	int ret = 0, numbers = 0;
 
 	(void)opt;
+	o.graph_asked = true;
 	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
 		char *end;
 		double d;
@@ -154,6 +156,7 @@ static int set_inverted(const struct opt *opt, const char *arg)
 	(void)arg;
 	o.order = PMS_CG_CALLER;
 	o.order_set = true;
+	o.graph_asked = true;
 	return 0;
 }
 
@@ -1269,6 +1272,13 @@ static int run(int argc, char **argv)
 	}
 
 	chains = file_has_callchains(rd) && o.max_stack != 0;
+	if (o.graph_asked && !o.graph_none && !file_has_callchains(rd) && !o.stats && !o.html) {
+		/* perf 6.1 says the same ("Selected -g ... But no callchain data") and exits 0 */
+		error("-g: %s has no call chains (sample_type lacks PERF_SAMPLE_CALLCHAIN); record with -g or "
+		      "--call-graph dwarf", path);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
 	ho.children = o.children == -1 ? chains : o.children == 1;
 	if (!chains)
 		ho.children = false;
