@@ -288,13 +288,21 @@ static size_t graph_level(struct graph_ctx *g, uint32_t node, int depth, int lm,
 	size_t lines = 0;
 	const struct pms_cg_node *x = pms_cg__node(g->cg, node);
 	bool fractal = g->v->graph_mode == REPORT_FRACTAL;
-	uint64_t min_hit = fractal ? (uint64_t)((double)total * g->v->cg_min_percent / 100.0) : g->min_hit;
-	uint64_t shown = 0, rest = 0;
+	uint64_t min_hit = g->min_hit, shown = 0, rest = 0;
 	int printed = 0, nr_shown = 0;
 	char name[1024], val[64];
 
 	if (depth > MAX_GRAPH_DEPTH)
 		return 0;
+	if (fractal) {
+		/* perf's threshold is of the children's sum (children_hit, rounded up), even where the
+		 * percentages are of the entry's weight (the first level) */
+		double m = (double)children_period(g->cg, x) * g->v->cg_min_percent / 100.0;
+
+		min_hit = (uint64_t)m;
+		if ((double)min_hit < m)
+			min_hit++;
+	}
 	/* the children that print, and (fractal) what the others weigh: perf's "[...]" line */
 	for (uint32_t c = x->first_child; c; c = pms_cg__node(g->cg, c)->next_sibling) {
 		const struct pms_cg_node *cn = pms_cg__node(g->cg, c);
