@@ -42,6 +42,7 @@ static struct report_opts {
 	bool stdio, json, header, header_only, stats, nr_samples;
 	bool threads, hide_unresolved, quiet, total_period, hierarchy, cpu_util;
 	int max_stack; /* -1: perf's default (127) */
+	int group_sort_idx; /* -1: by the leader */
 	enum report_graph_mode graph_mode;
 	enum report_graph_value graph_value;
 	int print_limit; /* call-graph paths per entry in flat and folded; 0: all */
@@ -286,6 +287,7 @@ static const struct opt opts[] = {
 	OPT_CALLBACK_NOARG(0, "group", "event groups side by side, one column per member (default for the file's "
 			   "groups; with none recorded, all events as one group)", set_group),
 	OPT_CALLBACK_NOARG(0, "no-group", "one section per event, not one view per event group", set_group),
+	OPT_INT(0, "group-sort-idx", &o.group_sort_idx, "<n>", "sort a group view by member n's weight (0 the leader)"),
 	OPT_BOOL('n', "show-nr-samples", &o.nr_samples, "a Samples column beside the percentages"),
 	OPT_BOOL(0, "show-total-period", &o.total_period, "a Period column beside the percentages"),
 	OPT_BOOL(0, "show-cpu-utilization", &o.cpu_util, "sys and usr columns: the shares of kernel and user samples"),
@@ -348,7 +350,6 @@ static const struct opt opts[] = {
 	OPT_REFUSED(0, "mem-mode", NULL, "the memory access view (data_src, weight) is not supported"),
 	OPT_REFUSED(0, "inline", NULL, "inlined functions are not shown as frames"),
 	OPT_REFUSED(0, "full-source-path", NULL, "srcline shows the path DWARF records"),
-	OPT_REFUSED(0, "group-sort-idx", "<n>", "a group view is sorted by its leader"),
 	OPT_REFUSED(0, "ignore-callees", "<regex>", "not supported"),
 	OPT_REFUSED(0, "show-ref-call-graph", NULL, "reference call graphs (perf record's :S leader sampling) are not "
 		    "supported"),
@@ -380,7 +381,7 @@ static void reset_opts(void)
 	free(o.tids);
 	free(o.cpus);
 	symbol_opts__reset();
-	o = (struct report_opts){ .branch = -1, .group = -1, .children = -1, .cg_min = 0.5, .max_stack = -1 };
+	o = (struct report_opts){ .branch = -1, .group = -1, .children = -1, .cg_min = 0.5, .max_stack = -1, .group_sort_idx = -1 };
 }
 
 /*
@@ -1349,6 +1350,9 @@ static int run(int argc, char **argv)
 	}
 	if (!o.html)
 		sections = sections_build(s, h, group_view ? &groups : NULL, &nr_sections);
+	for (size_t i = 0; o.group_sort_idx > 0 && i < nr_sections; i++)
+		if (sections[i].g && pms_hist_group__sort_by_member(sections[i].g, (size_t)o.group_sort_idx, ho.children))
+			die("out of memory");
 	memset(&view, 0, sizeof(view));
 	view.h = h;
 	view.keys = keys;

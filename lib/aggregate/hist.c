@@ -1466,6 +1466,46 @@ static int cmp_rows(const void *pa, const void *pb)
 	return sort_hist->opts.branch ? cmp_branch_keys(a->key, b->key) : cmp_rest(a->key, b->key);
 }
 
+struct sorted_row {
+	struct pms_hist_group_row row;
+	uint64_t weight;
+	size_t pos;
+};
+
+static int cmp_sorted_rows(const void *a, const void *b)
+{
+	const struct sorted_row *x = a, *y = b;
+
+	if (x->weight != y->weight)
+		return x->weight > y->weight ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+int pms_hist_group__sort_by_member(struct pms_hist_group *g, size_t member, bool children)
+{
+	struct sorted_row *v;
+
+	if (member >= g->nr_members)
+		member = 0;
+	if (!g->nr_rows)
+		return 0;
+	v = calloc(g->nr_rows, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < g->nr_rows; i++) {
+		const struct pms_hist_entry *e = g->rows[i].members[member];
+
+		v[i].row = g->rows[i];
+		v[i].weight = !e ? 0 : children ? e->children_period : e->self_period;
+		v[i].pos = i;
+	}
+	qsort(v, g->nr_rows, sizeof(*v), cmp_sorted_rows);
+	for (size_t i = 0; i < g->nr_rows; i++)
+		g->rows[i] = v[i].row;
+	free(v);
+	return 0;
+}
+
 void pms_hist_group__free(struct pms_hist_group *g)
 {
 	if (!g)

@@ -224,6 +224,12 @@ struct pms_hist_group {
 int pms_hist__group(const struct pms_hist *h, const size_t *attr_idx, size_t nr,
 		    struct pms_hist_group **out);
 void pms_hist_group__free(struct pms_hist_group *g);
+/*
+ * perf's --group-sort-idx: rows by member's weight (children or self),
+ * heaviest first, rows of equal weight in their previous order; a member
+ * past the group's end sorts by the leader, as perf. 0 or -ENOMEM.
+ */
+int pms_hist_group__sort_by_member(struct pms_hist_group *g, size_t member, bool children);
 
 /* The node array of every entry's tree (node.frame is a pms_hist__frame() id). */
 const struct pms_cg *pms_hist__cg(const struct pms_hist *h);

@@ -865,3 +865,33 @@ Test(hist_tree, leaf_cut_chain_leaves_the_sampled_frame_out)
 	cr_assert_eq(n->first_child, 0, "no node for the sampled frame itself");
 	pms_hist__free(h);
 }
+
+/* --group-sort-idx: rows by a member's weight, equal ones in their order before. */
+Test(hist_group, sort_by_member)
+{
+	struct pms_hist *h = new_hist(NULL, false, PMS_CG_NONE, NULL);
+	struct pms_hist_group *g;
+	const size_t members[] = { 0, 1 };
+	const struct fr foo[] = { { DSO_APP, S_FOO, 0x20, false } };
+	const struct fr bar[] = { { DSO_APP, S_BAR, 0x30, false } };
+	const struct fr sched[] = { { DSO_K, S_SCHED, 0x40, true } };
+
+	/* leader: foo 300, bar 100, schedule 50; member: schedule 150, bar 10 */
+	add(h, mk(0, COMM_A, 10, 0, 300, 1, foo, 1), 1);
+	add(h, mk(0, COMM_A, 10, 0, 100, 2, bar, 1), 1);
+	add(h, mk(0, COMM_A, 10, 0, 50, 3, sched, 1), 1);
+	add(h, mk(1, COMM_A, 10, 0, 150, 4, sched, 1), 1);
+	add(h, mk(1, COMM_A, 10, 0, 10, 5, bar, 1), 1);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	cr_assert_eq(pms_hist__group(h, members, 2, &g), 0);
+	cr_assert_eq(pms_hist_group__sort_by_member(g, 1, false), 0);
+	cr_assert_eq(g->rows[0].key->sym, S_SCHED);
+	cr_assert_eq(g->rows[1].key->sym, S_BAR);
+	cr_assert_eq(g->rows[2].key->sym, S_FOO, "no weight in member 1: last");
+	cr_assert_eq(pms_hist_group__sort_by_member(g, 7, false), 0, "past the end: the leader, as perf");
+	cr_assert_eq(g->rows[0].key->sym, S_FOO);
+	cr_assert_eq(g->rows[1].key->sym, S_BAR);
+	cr_assert_eq(g->rows[2].key->sym, S_SCHED);
+	pms_hist_group__free(g);
+	pms_hist__free(h);
+}

@@ -1,6 +1,6 @@
 # perf report's everyday options on a fixture with call chains (see report_fixture): -g folded/flat/fractal
 # and its values, --hierarchy, -F, -t, -n/--show-total-period/--show-cpu-utilization, --percentage relative,
-# -U, --symbol-filter, -G, --max-stack, --tui, -T without READ records; then the errors: --cpu and -g on a
+# -U, --symbol-filter, -G, --max-stack, --group-sort-idx, --tui, -T without READ records; then the errors: --cpu and -g on a
 # file without CPU numbers or chains, bad -F/-t/-g words, option clashes, and perf options refused with why
 mkdir proc && cp "$FIXTURES/symbol/kallsyms.txt" proc/kallsyms
 export PMS_PROCFS_ROOT="$PWD/proc" PMS_JITMAP_DIR="$FIXTURES/symbol"
@@ -17,6 +17,8 @@ for args in "-g folded" "--no-children -g folded,count" "--no-children -g flat" 
 	# shellcheck disable=SC2086
 	{ "$PMUSCOPE" report -i chain.data $args; echo "exit=$?"; } | body
 done
+echo "-- --group-sort-idx 1 (a perf group file)"
+"$PMUSCOPE" report -i "$FIXTURES/perfdata/quipper/perf.data.group_desc-4.14" --group-sort-idx 1 -n | body
 echo "-- --tui"
 "$PMUSCOPE" report -i chain.data --tui -g none 2>&1 >/dev/null; echo "exit=$?"
 echo "-- --json -T --percentage relative --comm jsapp"
