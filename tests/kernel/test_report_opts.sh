@@ -103,6 +103,17 @@ if command -v perf >/dev/null 2>&1 &&
 	fi
 fi
 
+# -T on a file pmuscope records with -s (the record helper's part): perf must read the same table
+if ! "$PMUSCOPE" record --list-opts 2>/dev/null | grep -q -- '--stat'; then
+	skip "report -T on a pmuscope record -s file" "this pmuscope record has no -s/--stat yet (PERF_RECORD_READ per thread)"
+elif "$PMUSCOPE" record -s -e cpu-clock -o "$ro_dir/thr2.data" -- "$BUILD_DIR/demo/pms-threads" 4 4000000 \
+	>/dev/null 2>"$ro_dir/rec3.err"; then
+	ro_both threads_ours "$ro_dir/thr2.data" -T
+	ro_same threads_ours "sed -n '/^#  *PID  *TID/,\$p' | grep -v '^#\$'" "-T table of a pmuscope record -s file"
+else
+	fail "report -T on a pmuscope record -s file" "pmuscope record -s failed: $(head -n 1 "$ro_dir/rec3.err")"
+fi
+
 # versioned names: perf 6.1 names libc's wrappers as the symbol table has them
 # (clock_nanosleep@GLIBC_2.2.5 where .symtab holds the versioned alias), and so must we
 if command -v perf >/dev/null 2>&1 &&
