@@ -43,6 +43,8 @@ static struct report_opts {
 	bool threads, hide_unresolved, quiet, total_period, hierarchy, cpu_util;
 	int max_stack; /* -1: perf's default (127) */
 	int group_sort_idx; /* -1: by the leader */
+	int widths[REPORT_MAX_COLS]; /* -w, per column in order; 0: fit */
+	size_t nr_widths;
 	enum report_graph_mode graph_mode;
 	enum report_graph_value graph_value;
 	int print_limit; /* call-graph paths per entry in flat and folded; 0: all */
@@ -167,6 +169,28 @@ static int set_tui(const struct opt *opt, const char *arg)
 	(void)arg;
 	note("--%s: pmuscope report has no interactive browser; printing the --stdio report (for a live "
 	     "terminal view use `pmuscope top`)", opt->long_name);
+	return 0;
+}
+
+static int set_widths(const struct opt *opt, const char *arg)
+{
+	const char *p = arg;
+
+	(void)opt;
+	o.nr_widths = 0;
+	while (*p) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (errno || end == p || v < 0 || v > 4096 || (*end && *end != ',') || o.nr_widths >= REPORT_MAX_COLS) {
+			error("-w: want widths separated by commas (0: fit the entries), not '%s'", arg);
+			return -1;
+		}
+		o.widths[o.nr_widths++] = (int)v;
+		p = *end ? end + 1 : end;
+	}
 	return 0;
 }
 
@@ -295,6 +319,8 @@ static const struct opt opts[] = {
 	OPT_DOUBLE(0, "percent-limit", &o.percent_limit, "<p>", "hide entries below p percent"),
 	OPT_CALLBACK(0, "percentage", "<relative|absolute>", "percentages of what the filters keep (relative) or of "
 		     "the whole event (absolute, the default)", set_percentage),
+	OPT_CALLBACK('w', "column-widths", "<w,w,...>", "fixed widths of the columns in order (0: fit the entries); "
+		     "longer texts are cut", set_widths),
 	OPT_STRING('t', "field-separator", &o.field_sep, "<sep>", "separate columns with sep, without padding"),
 	OPT_BOOL('U', "hide-unresolved", &o.hide_unresolved, "only entries whose symbol is known"),
 	OPT_CALLBACK(0, "comm", "<names>", "only these commands (comma list)", cb_comm),
@@ -327,8 +353,6 @@ static const struct opt opts[] = {
 		    "from a vmlinux image"),
 	OPT_REFUSED('m', "modules", NULL, "module symbols come from kallsyms and the recorded module files"),
 	OPT_REFUSED('v', "verbose", NULL, "report has no verbose mode; use the global `pmuscope -v report`"),
-	OPT_REFUSED('w', "column-widths", "<widths>", "columns are always as wide as their entries (use -t for "
-		    "machine-readable output)"),
 	OPT_REFUSED('p', "parent", "<regex>", "the parent sort key is not supported"),
 	OPT_REFUSED('x', "exclude-other", NULL, "the parent sort key is not supported"),
 	OPT_REFUSED('D', "dump-raw-trace", NULL, "report does not dump raw records (`pmuscope report --stats` counts them by type)"),
@@ -1377,6 +1401,8 @@ static int run(int argc, char **argv)
 	view.relative = o.percentage && !strcmp(o.percentage, "relative");
 	view.hierarchy = o.hierarchy;
 	view.hide_unresolved = o.hide_unresolved;
+	view.widths = o.widths;
+	view.nr_widths = o.nr_widths;
 	view.branch = branch;
 	view.graph_mode = o.graph_mode;
 	view.graph_value = o.graph_value;

@@ -622,6 +622,10 @@ static void print_rows(FILE *f, const struct report_view *v, const struct rows *
 			w[c] = (int)n * col_value_width(&cols[c]);
 			continue;
 		}
+		if (c < v->nr_widths && v->widths[c] > 0) {
+			w[c] = v->widths[c]; /* -w: perf cuts titles and texts to it */
+			continue;
+		}
 		w[c] = (int)strlen(key_header(cols[c].key));
 		for (size_t i = 0; i < t->nr_rows; i++) {
 			int x = key_min_width(cols[c].key, t->rows[i].key);
@@ -638,7 +642,7 @@ static void print_rows(FILE *f, const struct report_view *v, const struct rows *
 		if (sep)
 			fprintf(f, "%s%s", c ? sep : "", col_title(v, &cols[c]));
 		else
-			fprintf(f, right ? "%s%*s" : "%s%-*s", c ? "  " : "", w[c], col_title(v, &cols[c]));
+			fprintf(f, right ? "%s%*.*s" : "%s%-*.*s", c ? "  " : "", w[c], w[c], col_title(v, &cols[c]));
 	}
 	if (!sep) {
 		fputs("\n# ", f);
@@ -674,6 +678,8 @@ static void print_rows(FILE *f, const struct report_view *v, const struct rows *
 			key_text(col->key, r->key, sep ? 0 : w[c], buf, sizeof(buf));
 			if (sep)
 				fprintf(f, "%s%s", c ? sep : "", buf);
+			else if (c < v->nr_widths && v->widths[c] > 0)
+				fprintf(f, "%s%-*.*s", c ? "  " : "", col_unpadded(col, c + 1 == nc) ? 0 : w[c], w[c], buf);
 			else if (col_unpadded(col, c + 1 == nc))
 				fprintf(f, "%s%s", c ? "  " : "", buf);
 			else

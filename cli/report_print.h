@@ -71,6 +71,8 @@ struct report_view {
 	bool hierarchy;       /* --hierarchy: one level per key */
 	bool hide_unresolved; /* -U: no row for an address without a symbol */
 	bool branch;          /* branch mode: entries are branches */
+	const int *widths;    /* -w: fixed widths of the key columns, by column position; 0: fit */
+	size_t nr_widths;
 	enum report_graph_mode graph_mode;
 	enum report_graph_value graph_value;
 	int print_limit;      /* call-graph entries per level (graph) or per entry (flat, folded); 0: all */

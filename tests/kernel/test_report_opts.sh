@@ -62,6 +62,9 @@ else
 	ro_same fields "grep -v '^#\$' | grep -v '^\$'" "-F overhead,sample,period,sym columns"
 	ro_both columns "$ro_fp" -g none -n --show-total-period --show-cpu-utilization
 	ro_same columns "grep -v '^#\$' | grep -v '^\$'" "-n --show-total-period --show-cpu-utilization columns"
+	# -w: fixed widths cut titles and texts
+	ro_both widths "$ro_fp" --no-children -g none -w 0,6,8,12
+	ro_same widths "grep -v '^#\$' | grep -v '^\$'" "-w 0,6,8,12 columns"
 	# relative percentages of what a filter keeps, and the header's event count of it
 	ro_both relative "$ro_fp" --no-children -g none --percentage relative --comm pms-shares --dso pms-shares
 	ro_same relative "grep -v '^#\$' | grep -v '^\$'" "--percentage relative rows"

@@ -12,7 +12,7 @@ for args in "-g folded" "--no-children -g folded,count" "--no-children -g flat" 
 	"--hierarchy" "--hierarchy -g none" "-F overhead,sample,period,sym -g none" "-F sym,overhead_sys,overhead_us -g none" \
 	"-t | -n --show-total-period -g none" "-n --show-total-period --show-cpu-utilization -g none" \
 	"--percentage relative --comm jsapp -g none" "-U -g none" "--symbol-filter o -g none" "-G --no-children" \
-	"--max-stack 1" "-T -g none"; do
+	"--max-stack 1" "-T -g none" "--no-children -g none -w 0,3,8,10"; do
 	echo "-- $args"
 	# shellcheck disable=SC2086
 	{ "$PMUSCOPE" report -i chain.data $args; echo "exit=$?"; } | body
@@ -37,7 +37,8 @@ echo "-- errors"
 "$PMUSCOPE" report -i chain.data --percentage most; echo "exit=$?"
 "$PMUSCOPE" report -i chain.data --pretty raw -T; echo "exit=$?"
 "$PMUSCOPE" report -i chain.data --max-stack -2; echo "exit=$?"
-for o in "-k vmlinux" "--itrace=i" "-w 10,20" "--mem-mode" "--branch-history" "-M intel" "--switch-on x"; do
+"$PMUSCOPE" report -i chain.data -w 3,x; echo "exit=$?"
+for o in "-k vmlinux" "--itrace=i" "--mem-mode" "--branch-history" "-M intel" "--switch-on x"; do
 	# shellcheck disable=SC2086
 	"$PMUSCOPE" report -i chain.data $o >/dev/null 2>err; rc=$?
 	head -n 1 err; echo "exit=$rc"
