@@ -1230,7 +1230,8 @@ static int run(int argc, char **argv)
 	if (o.max_stack == 0)
 		so.callchain = false;
 	else if (o.max_stack > 0)
-		so.max_stack = (size_t)o.max_stack;
+		/* a record holds at most 64 KiB: no chain is longer than 8192 entries */
+		so.max_stack = (size_t)(o.max_stack < 8192 ? o.max_stack : 8192);
 	/* perf turns children off for --hierarchy, after choosing the callers-first order it implies */
 	if (o.hierarchy && !o.order_set && o.children != 0) {
 		o.order = PMS_CG_CALLER;
