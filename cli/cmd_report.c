@@ -1418,6 +1418,8 @@ static int run(int argc, char **argv)
 			cols[nr_cols++] = (struct report_column){ .type = REPORT_COL_KEY, .key = keys[k] };
 		view.cols = cols;
 		view.nr_cols = nr_cols;
+		/* perf sorts by the -F fields when no -s is given */
+		view.fields_order = !o.sort;
 	}
 
 	if (o.html) {

@@ -198,14 +198,109 @@ static bool row_shown(const struct report_view *v, const struct rows *t, const s
 	return pct(p, report_total(v, t->events[0])) >= v->percent_limit;
 }
 
-/* One event's entries as rows of one member (borrowed pointers; free the array). */
-static struct pms_hist_group_row *event_rows(const struct pms_hist_event *ev)
+struct field_row {
+	struct pms_hist_group_row row;
+	size_t pos;
+};
+
+static const struct report_view *field_view; /* qsort's context */
+
+static uint64_t col_weight(const struct report_column *c, const struct pms_hist_entry *e)
+{
+	switch (c->type) {
+	case REPORT_COL_CHILDREN: return e->children_period;
+	case REPORT_COL_SYS: return e->self_period_sys;
+	case REPORT_COL_US: return e->self_period_us;
+	case REPORT_COL_SAMPLES: return e->self_samples;
+	default: return e->self_period;
+	}
+}
+
+static int cmp_str_null_last(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a ? -1 : b ? 1 : 0;
+	return strcmp(a, b);
+}
+
+/* perf's sort of a key field: names ascending, what has none after (sort__dso_cmp, sort__sym_sort). */
+static int cmp_key(enum pms_sort_key k, const struct pms_hist_entry *x, const struct pms_hist_entry *y)
+{
+	char a[1024], b[1024];
+
+	switch (k) {
+	case PMS_SORT_COMM:
+		return cmp_str_null_last(x->comm, y->comm);
+	case PMS_SORT_PID:
+		return x->pid < y->pid ? -1 : x->pid > y->pid;
+	case PMS_SORT_TID:
+		return x->tid < y->tid ? -1 : x->tid > y->tid;
+	case PMS_SORT_CPU:
+		return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+	case PMS_SORT_DSO: {
+		const char *p = x->dso && strcmp(x->dso, "[unknown]") ? x->dso : NULL;
+		const char *q = y->dso && strcmp(y->dso, "[unknown]") ? y->dso : NULL;
+
+		if (!p || !q)
+			return cmp_str_null_last(p, q);
+		snprintf(a, sizeof(a), "%s", report_dso_short(p));
+		return strcmp(a, report_dso_short(q));
+	}
+	case PMS_SORT_SYM:
+		if (x->sym || y->sym)
+			return cmp_str_null_last(x->sym, y->sym);
+		return x->addr < y->addr ? -1 : x->addr > y->addr;
+	default:
+		key_text(k, x, 0, a, sizeof(a));
+		key_text(k, y, 0, b, sizeof(b));
+		return strcmp(a, b);
+	}
+}
+
+/* perf's order when -F gives the fields without -s: each field in turn, weights heaviest first. */
+static int cmp_field_rows(const void *pa, const void *pb)
+{
+	const struct field_row *x = pa, *y = pb;
+
+	for (size_t c = 0; c < field_view->nr_cols; c++) {
+		const struct report_column *col = &field_view->cols[c];
+		int r;
+
+		if (col->type == REPORT_COL_KEY) {
+			r = cmp_key(col->key, x->row.key, y->row.key);
+		} else {
+			uint64_t wx = col_weight(col, x->row.key), wy = col_weight(col, y->row.key);
+
+			r = wx == wy ? 0 : wx > wy ? -1 : 1;
+		}
+		if (r)
+			return r;
+	}
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/*
+ * One event's entries as rows of one member (borrowed pointers; free the
+ * array); in the -F fields' order when the view asks.
+ */
+static struct pms_hist_group_row *event_rows(const struct report_view *v, const struct pms_hist_event *ev)
 {
 	struct pms_hist_group_row *r = xmalloc((ev->nr_entries ? ev->nr_entries : 1) * sizeof(*r));
 
 	for (size_t i = 0; i < ev->nr_entries; i++) {
 		r[i].members = (const struct pms_hist_entry **)&ev->entries[i];
 		r[i].key = ev->entries[i];
+	}
+	if (v->fields_order && v->cols && ev->nr_entries > 1) {
+		struct field_row *t = xmalloc(ev->nr_entries * sizeof(*t));
+
+		for (size_t i = 0; i < ev->nr_entries; i++)
+			t[i] = (struct field_row){ .row = r[i], .pos = i };
+		field_view = v;
+		qsort(t, ev->nr_entries, sizeof(*t), cmp_field_rows);
+		for (size_t i = 0; i < ev->nr_entries; i++)
+			r[i] = t[i].row;
+		free(t);
 	}
 	return r;
 }
@@ -696,7 +791,7 @@ static void print_rows(FILE *f, const struct report_view *v, const struct rows *
 void report_print_stdio(FILE *f, const struct report_view *v, const struct pms_hist_event *ev)
 {
 	const struct pms_hist_event *evs[1] = { ev };
-	struct pms_hist_group_row *r = event_rows(ev);
+	struct pms_hist_group_row *r = event_rows(v, ev);
 	struct rows t = { .nr_members = 1, .events = evs, .rows = r, .nr_rows = ev->nr_entries };
 
 	print_rows(f, v, &t);
@@ -1105,7 +1200,7 @@ static void json_rows(struct pms_json *w, const struct report_view *v, const str
 void report_json_entries(struct pms_json *w, const struct report_view *v, const struct pms_hist_event *ev)
 {
 	const struct pms_hist_event *evs[1] = { ev };
-	struct pms_hist_group_row *r = event_rows(ev);
+	struct pms_hist_group_row *r = event_rows(v, ev);
 	struct rows t = { .nr_members = 1, .events = evs, .rows = r, .nr_rows = ev->nr_entries };
 
 	json_rows(w, v, &t);

@@ -71,6 +71,7 @@ struct report_view {
 	bool hierarchy;       /* --hierarchy: one level per key */
 	bool hide_unresolved; /* -U: no row for an address without a symbol */
 	bool branch;          /* branch mode: entries are branches */
+	bool fields_order;    /* rows by the -F fields in turn (-F without -s, as perf sorts then) */
 	const int *widths;    /* -w: fixed widths of the key columns, by column position; 0: fit */
 	size_t nr_widths;
 	enum report_graph_mode graph_mode;

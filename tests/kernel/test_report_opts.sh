@@ -60,6 +60,14 @@ else
 	# -F and the extra columns: the titles, dots and rows
 	ro_both fields "$ro_fp" --no-children -g none -F overhead,sample,period,sym
 	ro_same fields "grep -v '^#\$' | grep -v '^\$'" "-F overhead,sample,period,sym columns"
+	# without -s, perf sorts by the -F fields in turn: the same lines in the same order
+	ro_both fields_order "$ro_fp" -g none -F sym,overhead,overhead_children
+	if grep -v '^#' "$ro_dir/fields_order.perf" | grep . >"$ro_dir/a" && grep -v '^#' "$ro_dir/fields_order.pms" | grep . >"$ro_dir/b" &&
+		cmp -s "$ro_dir/a" "$ro_dir/b"; then
+		pass "report fields_order: -F sym,overhead,overhead_children rows in perf's order ($(wc -l <"$ro_dir/a") rows)"
+	else
+		fail "report fields_order" "rows differ from perf's: $(diff "$ro_dir/a" "$ro_dir/b" | head -n 4 | tr '\n' ' ')"
+	fi
 	ro_both columns "$ro_fp" -g none -n --show-total-period --show-cpu-utilization
 	ro_same columns "grep -v '^#\$' | grep -v '^\$'" "-n --show-total-period --show-cpu-utilization columns"
 	# -w: fixed widths cut titles and texts
