@@ -38,7 +38,8 @@
 /* Every option's value: reset_opts() frees what they own and sets them all back to the defaults. */
 static struct report_opts {
 	const char *input, *sort, *time, *html;
-	const char *fields, *field_sep, *percentage, *symbol_filter, *pretty;
+	const char *fields, *field_sep, *percentage, *symbol_filter, *pretty, *parent;
+	bool exclude_other;
 	bool stdio, json, header, header_only, stats, nr_samples;
 	bool threads, hide_unresolved, quiet, total_period, hierarchy, cpu_util;
 	int max_stack; /* -1: perf's default (127) */
@@ -293,7 +294,7 @@ static const struct opt opts[] = {
 	OPT_CALLBACK_NOARG(0, "tui", "no interactive browser here: prints the --stdio report with a note", set_tui),
 	OPT_CALLBACK_NOARG(0, "gtk", "no GTK browser here: prints the --stdio report with a note", set_tui),
 	OPT_CALLBACK(0, "stdio-color", "<mode>", "accepted; the text has no colors", accept_noop),
-	OPT_STRING('s', "sort", &o.sort, "<keys>", "comm,pid,tid,dso,sym,srcline,cpu (default comm,dso,sym); branch mode also "
+	OPT_STRING('s', "sort", &o.sort, "<keys>", "comm,pid,tid,dso,sym,srcline,cpu,parent (default comm,dso,sym); branch mode also "
 		   "dso_from,dso_to,symbol_from,symbol_to,cycles,mispredict (default comm,dso_from,symbol_from,symbol_to,cycles)"),
 	OPT_STRING('F', "fields", &o.fields, "<fields>", "columns in this order: overhead, overhead_sys, overhead_us, "
 		   "overhead_children, sample, period and sort keys"),
@@ -322,6 +323,9 @@ static const struct opt opts[] = {
 	OPT_CALLBACK('w', "column-widths", "<w,w,...>", "fixed widths of the columns in order (0: fit the entries); "
 		     "longer texts are cut", set_widths),
 	OPT_STRING('t', "field-separator", &o.field_sep, "<sep>", "separate columns with sep, without padding"),
+	OPT_STRING('p', "parent", &o.parent, "<regex>", "the parent key's pattern (extended regex; default "
+		   "^sys_|^do_page_fault); adds the key"),
+	OPT_BOOL('x', "exclude-other", &o.exclude_other, "only samples with a parent match"),
 	OPT_BOOL('U', "hide-unresolved", &o.hide_unresolved, "only entries whose symbol is known"),
 	OPT_CALLBACK(0, "comm", "<names>", "only these commands (comma list)", cb_comm),
 	OPT_CALLBACK('c', "comms", "<names>", "same as --comm", cb_comm),
@@ -353,8 +357,6 @@ static const struct opt opts[] = {
 		    "from a vmlinux image"),
 	OPT_REFUSED('m', "modules", NULL, "module symbols come from kallsyms and the recorded module files"),
 	OPT_REFUSED('v', "verbose", NULL, "report has no verbose mode; use the global `pmuscope -v report`"),
-	OPT_REFUSED('p', "parent", "<regex>", "the parent sort key is not supported"),
-	OPT_REFUSED('x', "exclude-other", NULL, "the parent sort key is not supported"),
 	OPT_REFUSED('D', "dump-raw-trace", NULL, "report does not dump raw records (`pmuscope report --stats` counts them by type)"),
 	OPT_REFUSED('M', "disassembler-style", "<style>", "report prints no disassembly; `pmuscope annotate` "
 		    "disassembles with capstone (its -M att|intel)"),
@@ -1168,7 +1170,7 @@ static int run(int argc, char **argv)
 	struct pms_hist_branch *brs = NULL;
 	size_t nr_sections = 0, brs_alloc = 0;
 	const char *path;
-	bool chains, branch = false, group_view = false;
+	bool chains, branch = false, group_view = false, parent_key = false;
 	int pos, err, ret = 0;
 	FILE *out = stdout;
 
@@ -1195,7 +1197,7 @@ static int run(int argc, char **argv)
 	if (o.hierarchy)
 		o.group = 0;
 	if (o.sort && pms_sort_keys__parse(o.sort, keys, PMS_HIST_MAX_KEYS, &nr_keys, &bad))
-		usage_error(&cmd_report, "--sort: unknown key at '%s' (keys: comm, pid, tid, dso, sym, srcline, cpu; in branch "
+		usage_error(&cmd_report, "--sort: unknown key at '%s' (keys: comm, pid, tid, dso, sym, srcline, cpu, parent; in branch "
 			    "mode also dso_from, dso_to, symbol_from, symbol_to, cycles, mispredict)", o.sort + bad);
 	if (o.fields && parse_fields(o.fields, keys, &nr_keys, cols, &nr_cols, &bad_field))
 		usage_error(&cmd_report, "-F: unknown field at '%s' (fields: overhead, overhead_sys, overhead_us, "
@@ -1217,13 +1219,30 @@ static int run(int argc, char **argv)
 	filter.nr_cpus = o.nr_cpus;
 	filter.hide_unresolved = o.hide_unresolved;
 	filter.sym_substr = o.symbol_filter;
+	filter.parent_only = o.exclude_other;
 	/* perf's --percent-limit is the call-graph threshold too, unless -g named one */
 	if (o.percent_limit > 0 && !o.cg_min_set)
 		o.cg_min = o.percent_limit;
 	path = o.input ? o.input : "perf.data";
 
+	/* perf's -p adds the parent key (last) unless --sort has it */
+	if (o.parent) {
+		bool have = false;
+
+		for (size_t k = 0; k < nr_keys; k++)
+			have |= keys[k] == PMS_SORT_PARENT;
+		if (!have && !nr_keys) {
+			keys[nr_keys++] = PMS_SORT_COMM;
+			keys[nr_keys++] = PMS_SORT_DSO;
+			keys[nr_keys++] = PMS_SORT_SYM;
+		}
+		if (!have && nr_keys < PMS_HIST_MAX_KEYS)
+			keys[nr_keys++] = PMS_SORT_PARENT;
+	}
+	for (size_t k = 0; k < nr_keys; k++)
+		parent_key |= keys[k] == PMS_SORT_PARENT;
 	/* whole chains cost a lookup per frame: skip them when nothing would show them */
-	so.callchain = !(o.children == 0 && o.graph_none) || o.html;
+	so.callchain = !(o.children == 0 && o.graph_none) || o.html || parent_key || o.exclude_other;
 	/* perf walks chains from the root in children mode unless told callee, and with -g caller */
 	so.max_stack_from_root = o.order_set ? o.order == PMS_CG_CALLER : o.children != 0;
 	/* --max-stack 0 keeps no caller at all: the report of a file without chains */
@@ -1320,9 +1339,16 @@ static int run(int argc, char **argv)
 	memcpy(ho.keys, keys, sizeof(keys));
 	ho.nr_keys = nr_keys;
 	ho.filter = &filter;
+	ho.parent_regex = o.parent;
 	/* fractal's threshold is of each parent: light entries have graphs too */
 	ho.cg_min_percent = o.graph_mode == REPORT_FRACTAL ? 0 : o.cg_min;
-	if (pms_hist__new(&h, &ho))
+	err = pms_hist__new(&h, &ho);
+	if (err == -EINVAL && (parent_key || o.exclude_other)) {
+		error("-p: '%s' is not an extended regular expression", o.parent ? o.parent : "");
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (err)
 		die("out of memory");
 	if (o.html) {
 		html.procs = html_hist(&ho, PMS_SORT_PID, -1);

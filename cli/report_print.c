@@ -108,6 +108,9 @@ static void key_text(enum pms_sort_key k, const struct pms_hist_entry *e, int wi
 	case PMS_SORT_CPU:
 		snprintf(buf, sz, "%*.*d", width, width, (int)e->cpu);
 		break;
+	case PMS_SORT_PARENT:
+		snprintf(buf, sz, "%s", e->parent ? e->parent : "[other]");
+		break;
 	default:
 		snprintf(buf, sz, "?");
 	}
@@ -123,6 +126,7 @@ static const char *key_header(enum pms_sort_key k)
 	case PMS_SORT_SYM: return "Symbol";
 	case PMS_SORT_SRCLINE: return "Source:Line";
 	case PMS_SORT_CPU: return "CPU";
+	case PMS_SORT_PARENT: return "Parent symbol";
 	case PMS_SORT_DSO_FROM: return "Source Shared Object";
 	case PMS_SORT_DSO_TO: return "Target Shared Object";
 	case PMS_SORT_SYM_FROM: return "Source Symbol";
@@ -1137,6 +1141,9 @@ static void json_rows(struct pms_json *w, const struct report_view *v, const str
 				break;
 			case PMS_SORT_SRCLINE:
 				pms_json__str(w, "srcline", e->srcline);
+				break;
+			case PMS_SORT_PARENT:
+				pms_json__str(w, "parent", e->parent);
 				break;
 			case PMS_SORT_CPU:
 				if (e->cpu == UINT32_MAX)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Report histograms: samples interned into frame/chain/class tables, expanded into sorted entries and call-graph trees once at the end.
 #include <errno.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,9 @@ struct frame_rec {
 	uint32_t fn;              /* id of the function-level frame (itself unless by_addr) */
 	uint32_t hash, hash_canon;
 };
+
+/* Direct-mapped memo of the parent pattern's verdict per symbol. */
+#define PARENT_MEMO_SIZE 1024
 
 /* Direct-mapped memo of intern_frame(): a hot loop's addresses hit it every time. */
 #define FMEMO_SIZE 4096
@@ -70,6 +74,7 @@ struct class_rec {
 	uint32_t hash;
 	uint16_t cycles;
 	uint8_t bflags;     /* BFLAG_* */
+	const char *parent; /* the parent key's symbol (interned by the session), NULL: none matched */
 	uint64_t period, samples;
 };
 
@@ -129,6 +134,11 @@ struct pms_hist {
 	size_t nr_strs, strs_alloc;
 	struct pms_idtab str_tab;
 
+	/* the parent key's pattern, and whether each symbol (by interned pointer) matches it */
+	regex_t parent_re;
+	bool has_parent_re;
+	struct { const char *sym; bool match; } parent_memo[PARENT_MEMO_SIZE];
+
 	/* filter memo: interned pointers repeat */
 	const char *memo_comm, *memo_dso, *memo_sym;
 	bool memo_comm_ok, memo_dso_ok, memo_sym_ok;
@@ -140,7 +150,7 @@ struct pms_hist {
 static const char *const key_names[PMS_SORT__NR] = {
 	[PMS_SORT_COMM] = "comm", [PMS_SORT_PID] = "pid", [PMS_SORT_TID] = "tid",
 	[PMS_SORT_DSO] = "dso", [PMS_SORT_SYM] = "sym", [PMS_SORT_SRCLINE] = "srcline",
-	[PMS_SORT_CPU] = "cpu", [PMS_SORT_DSO_FROM] = "dso_from", [PMS_SORT_DSO_TO] = "dso_to",
+	[PMS_SORT_CPU] = "cpu", [PMS_SORT_PARENT] = "parent", [PMS_SORT_DSO_FROM] = "dso_from", [PMS_SORT_DSO_TO] = "dso_to",
 	[PMS_SORT_SYM_FROM] = "symbol_from", [PMS_SORT_SYM_TO] = "symbol_to", [PMS_SORT_CYCLES] = "cycles",
 	[PMS_SORT_MISPREDICT] = "mispredict",
 };
@@ -267,6 +277,17 @@ int pms_hist__new(struct pms_hist **out, const struct pms_hist_opts *opts)
 		h->has_filter = true;
 	}
 	h->opts.filter = NULL;
+	if (h->key[PMS_SORT_PARENT] || h->filter.parent_only) {
+		/* perf's default parent_pattern */
+		const char *re = h->opts.parent_regex ? h->opts.parent_regex : "^sys_|^do_page_fault";
+
+		if (regcomp(&h->parent_re, re, REG_EXTENDED | REG_NOSUB)) {
+			free(h);
+			return -EINVAL;
+		}
+		h->has_parent_re = true;
+	}
+	h->opts.parent_regex = NULL; /* borrowed: not kept */
 	pms_cg__init(&h->cg);
 	h->memo = calloc(FMEMO_SIZE, sizeof(*h->memo)); /* optional: NULL only slows __add() */
 	*out = h;
@@ -277,6 +298,8 @@ void pms_hist__free(struct pms_hist *h)
 {
 	if (!h)
 		return;
+	if (h->has_parent_re)
+		regfree(&h->parent_re);
 	free(h->frames);
 	pms_idtab__release(&h->frame_tab);
 	free(h->seq);
@@ -341,7 +364,27 @@ enum { KEEP, DROP, HIDE };
  * another thread, object or symbol; perf still counts those in the event's
  * total (its default "absolute" percentages for --comms/--dsos/--symbols/--pid).
  */
-static int keep_sample(struct pms_hist *h, const struct pms_session_sample *s)
+/* perf's parent: the first symbol from the sampled frame out that matches the pattern, NULL if none. */
+static const char *find_parent(struct pms_hist *h, const struct pms_session_sample *s)
+{
+	for (size_t i = 0; i < s->nr_frames; i++) {
+		const char *sym = s->frames[i].res.sym;
+		size_t slot;
+
+		if (!sym)
+			continue;
+		slot = (size_t)(((uintptr_t)sym >> 4) * 0x9e3779b1u) % PARENT_MEMO_SIZE;
+		if (h->parent_memo[slot].sym != sym) {
+			h->parent_memo[slot].sym = sym;
+			h->parent_memo[slot].match = !regexec(&h->parent_re, sym, 0, NULL, 0);
+		}
+		if (h->parent_memo[slot].match)
+			return sym;
+	}
+	return NULL;
+}
+
+static int keep_sample(struct pms_hist *h, const struct pms_session_sample *s, const char *parent)
 {
 	const struct pms_hist_filter *f = &h->filter;
 	const struct pms_frame *leaf = &s->frames[0];
@@ -385,6 +428,8 @@ static int keep_sample(struct pms_hist *h, const struct pms_session_sample *s)
 	if (f->hide_unresolved && !leaf->res.sym)
 		return HIDE;
 	if (f->sym_substr && (!leaf->res.sym || !strstr(leaf->res.sym, f->sym_substr)))
+		return HIDE;
+	if (f->parent_only && !parent)
 		return HIDE;
 	return KEEP;
 }
@@ -512,7 +557,7 @@ static bool class_eq(const void *ctx, uint32_t idx)
 
 	return x->chain == k->chain && x->event == k->event && x->comm == k->comm &&
 	       x->pid == k->pid && x->tid == k->tid && x->cpu == k->cpu && x->cycles == k->cycles &&
-	       x->bflags == k->bflags;
+	       x->bflags == k->bflags && x->parent == k->parent;
 }
 
 static struct event_acc *event_of(struct pms_hist *h, size_t attr_idx)
@@ -580,7 +625,8 @@ static int add_class(struct pms_hist *h, struct class_rec *k, uint64_t period)
 	size_t slot;
 
 	hv = pms_hash__mix64(hash_step(hash_step(hash_step(hash_step(hash_step(hash_step(k->event, k->chain),
-			     (uintptr_t)k->comm), k->pid), k->tid), k->cpu), (uint64_t)k->cycles << 8 | k->bflags));
+			     (uintptr_t)k->comm), k->pid), k->tid), k->cpu), ((uint64_t)k->cycles << 8 | k->bflags) ^
+			     (uintptr_t)k->parent));
 	k->hash = (uint32_t)hv;
 	if (pms_idtab__reserve(&h->class_tab))
 		return -ENOMEM;
@@ -620,6 +666,7 @@ int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 	struct class_rec k;
 	uint32_t chain;
 	struct event_acc *ev;
+	const char *parent = NULL;
 	bool twin;
 
 	if (!nr || h->finished || h->opts.branch)
@@ -627,8 +674,10 @@ int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 	ev = event_of(h, s->attr_idx);
 	if (!ev)
 		return -ENOMEM;
+	if (h->has_parent_re)
+		parent = find_parent(h, s);
 	if (h->has_filter) {
-		int verdict = keep_sample(h, s);
+		int verdict = keep_sample(h, s, parent);
 
 		if (verdict != KEEP) {
 			h->filtered++;
@@ -656,6 +705,7 @@ int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 	/* class: only the thread fields a sort key looks at */
 	memset(&k, 0, sizeof(k));
 	class_thread_fields(h, s, &k);
+	k.parent = h->key[PMS_SORT_PARENT] ? parent : NULL;
 	k.chain = chain;
 	if (add_class(h, &k, s->period))
 		return -ENOMEM;
@@ -676,7 +726,7 @@ int pms_hist__add_branches(struct pms_hist *h, const struct pms_session_sample *
 	if (!ev)
 		return -ENOMEM;
 	if (h->has_filter) {
-		int verdict = keep_sample(h, s);
+		int verdict = keep_sample(h, s, h->has_parent_re ? find_parent(h, s) : NULL);
 
 		if (verdict != KEEP) {
 			h->filtered += nr;
@@ -908,6 +958,7 @@ static void entry_fields(const struct pms_hist *h, const struct entry_key *k, st
 	}
 	if (h->key[PMS_SORT_SRCLINE])
 		e->srcline = k->f->srcline;
+	e->parent = k->c->parent;
 	if (h->opts.branch) {
 		const uint32_t *ends = &h->seq[h->chains[k->c->chain].off]; /* [to, from] */
 
@@ -943,7 +994,7 @@ static bool entry_key_eq(const struct pms_hist_entry *e, const struct pms_hist_e
 	return e->comm == k->comm && e->pid == k->pid && e->tid == k->tid && e->cpu == k->cpu &&
 	       e->dso == k->dso && e->sym == k->sym && e->addr == k->addr &&
 	       (e->kind == k->kind || (level_free(e) && level_free(k))) &&
-	       e->srcline == k->srcline && ref_eq(&e->from, &k->from) && ref_eq(&e->to, &k->to) &&
+	       e->srcline == k->srcline && e->parent == k->parent && ref_eq(&e->from, &k->from) && ref_eq(&e->to, &k->to) &&
 	       e->cycles == k->cycles && e->mispred == k->mispred && e->predicted == k->predicted;
 }
 
@@ -957,7 +1008,7 @@ static uint64_t entry_key_hash(const struct pms_hist_entry *k)
 	uint64_t hv = hash_step(hash_step(hash_step((uintptr_t)k->comm, k->pid), k->tid), k->cpu);
 
 	hv = hash_step(hash_step(hash_step(hash_step(hv, (uintptr_t)k->dso), (uintptr_t)k->sym), k->addr),
-		       (uintptr_t)k->srcline + (level_free(k) ? 0 : k->kind));
+		       (uintptr_t)k->srcline + (level_free(k) ? 0 : k->kind) + (uintptr_t)k->parent);
 	hv = ref_hash(ref_hash(hv, &k->from), &k->to);
 	return hash_step(hv, (uint64_t)k->cycles << 2 | (uint64_t)k->mispred << 1 | k->predicted);
 }

@@ -52,6 +52,8 @@ enum pms_sort_key {
 	PMS_SORT_SYM,
 	PMS_SORT_SRCLINE,
 	PMS_SORT_CPU,
+	PMS_SORT_PARENT,     /* "parent": the first frame from the sampled one out whose symbol matches
+				pms_hist_opts.parent_regex, "[other]" (NULL) when none does */
 	/* branch mode only (perf's names): one branch's source and target, its flags */
 	PMS_SORT_DSO_FROM,   /* "dso_from": "Source Shared Object" */
 	PMS_SORT_DSO_TO,     /* "dso_to" */
@@ -89,6 +91,7 @@ struct pms_hist_filter {
 	const char *const *syms; size_t nr_syms;
 	uint64_t time_start_ns, time_end_ns;       /* 0: open end */
 	bool hide_unresolved;                      /* perf's -U: hide samples whose IP has no symbol */
+	bool parent_only;                          /* perf's -x: hide samples without a parent match */
 	const char *sym_substr;                    /* perf's --symbol-filter: hide samples whose symbol lacks it */
 };
 
@@ -112,6 +115,12 @@ struct pms_hist_opts {
 	 * perf's comm,dso_from,symbol_from,symbol_to,cycles.
 	 */
 	bool branch;
+	/*
+	 * The parent key's pattern (POSIX extended regex, perf's -p); NULL:
+	 * perf's default "^sys_|^do_page_fault". A bad one fails __new() with
+	 * -EINVAL.
+	 */
+	const char *parent_regex;
 };
 
 /* One end of a branch, as an entry keys it. */
@@ -132,6 +141,7 @@ struct pms_hist_entry {
 	const char *sym;       /* NULL: unresolved, print addr */
 	uint64_t addr;         /* file address of an unresolved frame */
 	const char *srcline;   /* "file.c:12", "sym+13" or "dso[0x1234]" (perf's forms) */
+	const char *parent;    /* key parent: the matching caller's symbol; NULL: perf's "[other]" */
 	enum pms_frame_kind kind;
 	enum pms_res_status status;
 	/* Weights. children_* include self_*; equal to self_* without children mode. */

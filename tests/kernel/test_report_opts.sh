@@ -73,6 +73,11 @@ else
 	# -w: fixed widths cut titles and texts
 	ro_both widths "$ro_fp" --no-children -g none -w 0,6,8,12
 	ro_same widths "grep -v '^#\$' | grep -v '^\$'" "-w 0,6,8,12 columns"
+	# -p: the parent key (the first caller matching), -x: only samples with one
+	ro_both parent "$ro_fp" --no-children -g none -p '^(alpha|charlie)$'
+	ro_same parent "grep -v '^#\$' | grep -v '^\$'" "-p rows with their parent"
+	ro_both parent_x "$ro_fp" --no-children -g none -p '^(alpha|charlie)$' -x
+	ro_same parent_x "grep -v '^#\$' | grep -v '^\$'" "-p -x rows"
 	# relative percentages of what a filter keeps, and the header's event count of it
 	ro_both relative "$ro_fp" --no-children -g none --percentage relative --comm pms-shares --dso pms-shares
 	ro_same relative "grep -v '^#\$' | grep -v '^\$'" "--percentage relative rows"

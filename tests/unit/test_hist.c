@@ -895,3 +895,44 @@ Test(hist_group, sort_by_member)
 	pms_hist_group__free(g);
 	pms_hist__free(h);
 }
+
+/* perf's parent key: the first symbol from the sampled frame out matching the pattern, else none ([other]). */
+Test(hist_keys, parent_key_and_exclude_other)
+{
+	struct pms_hist_opts o = { .sz = sizeof(o), .parent_regex = "^(foo|main)$" };
+	struct pms_hist_filter f;
+	struct pms_hist *h;
+	const struct fr via_foo[] = { { DSO_APP, S_BAR, 0x30, false }, { DSO_APP, S_FOO, 0x20, false }, { DSO_APP, S_MAIN, 0x10, false } };
+	const struct fr via_rec[] = { { DSO_APP, S_BAR, 0x31, false }, { DSO_APP, S_REC, 0x40, false } };
+	const struct pms_hist_event *ev;
+
+	cr_assert_eq(pms_sort_keys__parse("sym,parent", o.keys, PMS_HIST_MAX_KEYS, &o.nr_keys, NULL), 0);
+	cr_assert_str_eq(pms_sort_key__name(PMS_SORT_PARENT), "parent");
+	cr_assert_not(pms_sort_key__is_branch(PMS_SORT_PARENT));
+	cr_assert_eq(pms_hist__new(&h, &o), 0);
+	add(h, mk(0, COMM_A, 10, 0, 100, 1, via_foo, 3), 1);
+	add(h, mk(0, COMM_A, 10, 0, 40, 2, via_rec, 2), 1);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	ev = pms_hist__event(h, 0);
+	cr_assert_eq(ev->nr_entries, 2, "bar under two parents: two rows");
+	cr_assert_eq(ev->entries[0]->parent, S_FOO, "the first match from the leaf out, not main");
+	cr_assert_eq(ev->entries[0]->self_period, 100);
+	cr_assert_null(ev->entries[1]->parent);
+	pms_hist__free(h);
+
+	memset(&f, 0, sizeof(f));
+	f.parent_only = true;
+	o.filter = &f;
+	cr_assert_eq(pms_hist__new(&h, &o), 0);
+	add(h, mk(0, COMM_A, 10, 0, 100, 1, via_foo, 3), 1);
+	add(h, mk(0, COMM_A, 10, 0, 40, 2, via_rec, 2), 0);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	ev = pms_hist__event(h, 0);
+	cr_assert_eq(ev->nr_entries, 1);
+	cr_assert_eq(ev->hidden_period, 40);
+	pms_hist__free(h);
+
+	o.filter = NULL;
+	o.parent_regex = "(";
+	cr_assert_eq(pms_hist__new(&h, &o), -EINVAL, "a bad pattern");
+}

@@ -1,6 +1,6 @@
 # perf report's everyday options on a fixture with call chains (see report_fixture): -g folded/flat/fractal
 # and its values, --hierarchy, -F, -t, -n/--show-total-period/--show-cpu-utilization, --percentage relative,
-# -U, --symbol-filter, -G, --max-stack, --group-sort-idx, --tui, -T without READ records; then the errors: --cpu and -g on a
+# -U, --symbol-filter, -G, --max-stack, -w, -p/-x/--sort parent, --group-sort-idx, --tui, -T without READ records; then the errors: --cpu and -g on a
 # file without CPU numbers or chains, bad -F/-t/-g words, option clashes, and perf options refused with why
 mkdir proc && cp "$FIXTURES/symbol/kallsyms.txt" proc/kallsyms
 export PMS_PROCFS_ROOT="$PWD/proc" PMS_JITMAP_DIR="$FIXTURES/symbol"
@@ -12,7 +12,8 @@ for args in "-g folded" "--no-children -g folded,count" "--no-children -g flat" 
 	"--hierarchy" "--hierarchy -g none" "-F overhead,sample,period,sym -g none" "-F sym,overhead_sys,overhead_us -g none" \
 	"-t | -n --show-total-period -g none" "-n --show-total-period --show-cpu-utilization -g none" \
 	"--percentage relative --comm jsapp -g none" "-U -g none" "--symbol-filter o -g none" "-G --no-children" \
-	"--max-stack 1" "-T -g none" "--no-children -g none -w 0,3,8,10"; do
+	"--max-stack 1" "-T -g none" "--no-children -g none -w 0,3,8,10" \
+	"--no-children -g none -p ^Lazy" "--no-children -g none -p ^Lazy -x" "--no-children -g none -s parent,comm"; do
 	echo "-- $args"
 	# shellcheck disable=SC2086
 	{ "$PMUSCOPE" report -i chain.data $args; echo "exit=$?"; } | body
@@ -38,6 +39,7 @@ echo "-- errors"
 "$PMUSCOPE" report -i chain.data --pretty raw -T; echo "exit=$?"
 "$PMUSCOPE" report -i chain.data --max-stack -2; echo "exit=$?"
 "$PMUSCOPE" report -i chain.data -w 3,x; echo "exit=$?"
+"$PMUSCOPE" report -i chain.data -p '(' >/dev/null; echo "exit=$?"
 for o in "-k vmlinux" "--itrace=i" "--mem-mode" "--branch-history" "-M intel" "--switch-on x"; do
 	# shellcheck disable=SC2086
 	"$PMUSCOPE" report -i chain.data $o >/dev/null 2>err; rc=$?
