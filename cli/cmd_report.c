@@ -38,7 +38,17 @@
 /* Every option's value: reset_opts() frees what they own and sets them all back to the defaults. */
 static struct report_opts {
 	const char *input, *sort, *time, *html;
+	const char *fields, *field_sep, *percentage, *symbol_filter, *pretty, *parent;
+	bool exclude_other;
 	bool stdio, json, header, header_only, stats, nr_samples;
+	bool threads, hide_unresolved, quiet, total_period, hierarchy, cpu_util;
+	int max_stack; /* -1: perf's default (127) */
+	int group_sort_idx; /* -1: by the leader */
+	int widths[REPORT_MAX_COLS]; /* -w, per column in order; 0: fit */
+	size_t nr_widths;
+	enum report_graph_mode graph_mode;
+	enum report_graph_value graph_value;
+	int print_limit; /* call-graph paths per entry in flat and folded; 0: all */
 	/*
 	 * perf's two other views, tristates as perf's: -1 decides by the file (branch mode when it
 	 * was recorded with -b, HEADER_BRANCH_STACK; group view when it records event groups,
@@ -48,6 +58,7 @@ static struct report_opts {
 	int children; /* -1: on when the file has call chains */
 	enum pms_cg_order order;
 	bool order_set, graph_none;
+	bool graph_asked; /* -g named a graph or an order, or -G: the file must have chains */
 	double cg_min, percent_limit;
 	bool cg_min_set;
 
@@ -79,26 +90,43 @@ static int set_children(const struct opt *opt, const char *arg)
 	return 0;
 }
 
-/* perf's -g grammar, the parts that matter here: graph|flat|none, caller|callee, a threshold. */
+/*
+ * perf's -g grammar: print_type (graph|flat|fractal|folded|none), threshold,
+ * print_limit, order (caller|callee), sort_key (function|address), branch,
+ * value (percent|period|count), in any order as perf's parse_callchain_report_opt().
+ */
 static int set_call_graph(const struct opt *opt, const char *arg)
 {
 	char *copy = xstrdup(arg), *save = NULL;
-	int ret = 0;
+	int ret = 0, numbers = 0;
 
 	(void)opt;
+	o.graph_asked = true;
 	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
 		char *end;
 		double d;
 
 		if (!strcmp(w, "none")) {
 			o.graph_none = true;
-		} else if (!strcmp(w, "graph") || !strcmp(w, "function") || !strcmp(w, "percent")) {
+		} else if (!strcmp(w, "graph") || !strcmp(w, "flat") || !strcmp(w, "fractal") || !strcmp(w, "folded")) {
 			o.graph_none = false;
-		} else if (!strcmp(w, "fractal") || !strcmp(w, "flat") || !strcmp(w, "folded") ||
-			   !strcmp(w, "address") || !strcmp(w, "period") || !strcmp(w, "count")) {
-			error("-g %s: not supported yet (graph, caller, callee, none and a threshold are)", w);
+			o.graph_mode = !strcmp(w, "graph") ? REPORT_GRAPH : !strcmp(w, "flat") ? REPORT_FLAT :
+				       !strcmp(w, "fractal") ? REPORT_FRACTAL : REPORT_FOLDED;
+		} else if (!strcmp(w, "function")) {
+			/* perf's default sort_key: nodes per function, as ours always are */
+		} else if (!strcmp(w, "address")) {
+			error("-g address: call graph nodes are per function in pmuscope; per-address nodes are not "
+			      "supported (`pmuscope script` shows every sample's addresses)");
 			ret = -1;
 			break;
+		} else if (!strcmp(w, "branch")) {
+			error("-g branch: adding the last branch records to call graphs is not supported (and needs a "
+			      "file recorded with -b or --call-graph lbr)");
+			ret = -1;
+			break;
+		} else if (!strcmp(w, "percent") || !strcmp(w, "period") || !strcmp(w, "count")) {
+			o.graph_value = !strcmp(w, "percent") ? REPORT_VALUE_PERCENT :
+					!strcmp(w, "period") ? REPORT_VALUE_PERIOD : REPORT_VALUE_COUNT;
 		} else if (!strcmp(w, "caller") || !strcmp(w, "callee")) {
 			o.order = !strcmp(w, "caller") ? PMS_CG_CALLER : PMS_CG_CALLEE;
 			o.order_set = true;
@@ -106,17 +134,107 @@ static int set_call_graph(const struct opt *opt, const char *arg)
 		} else {
 			errno = 0;
 			d = strtod(w, &end);
-			if (errno || *end || end == w || d < 0 || d > 100) {
-				error("-g: unknown word '%s' (want caller, callee, none, graph or a threshold in %%)", w);
+			/* the first number is the threshold, the second the print limit (perf's order) */
+			if (numbers == 0 && !errno && !*end && end != w && d >= 0 && d <= 100) {
+				o.cg_min = d;
+				o.cg_min_set = true;
+			} else if (numbers == 1 && !errno && !*end && end != w && d >= 0 && d <= INT32_MAX &&
+				   d == (double)(int)d) {
+				o.print_limit = (int)d;
+			} else {
+				error("-g: unknown word '%s' (want graph, flat, fractal, folded, none, caller, callee, "
+				      "function, percent, period, count, a threshold in %% and a print limit)", w);
 				ret = -1;
 				break;
 			}
-			o.cg_min = d;
-			o.cg_min_set = true;
+			numbers++;
 		}
 	}
 	free(copy);
 	return ret;
+}
+
+static int set_inverted(const struct opt *opt, const char *arg)
+{
+	(void)opt;
+	(void)arg;
+	o.order = PMS_CG_CALLER;
+	o.order_set = true;
+	o.graph_asked = true;
+	return 0;
+}
+
+/* perf's --tui: there is no report browser here; the text is what --tui would browse. */
+static int set_tui(const struct opt *opt, const char *arg)
+{
+	(void)arg;
+	note("--%s: pmuscope report has no interactive browser; printing the --stdio report (for a live "
+	     "terminal view use `pmuscope top`)", opt->long_name);
+	return 0;
+}
+
+static int set_widths(const struct opt *opt, const char *arg)
+{
+	const char *p = arg;
+
+	(void)opt;
+	o.nr_widths = 0;
+	while (*p) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (errno || end == p || v < 0 || v > 4096 || (*end && *end != ',') || o.nr_widths >= REPORT_MAX_COLS) {
+			error("-w: want widths separated by commas (0: fit the entries), not '%s'", arg);
+			return -1;
+		}
+		o.widths[o.nr_widths++] = (int)v;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+static int set_percentage(const struct opt *opt, const char *arg)
+{
+	(void)opt;
+	if (strcmp(arg, "relative") && strcmp(arg, "absolute")) {
+		error("--percentage: want relative or absolute, not '%s'", arg);
+		return -1;
+	}
+	o.percentage = arg;
+	return 0;
+}
+
+static int set_pretty(const struct opt *opt, const char *arg)
+{
+	(void)opt;
+	if (!strcmp(arg, "raw")) {
+		error("--pretty raw: not supported; -T prints perf's normal (aligned) table");
+		return -1;
+	}
+	if (strcmp(arg, "normal")) {
+		error("--pretty: want normal, not '%s'", arg);
+		return -1;
+	}
+	o.pretty = arg;
+	return 0;
+}
+
+/* Options perf takes that change nothing in pmuscope's report (the row in docs/perf-compat.md says why). */
+static int accept_noop(const struct opt *opt, const char *arg)
+{
+	(void)opt;
+	(void)arg;
+	return 0;
+}
+
+static int set_show_info(const struct opt *opt, const char *arg)
+{
+	(void)opt;
+	(void)arg;
+	o.header = true;
+	return 0;
 }
 
 static int add_strs(const char *arg, char ***list, size_t *nr)
@@ -171,35 +289,105 @@ static int cb_cpu(const struct opt *opt, const char *a) { (void)opt; return add_
 static const struct opt opts[] = {
 	OPT_STRING('i', "input", &o.input, "<file>", "input file (default perf.data, - for stdin)"),
 	OPT_BOOL(0, "stdio", &o.stdio, "perf-style text output (the default)"),
-	OPT_BOOL(0, "json", &o.json, "JSON output (schema in docs/report.md)"),
+	OPT_BOOL(0, "json", &o.json, "JSON output (schema in the man page: man pmuscope-report)"),
 	OPT_STRING(0, "html", &o.html, "<file>", "write one HTML page: summary, top functions, processes, threads, flame graph (- for stdout)"),
-	OPT_STRING('s', "sort", &o.sort, "<keys>", "comm,pid,tid,dso,sym,srcline,cpu (default comm,dso,sym); branch mode also "
+	OPT_CALLBACK_NOARG(0, "tui", "no interactive browser here: prints the --stdio report with a note", set_tui),
+	OPT_CALLBACK_NOARG(0, "gtk", "no GTK browser here: prints the --stdio report with a note", set_tui),
+	OPT_CALLBACK(0, "stdio-color", "<mode>", "accepted; the text has no colors", accept_noop),
+	OPT_STRING('s', "sort", &o.sort, "<keys>", "comm,pid,tid,dso,sym,srcline,cpu,parent (default comm,dso,sym); branch mode also "
 		   "dso_from,dso_to,symbol_from,symbol_to,cycles,mispredict (default comm,dso_from,symbol_from,symbol_to,cycles)"),
+	OPT_STRING('F', "fields", &o.fields, "<fields>", "columns in this order: overhead, overhead_sys, overhead_us, "
+		   "overhead_children, sample, period and sort keys"),
+	OPT_BOOL(0, "hierarchy", &o.hierarchy, "entries as a tree, one sort key per level (implies --no-children)"),
 	OPT_CALLBACK_NOARG(0, "children", "inclusive Children column (default with call chains)", set_children),
 	OPT_CALLBACK_NOARG(0, "no-children", "self weights only", set_children),
-	OPT_CALLBACK('g', "call-graph", "<how>", "caller|callee|none[,threshold%] (default caller with children, else callee; 0.5)", set_call_graph),
+	OPT_CALLBACK('g', "call-graph", "<how>", "graph|flat|fractal|folded|none, caller|callee, percent|period|count, "
+		     "function, a threshold % and a print limit, comma separated (default graph,0.5,caller with "
+		     "children, else callee)", set_call_graph),
+	OPT_CALLBACK_NOARG('G', "inverted", "call graphs in caller order (same as -g caller)", set_inverted),
+	OPT_INT(0, "max-stack", &o.max_stack, "<n>", "use at most n frames of each call chain (default 127)"),
 	OPT_CALLBACK_NOARG('b', "branch-stack", "one entry per branch of the samples' branch stacks (default when "
 			   "the file was recorded with -b)", set_branch),
 	OPT_CALLBACK_NOARG(0, "no-branch-stack", "report samples, not the branches of their branch stacks", set_branch),
 	OPT_CALLBACK_NOARG(0, "group", "event groups side by side, one column per member (default for the file's "
 			   "groups; with none recorded, all events as one group)", set_group),
 	OPT_CALLBACK_NOARG(0, "no-group", "one section per event, not one view per event group", set_group),
+	OPT_INT(0, "group-sort-idx", &o.group_sort_idx, "<n>", "sort a group view by member n's weight (0 the leader)"),
 	OPT_BOOL('n', "show-nr-samples", &o.nr_samples, "a Samples column beside the percentages"),
+	OPT_BOOL(0, "show-total-period", &o.total_period, "a Period column beside the percentages"),
+	OPT_BOOL(0, "show-cpu-utilization", &o.cpu_util, "sys and usr columns: the shares of kernel and user samples"),
+	OPT_BOOL('T', "threads", &o.threads, "per-thread counts from the file's PERF_RECORD_READ records (record -s)"),
 	OPT_DOUBLE(0, "percent-limit", &o.percent_limit, "<p>", "hide entries below p percent"),
+	OPT_CALLBACK(0, "percentage", "<relative|absolute>", "percentages of what the filters keep (relative) or of "
+		     "the whole event (absolute, the default)", set_percentage),
+	OPT_CALLBACK('w', "column-widths", "<w,w,...>", "fixed widths of the columns in order (0: fit the entries); "
+		     "longer texts are cut", set_widths),
+	OPT_STRING('t', "field-separator", &o.field_sep, "<sep>", "separate columns with sep, without padding"),
+	OPT_STRING('p', "parent", &o.parent, "<regex>", "the parent key's pattern (extended regex; default "
+		   "^sys_|^do_page_fault); adds the key"),
+	OPT_BOOL('x', "exclude-other", &o.exclude_other, "only samples with a parent match"),
+	OPT_BOOL('U', "hide-unresolved", &o.hide_unresolved, "only entries whose symbol is known"),
 	OPT_CALLBACK(0, "comm", "<names>", "only these commands (comma list)", cb_comm),
-	OPT_CALLBACK(0, "comms", "<names>", "same as --comm", cb_comm),
+	OPT_CALLBACK('c', "comms", "<names>", "same as --comm", cb_comm),
 	OPT_CALLBACK(0, "pid", "<pids>", "only these processes", cb_pid),
 	OPT_CALLBACK(0, "tid", "<tids>", "only these threads", cb_tid),
 	OPT_CALLBACK(0, "dso", "<names>", "only samples in these objects (path or base name)", cb_dso),
-	OPT_CALLBACK(0, "dsos", "<names>", "same as --dso", cb_dso),
+	OPT_CALLBACK('d', "dsos", "<names>", "same as --dso", cb_dso),
 	OPT_CALLBACK(0, "sym", "<names>", "only samples in these symbols", cb_sym),
-	OPT_CALLBACK(0, "symbols", "<names>", "same as --sym", cb_sym),
+	OPT_CALLBACK('S', "symbols", "<names>", "same as --sym", cb_sym),
+	OPT_STRING(0, "symbol-filter", &o.symbol_filter, "<text>", "only entries whose symbol contains text"),
 	OPT_CALLBACK('C', "cpu", "<cpus>", "only samples on these CPUs (0,2-3)", cb_cpu),
-	OPT_STRING(0, "time", &o.time, "<start,end>", "only samples in [start,end] (seconds, perf's clock; either may be empty)"),
+	OPT_STRING(0, "time", &o.time, "<start,end>", "only samples in [start,end], end included (seconds of the "
+		   "recording's clock, as perf script prints them; either may be empty)"),
 	OPT_BOOL(0, "header", &o.header, "print the file's metadata before the report"),
 	OPT_BOOL(0, "header-only", &o.header_only, "print only the file's metadata"),
+	OPT_CALLBACK_NOARG('I', "show-info", "same as --header (the header always has perf's extended information)",
+			   set_show_info),
 	OPT_BOOL(0, "stats", &o.stats, "print record counts by type instead of the report"),
+	OPT_BOOL('q', "quiet", &o.quiet, "no warnings"),
+	OPT_CALLBACK_NOARG('f', "force", "accepted: files of other users are read without complaint anyway", accept_noop),
+	OPT_CALLBACK_NOARG(0, "skip-empty", "accepted: events without samples are never shown", accept_noop),
+	OPT_CALLBACK_NOARG(0, "ignore-vmlinux", "accepted: kernel symbols come from kallsyms, never vmlinux", accept_noop),
+	OPT_CALLBACK_NOARG(0, "demangle", "accepted: C++ and Rust names are always demangled", accept_noop),
+	OPT_CALLBACK_NOARG(0, "demangle-kernel", "accepted: kernel names are shown as kallsyms has them", accept_noop),
+	OPT_CALLBACK_NOARG(0, "disable-order", "accepted: samples are always read in time order", accept_noop),
+	OPT_CALLBACK(0, "pretty", "<normal>", "-T's table style: normal, the aligned one (raw is not supported)", set_pretty),
 	OPTS_SYMBOLS,
+	OPT_REFUSED('k', "vmlinux", "<file>", "kernel symbols come from kallsyms (--kallsyms, the build-id cache), not "
+		    "from a vmlinux image"),
+	OPT_REFUSED('m', "modules", NULL, "module symbols come from kallsyms and the recorded module files"),
+	OPT_REFUSED('v', "verbose", NULL, "report has no verbose mode; use the global `pmuscope -v report`"),
+	OPT_REFUSED('D', "dump-raw-trace", NULL, "report does not dump raw records (`pmuscope report --stats` counts them by type)"),
+	OPT_REFUSED('M', "disassembler-style", "<style>", "report prints no disassembly; `pmuscope annotate` "
+		    "disassembles with capstone (its -M att|intel)"),
+	OPT_REFUSED(0, "asm-raw", NULL, "report prints no disassembly; see `pmuscope annotate`"),
+	OPT_REFUSED(0, "objdump", "<path>", "pmuscope disassembles with capstone, not objdump; see `pmuscope annotate`"),
+	OPT_REFUSED(0, "source", NULL, "report prints no disassembly; `pmuscope annotate` interleaves source lines"),
+	OPT_REFUSED(0, "prefix", "<prefix>", "for annotation in perf's browser; see `pmuscope annotate`"),
+	OPT_REFUSED(0, "prefix-strip", "<n>", "for annotation in perf's browser; see `pmuscope annotate`"),
+	OPT_REFUSED(0, "percent-type", "<type>", "for annotation in perf's browser; see `pmuscope annotate`"),
+	OPT_REFUSED(0, "samples", "<n>", "samples kept for perf's browser; report has no browser"),
+	OPT_REFUSED(0, "itrace", "<opts>", "instruction trace decoding (Intel PT, CoreSight, ARM SPE AUX data) is not "
+		    "supported"),
+	OPT_REFUSED(0, "branch-history", NULL, "adding branch stacks to call graphs is not supported (-b shows the "
+		    "branches themselves)"),
+	OPT_REFUSED(0, "stitch-lbr", NULL, "LBR call stack stitching is not supported"),
+	OPT_REFUSED(0, "total-cycles", NULL, "the basic-block cycles view of LBR data is not supported"),
+	OPT_REFUSED(0, "mem-mode", NULL, "the memory access view (data_src, weight) is not supported"),
+	OPT_REFUSED(0, "inline", NULL, "inlined functions are not shown as frames"),
+	OPT_REFUSED(0, "full-source-path", NULL, "srcline shows the path DWARF records"),
+	OPT_REFUSED(0, "ignore-callees", "<regex>", "not supported"),
+	OPT_REFUSED(0, "show-ref-call-graph", NULL, "reference call graphs (perf record's :S leader sampling) are not "
+		    "supported"),
+	OPT_REFUSED(0, "raw-trace", NULL, "there is no trace sort key; `pmuscope script` prints tracepoint fields"),
+	OPT_REFUSED(0, "socket-filter", "<n>", "there is no socket sort key"),
+	OPT_REFUSED(0, "switch-on", "<event>", "not supported"),
+	OPT_REFUSED(0, "switch-off", "<event>", "not supported"),
+	OPT_REFUSED(0, "show-on-off-events", NULL, "not supported (no --switch-on/--switch-off)"),
+	OPT_REFUSED(0, "time-quantum", "<time>", "there is no time sort key"),
+	OPT_REFUSED(0, "ns", NULL, "there is no time sort key"),
+	OPT_REFUSED(0, "mmaps", NULL, "report does not list the recorded memory maps"),
+	OPT_REFUSED(0, "tasks", NULL, "report does not list the recorded tasks"),
 	OPT_END(),
 };
 
@@ -219,7 +407,66 @@ static void reset_opts(void)
 	free(o.tids);
 	free(o.cpus);
 	symbol_opts__reset();
-	o = (struct report_opts){ .branch = -1, .group = -1, .children = -1, .cg_min = 0.5 };
+	o = (struct report_opts){ .branch = -1, .group = -1, .children = -1, .cg_min = 0.5, .max_stack = -1, .group_sort_idx = -1 };
+}
+
+/*
+ * perf's -F: the columns in order, weights or sort keys; the -s keys it does
+ * not name follow (perf appends them). keys[0..*nr) holds the -s keys on
+ * entry and the hist's keys on return: the -F keys first. 0, or -EINVAL
+ * with *bad at the word.
+ */
+static int parse_fields(const char *text, enum pms_sort_key *keys, size_t *nr, struct report_column *cols,
+			size_t *nr_cols, const char **bad)
+{
+	static const struct { const char *name; enum report_col_type type; } weights[] = {
+		{ "overhead", REPORT_COL_SELF }, { "overhead_children", REPORT_COL_CHILDREN },
+		{ "overhead_sys", REPORT_COL_SYS }, { "overhead_us", REPORT_COL_US },
+		{ "sample", REPORT_COL_SAMPLES }, { "period", REPORT_COL_PERIOD },
+	};
+	enum pms_sort_key fk[PMS_HIST_MAX_KEYS];
+	size_t nfk = 0, nc = 0;
+	const char *p = text;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		char word[64];
+		size_t i, one, off;
+		bool done = false;
+
+		*bad = p;
+		if (!len || len >= sizeof(word) || nc >= REPORT_MAX_COLS - PMS_HIST_MAX_KEYS)
+			return -EINVAL;
+		memcpy(word, p, len);
+		word[len] = 0;
+		for (i = 0; i < sizeof(weights) / sizeof(weights[0]); i++)
+			if (!strcmp(word, weights[i].name)) {
+				cols[nc++] = (struct report_column){ .type = weights[i].type };
+				done = true;
+			}
+		if (!done) {
+			if (pms_sort_keys__parse(word, &fk[nfk], 1, &one, &off) || !one || nfk >= PMS_HIST_MAX_KEYS)
+				return -EINVAL;
+			cols[nc++] = (struct report_column){ .type = REPORT_COL_KEY, .key = fk[nfk++] };
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	for (size_t k = 0; k < *nr; k++) {
+		bool named = false;
+
+		for (size_t j = 0; j < nfk; j++)
+			named |= fk[j] == keys[k];
+		if (!named && nfk < PMS_HIST_MAX_KEYS) {
+			fk[nfk++] = keys[k];
+			cols[nc++] = (struct report_column){ .type = REPORT_COL_KEY, .key = keys[k] };
+		}
+	}
+	memcpy(keys, fk, nfk * sizeof(*keys));
+	*nr = nfk;
+	*nr_cols = nc;
+	return 0;
 }
 
 /* ------------------------------------------------------------- header -- */
@@ -257,6 +504,86 @@ static void print_stats(FILE *f, const struct pms_session_stats *st, const struc
 
 		fprintf(f, "%s stats:\n%16s events: %10" PRIu64 "\n", ev->name, "SAMPLE", ev->samples);
 	}
+}
+
+/* ------------------------------------------------------------ threads -- */
+
+static int digits_u64(uint64_t v)
+{
+	char b[24];
+
+	return snprintf(b, sizeof(b), "%" PRIu64, v);
+}
+
+/*
+ * perf's -T table (perf_read_values__display_pretty()): a row per thread and
+ * a column per event, both in the order the READ records first name them,
+ * each as wide as its widest value or title (PID and TID at least 3).
+ */
+static void print_threads(FILE *f, struct pms_session *s)
+{
+	size_t n = pms_session__nr_reads(s), nt = 0, ne = 0;
+	size_t *threads = xmalloc((n ? n : 1) * sizeof(*threads)), *events = xmalloc((n ? n : 1) * sizeof(*events));
+	int pw = 3, tw = 3, *ew = xmalloc((n ? n : 1) * sizeof(*ew));
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pms_session_read *r = pms_session__read(s, i);
+		size_t t, e;
+
+		for (t = 0; t < nt; t++) {
+			const struct pms_session_read *x = pms_session__read(s, threads[t]);
+
+			if (x->pid == r->pid && x->tid == r->tid)
+				break;
+		}
+		if (t == nt)
+			threads[nt++] = i;
+		for (e = 0; e < ne && pms_session__read(s, events[e])->attr_idx != r->attr_idx; e++)
+			;
+		if (e == ne) {
+			const char *name = pms_session__event_name(s, r->attr_idx);
+
+			ew[ne] = (int)strlen(name ? name : "?");
+			events[ne++] = i;
+		}
+		if (snprintf(NULL, 0, "%d", (int)r->pid) > pw)
+			pw = snprintf(NULL, 0, "%d", (int)r->pid);
+		if (snprintf(NULL, 0, "%d", (int)r->tid) > tw)
+			tw = snprintf(NULL, 0, "%d", (int)r->tid);
+		if (digits_u64(r->value) > ew[e])
+			ew[e] = digits_u64(r->value);
+	}
+	fprintf(f, "#\n# %*s  %*s", pw, "PID", tw, "TID");
+	for (size_t e = 0; e < ne; e++) {
+		const char *name = pms_session__event_name(s, pms_session__read(s, events[e])->attr_idx);
+
+		fprintf(f, "  %*s", ew[e], name ? name : "?");
+	}
+	fputc('\n', f);
+	for (size_t t = 0; t < nt; t++) {
+		const struct pms_session_read *x = pms_session__read(s, threads[t]);
+
+		fprintf(f, "  %*d  %*d", pw, (int)x->pid, tw, (int)x->tid);
+		for (size_t e = 0; e < ne; e++) {
+			uint64_t v = 0;
+
+			for (size_t i = 0; i < n; i++) {
+				const struct pms_session_read *r = pms_session__read(s, i);
+
+				if (r->pid == x->pid && r->tid == x->tid &&
+				    r->attr_idx == pms_session__read(s, events[e])->attr_idx)
+					v = r->value;
+			}
+			fprintf(f, "  %*" PRIu64, ew[e], v);
+		}
+		fputc('\n', f);
+	}
+	if (!n)
+		fputs("# (no PERF_RECORD_READ records: record with -s/--stat for per-thread counts)\n", f);
+	fputs("#\n", f);
+	free(threads);
+	free(events);
+	free(ew);
 }
 
 /* ------------------------------------------------------------ summary -- */
@@ -825,7 +1152,9 @@ static int report_html(const char *out, const char *path, struct pms_session *s,
 static int run(int argc, char **argv)
 {
 	enum pms_sort_key keys[PMS_HIST_MAX_KEYS], shown[PMS_HIST_MAX_KEYS];
-	size_t nr_keys = 0, bad = 0, nr_shown = 0;
+	struct report_column cols[REPORT_MAX_COLS];
+	size_t nr_keys = 0, bad = 0, nr_shown = 0, nr_cols = 0;
+	const char *bad_field = NULL;
 	struct pms_hist_filter filter;
 	struct pms_session_opts so = { .sz = sizeof(so), .recover = true };
 	struct pms_hist_opts ho = { .sz = sizeof(ho) };
@@ -841,7 +1170,7 @@ static int run(int argc, char **argv)
 	struct pms_hist_branch *brs = NULL;
 	size_t nr_sections = 0, brs_alloc = 0;
 	const char *path;
-	bool chains, branch = false, group_view = false;
+	bool chains, branch = false, group_view = false, parent_key = false;
 	int pos, err, ret = 0;
 	FILE *out = stdout;
 
@@ -858,9 +1187,21 @@ static int run(int argc, char **argv)
 		usage_error(&cmd_report, "--html shows each event's samples: it excludes -b/--branch-stack and --group");
 	if (o.percent_limit < 0 || o.percent_limit > 100)
 		usage_error(&cmd_report, "--percent-limit: want a percentage in [0, 100]");
+	if (o.max_stack < -1)
+		usage_error(&cmd_report, "--max-stack: want a number of frames (0 or more)");
+	if (o.field_sep && (!*o.field_sep || !strcmp(o.field_sep, ".")))
+		usage_error(&cmd_report, "-t: want a separator ('.' is reserved, as in perf)");
+	if (o.hierarchy && (o.nr_samples || o.total_period || o.cpu_util || o.children == 1 || o.fields || o.field_sep || o.branch == 1 || o.group == 1 || o.html))
+		usage_error(&cmd_report, "--hierarchy excludes --children, -n, --show-total-period, --show-cpu-utilization, "
+			    "-F, -t, -b, --group and --html");
+	if (o.hierarchy)
+		o.group = 0;
 	if (o.sort && pms_sort_keys__parse(o.sort, keys, PMS_HIST_MAX_KEYS, &nr_keys, &bad))
-		usage_error(&cmd_report, "--sort: unknown key at '%s' (keys: comm, pid, tid, dso, sym, srcline, cpu; in branch "
+		usage_error(&cmd_report, "--sort: unknown key at '%s' (keys: comm, pid, tid, dso, sym, srcline, cpu, parent; in branch "
 			    "mode also dso_from, dso_to, symbol_from, symbol_to, cycles, mispredict)", o.sort + bad);
+	if (o.fields && parse_fields(o.fields, keys, &nr_keys, cols, &nr_cols, &bad_field))
+		usage_error(&cmd_report, "-F: unknown field at '%s' (fields: overhead, overhead_sys, overhead_us, "
+			    "overhead_children, sample, period, and the --sort keys)", bad_field);
 	memset(&filter, 0, sizeof(filter));
 	if (o.time && pms_time_range__parse(o.time, &filter.time_start_ns, &filter.time_end_ns))
 		usage_error(&cmd_report, "--time: want <start>,<end> in seconds (e.g. 1234.5,1236), either may be empty");
@@ -876,15 +1217,47 @@ static int run(int argc, char **argv)
 	filter.nr_tids = o.nr_tids;
 	filter.cpus = o.cpus;
 	filter.nr_cpus = o.nr_cpus;
+	filter.hide_unresolved = o.hide_unresolved;
+	filter.sym_substr = o.symbol_filter;
+	filter.parent_only = o.exclude_other;
 	/* perf's --percent-limit is the call-graph threshold too, unless -g named one */
 	if (o.percent_limit > 0 && !o.cg_min_set)
 		o.cg_min = o.percent_limit;
 	path = o.input ? o.input : "perf.data";
 
+	/* perf's -p adds the parent key (last) unless --sort has it */
+	if (o.parent) {
+		bool have = false;
+
+		for (size_t k = 0; k < nr_keys; k++)
+			have |= keys[k] == PMS_SORT_PARENT;
+		if (!have && !nr_keys) {
+			keys[nr_keys++] = PMS_SORT_COMM;
+			keys[nr_keys++] = PMS_SORT_DSO;
+			keys[nr_keys++] = PMS_SORT_SYM;
+		}
+		if (!have && nr_keys < PMS_HIST_MAX_KEYS)
+			keys[nr_keys++] = PMS_SORT_PARENT;
+	}
+	for (size_t k = 0; k < nr_keys; k++)
+		parent_key |= keys[k] == PMS_SORT_PARENT;
 	/* whole chains cost a lookup per frame: skip them when nothing would show them */
-	so.callchain = !(o.children == 0 && o.graph_none) || o.html;
+	so.callchain = !(o.children == 0 && o.graph_none) || o.html || parent_key || o.exclude_other;
 	/* perf walks chains from the root in children mode unless told callee, and with -g caller */
 	so.max_stack_from_root = o.order_set ? o.order == PMS_CG_CALLER : o.children != 0;
+	/* --max-stack 0 keeps no caller at all: the report of a file without chains */
+	if (o.max_stack == 0)
+		so.callchain = false;
+	else if (o.max_stack > 0)
+		/* a record holds at most 64 KiB: no chain is longer than 8192 entries */
+		so.max_stack = (size_t)(o.max_stack < 8192 ? o.max_stack : 8192);
+	/* perf turns children off for --hierarchy, after choosing the callers-first order it implies */
+	if (o.hierarchy && !o.order_set && o.children != 0) {
+		o.order = PMS_CG_CALLER;
+		o.order_set = true;
+	}
+	if (o.hierarchy)
+		o.children = 0;
 	err = data_input__open_session(&s, path, &so, DATA_INPUT_RECORD_OR_I);
 	if (err) {
 		ret = EXIT_RUNTIME;
@@ -899,6 +1272,13 @@ static int run(int argc, char **argv)
 	}
 	if (o.header_only)
 		goto out;
+	if (o.nr_cpus && !(combined_sample_type(rd) & PERF_SAMPLE_CPU)) {
+		/* perf 6.1 says "File does not contain CPU events. Remove -C option to proceed." and exits 0 */
+		error("--cpu: %s has no CPU numbers in its samples (sample_type lacks PERF_SAMPLE_CPU); record with "
+		      "--sample-cpu, or system-wide (-a), to filter by CPU", path);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
 
 	/*
 	 * perf's branch mode: on by default when the file says it was recorded with -b
@@ -930,13 +1310,20 @@ static int run(int argc, char **argv)
 		if (err == -ENOMEM)
 			die("out of memory");
 		/* perf gives up on such a description too ("invalid group desc") */
-		if (err)
+		if (err && !o.quiet)
 			warning("%s: the file's event group description does not fit its %zu events; showing them "
 				"one by one", path, groups.nr);
 		group_view = groups.any;
 	}
 
-	chains = file_has_callchains(rd);
+	chains = file_has_callchains(rd) && o.max_stack != 0;
+	if (o.graph_asked && !o.graph_none && !file_has_callchains(rd) && !o.stats && !o.html) {
+		/* perf 6.1 says the same ("Selected -g ... But no callchain data") and exits 0 */
+		error("-g: %s has no call chains (sample_type lacks PERF_SAMPLE_CALLCHAIN); record with -g or "
+		      "--call-graph dwarf", path);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
 	ho.children = o.children == -1 ? chains : o.children == 1;
 	if (!chains)
 		ho.children = false;
@@ -952,8 +1339,16 @@ static int run(int argc, char **argv)
 	memcpy(ho.keys, keys, sizeof(keys));
 	ho.nr_keys = nr_keys;
 	ho.filter = &filter;
-	ho.cg_min_percent = o.cg_min;
-	if (pms_hist__new(&h, &ho))
+	ho.parent_regex = o.parent;
+	/* fractal's threshold is of each parent: light entries have graphs too */
+	ho.cg_min_percent = o.graph_mode == REPORT_FRACTAL ? 0 : o.cg_min;
+	err = pms_hist__new(&h, &ho);
+	if (err == -EINVAL && (parent_key || o.exclude_other)) {
+		error("-p: '%s' is not an extended regular expression", o.parent ? o.parent : "");
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (err)
 		die("out of memory");
 	if (o.html) {
 		html.procs = html_hist(&ho, PMS_SORT_PID, -1);
@@ -1006,6 +1401,9 @@ static int run(int argc, char **argv)
 	}
 	if (!o.html)
 		sections = sections_build(s, h, group_view ? &groups : NULL, &nr_sections);
+	for (size_t i = 0; o.group_sort_idx > 0 && i < nr_sections; i++)
+		if (sections[i].g && pms_hist_group__sort_by_member(sections[i].g, (size_t)o.group_sort_idx, ho.children))
+			die("out of memory");
 	memset(&view, 0, sizeof(view));
 	view.h = h;
 	view.keys = keys;
@@ -1024,6 +1422,31 @@ static int run(int argc, char **argv)
 	view.percent_limit = o.percent_limit;
 	view.nr_samples = o.nr_samples;
 	view.cg_min_percent = o.cg_min;
+	view.total_period = o.total_period;
+	view.cpu_util = o.cpu_util;
+	view.field_sep = o.field_sep;
+	view.relative = o.percentage && !strcmp(o.percentage, "relative");
+	view.hierarchy = o.hierarchy;
+	view.hide_unresolved = o.hide_unresolved;
+	view.widths = o.widths;
+	view.nr_widths = o.nr_widths;
+	view.branch = branch;
+	view.graph_mode = o.graph_mode;
+	view.graph_value = o.graph_value;
+	view.print_limit = o.print_limit;
+	if (o.fields) {
+		bool any_key = false;
+
+		for (size_t c = 0; c < nr_cols; c++)
+			any_key |= cols[c].type == REPORT_COL_KEY;
+		/* no key named anywhere: the default ones, as their columns */
+		for (size_t k = 0; !any_key && k < nr_keys && nr_cols < REPORT_MAX_COLS; k++)
+			cols[nr_cols++] = (struct report_column){ .type = REPORT_COL_KEY, .key = keys[k] };
+		view.cols = cols;
+		view.nr_cols = nr_cols;
+		/* perf sorts by the -F fields when no -s is given */
+		view.fields_order = !o.sort;
+	}
 
 	if (o.html) {
 		char dmsg[400];
@@ -1091,6 +1514,20 @@ static int run(int argc, char **argv)
 			pms_json__end(&w);
 		}
 		pms_json__end(&w);
+		if (o.threads) {
+			pms_json__arr(&w, "threads");
+			for (size_t i = 0; i < pms_session__nr_reads(s); i++) {
+				const struct pms_session_read *r = pms_session__read(s, i);
+
+				pms_json__obj(&w, NULL);
+				pms_json__uint(&w, "pid", r->pid);
+				pms_json__uint(&w, "tid", r->tid);
+				pms_json__str(&w, "event", pms_session__event_name(s, r->attr_idx));
+				pms_json__uint(&w, "value", r->value);
+				pms_json__end(&w);
+			}
+			pms_json__end(&w);
+		}
 		json_summary(&w, s, h);
 		pms_json__end(&w);
 		pms_json__finish(&w);
@@ -1110,17 +1547,28 @@ static int run(int argc, char **argv)
 		for (size_t i = 0; i < nr_sections; i++) {
 			const struct section *x = &sections[i];
 			char unit;
-			unsigned long n = report_convert_unit((unsigned long)x->samples, &unit);
+			/* perf's header counts what the filters kept in relative mode */
+			uint64_t kept_samples = x->samples, kept_period = x->period;
+			unsigned long n;
 
+			if (view.relative && x->ev) {
+				kept_samples -= x->ev->hidden_samples;
+				kept_period -= x->ev->hidden_period;
+			}
+			n = report_convert_unit((unsigned long)kept_samples, &unit);
 			fprintf(out, "# Samples: %lu%c of event%s '%s'\n# Event count (approx.): %" PRIu64 "\n#\n",
-				n, unit, x->plural ? "s" : "", x->name, x->period);
+				n, unit, x->plural ? "s" : "", x->name, kept_period);
 			if (x->g)
 				report_print_group_stdio(out, &view, x->g);
+			else if (o.hierarchy)
+				report_print_hierarchy(out, &view, x->ev);
 			else
 				report_print_stdio(out, &view, x->ev);
 		}
 		if (!nr_sections)
 			fputs("# no samples\n#\n", out);
+		if (o.threads)
+			print_threads(out, s);
 		print_summary(out, s, h);
 		if (ret)
 			fprintf(out, "# partial report: %s is damaged at offset %#" PRIx64 "; samples after it are missing\n",
@@ -1130,7 +1578,7 @@ static int run(int argc, char **argv)
 		const char *p, *found;
 		size_t n;
 
-		for (size_t i = 0; !pms_resolver__stale(pms_session__resolver(s), i, &p, &n, &found); i++)
+		for (size_t i = 0; !o.quiet && !pms_resolver__stale(pms_session__resolver(s), i, &p, &n, &found); i++)
 			warning("%s was rebuilt since recording (build-id differs): %zu samples left unsymbolized", p, n);
 	}
 out:
@@ -1147,4 +1595,4 @@ out:
 
 PMS_COMMAND(report, "report",
 	    "show where samples of a perf.data file went (perf report compatible)",
-	    "pmuscope report [-i <file>] [--stdio | --json | --html <file>] [--sort <keys>] [-g caller|callee|none] [<filters>]");
+	    "pmuscope report [-i <file>] [--stdio | --json | --html <file>] [--sort <keys>] [-F <fields>] [-g <how>] [<filters>]");

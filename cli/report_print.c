@@ -108,6 +108,9 @@ static void key_text(enum pms_sort_key k, const struct pms_hist_entry *e, int wi
 	case PMS_SORT_CPU:
 		snprintf(buf, sz, "%*.*d", width, width, (int)e->cpu);
 		break;
+	case PMS_SORT_PARENT:
+		snprintf(buf, sz, "%s", e->parent ? e->parent : "[other]");
+		break;
 	default:
 		snprintf(buf, sz, "?");
 	}
@@ -123,6 +126,7 @@ static const char *key_header(enum pms_sort_key k)
 	case PMS_SORT_SYM: return "Symbol";
 	case PMS_SORT_SRCLINE: return "Source:Line";
 	case PMS_SORT_CPU: return "CPU";
+	case PMS_SORT_PARENT: return "Parent symbol";
 	case PMS_SORT_DSO_FROM: return "Source Shared Object";
 	case PMS_SORT_DSO_TO: return "Target Shared Object";
 	case PMS_SORT_SYM_FROM: return "Source Symbol";
@@ -169,6 +173,8 @@ static int key_min_width(enum pms_sort_key k, const struct pms_hist_entry *e)
 	}
 }
 
+static bool has_key(const struct report_view *v, enum pms_sort_key key);
+
 /* The member columns of one table: one member for an event, the group's for a group view. */
 struct rows {
 	size_t nr_members;
@@ -177,23 +183,128 @@ struct rows {
 	size_t nr_rows;
 };
 
+uint64_t report_total(const struct report_view *v, const struct pms_hist_event *ev)
+{
+	if (!ev)
+		return 0;
+	return v->relative ? ev->period - ev->hidden_period : ev->period;
+}
+
 /* As perf: the leader's share (children in children mode) against the limit. */
 static bool row_shown(const struct report_view *v, const struct rows *t, const struct pms_hist_group_row *r)
 {
 	const struct pms_hist_entry *e = r->members[0];
 	uint64_t p = !e ? 0 : v->children ? e->children_period : e->self_period;
 
-	return pct(p, t->events[0] ? t->events[0]->period : 0) >= v->percent_limit;
+	/* -U: perf drops unresolved frames from chains too, so no caller-only row of one shows */
+	if (v->hide_unresolved && r->key && !r->key->sym && has_key(v, PMS_SORT_SYM))
+		return false;
+	return pct(p, report_total(v, t->events[0])) >= v->percent_limit;
 }
 
-/* One event's entries as rows of one member (borrowed pointers; free the array). */
-static struct pms_hist_group_row *event_rows(const struct pms_hist_event *ev)
+struct field_row {
+	struct pms_hist_group_row row;
+	size_t pos;
+};
+
+static const struct report_view *field_view; /* qsort's context */
+
+static uint64_t col_weight(const struct report_column *c, const struct pms_hist_entry *e)
+{
+	switch (c->type) {
+	case REPORT_COL_CHILDREN: return e->children_period;
+	case REPORT_COL_SYS: return e->self_period_sys;
+	case REPORT_COL_US: return e->self_period_us;
+	case REPORT_COL_SAMPLES: return e->self_samples;
+	default: return e->self_period;
+	}
+}
+
+static int cmp_str_null_last(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a ? -1 : b ? 1 : 0;
+	return strcmp(a, b);
+}
+
+/* perf's sort of a key field: names ascending, what has none after (sort__dso_cmp, sort__sym_sort). */
+static int cmp_key(enum pms_sort_key k, const struct pms_hist_entry *x, const struct pms_hist_entry *y)
+{
+	char a[1024], b[1024];
+
+	switch (k) {
+	case PMS_SORT_COMM:
+		return cmp_str_null_last(x->comm, y->comm);
+	case PMS_SORT_PID:
+		return x->pid < y->pid ? -1 : x->pid > y->pid;
+	case PMS_SORT_TID:
+		return x->tid < y->tid ? -1 : x->tid > y->tid;
+	case PMS_SORT_CPU:
+		return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+	case PMS_SORT_DSO: {
+		const char *p = x->dso && strcmp(x->dso, "[unknown]") ? x->dso : NULL;
+		const char *q = y->dso && strcmp(y->dso, "[unknown]") ? y->dso : NULL;
+
+		if (!p || !q)
+			return cmp_str_null_last(p, q);
+		snprintf(a, sizeof(a), "%s", report_dso_short(p));
+		return strcmp(a, report_dso_short(q));
+	}
+	case PMS_SORT_SYM:
+		if (x->sym || y->sym)
+			return cmp_str_null_last(x->sym, y->sym);
+		return x->addr < y->addr ? -1 : x->addr > y->addr;
+	default:
+		key_text(k, x, 0, a, sizeof(a));
+		key_text(k, y, 0, b, sizeof(b));
+		return strcmp(a, b);
+	}
+}
+
+/* perf's order when -F gives the fields without -s: each field in turn, weights heaviest first. */
+static int cmp_field_rows(const void *pa, const void *pb)
+{
+	const struct field_row *x = pa, *y = pb;
+
+	for (size_t c = 0; c < field_view->nr_cols; c++) {
+		const struct report_column *col = &field_view->cols[c];
+		int r;
+
+		if (col->type == REPORT_COL_KEY) {
+			r = cmp_key(col->key, x->row.key, y->row.key);
+		} else {
+			uint64_t wx = col_weight(col, x->row.key), wy = col_weight(col, y->row.key);
+
+			r = wx == wy ? 0 : wx > wy ? -1 : 1;
+		}
+		if (r)
+			return r;
+	}
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/*
+ * One event's entries as rows of one member (borrowed pointers; free the
+ * array); in the -F fields' order when the view asks.
+ */
+static struct pms_hist_group_row *event_rows(const struct report_view *v, const struct pms_hist_event *ev)
 {
 	struct pms_hist_group_row *r = xmalloc((ev->nr_entries ? ev->nr_entries : 1) * sizeof(*r));
 
 	for (size_t i = 0; i < ev->nr_entries; i++) {
 		r[i].members = (const struct pms_hist_entry **)&ev->entries[i];
 		r[i].key = ev->entries[i];
+	}
+	if (v->fields_order && v->cols && ev->nr_entries > 1) {
+		struct field_row *t = xmalloc(ev->nr_entries * sizeof(*t));
+
+		for (size_t i = 0; i < ev->nr_entries; i++)
+			t[i] = (struct field_row){ .row = r[i], .pos = i };
+		field_view = v;
+		qsort(t, ev->nr_entries, sizeof(*t), cmp_field_rows);
+		for (size_t i = 0; i < ev->nr_entries; i++)
+			r[i] = t[i].row;
+		free(t);
 	}
 	return r;
 }
@@ -237,29 +348,78 @@ static void margin(FILE *f, int left)
 
 struct graph_ctx {
 	FILE *f;
+	const struct report_view *v;
 	const struct pms_hist *h;
 	const struct pms_cg *cg;
 	uint64_t total, min_hit;
 	bool mask[MAX_GRAPH_DEPTH + 1];
 };
 
-static size_t graph_level(struct graph_ctx *g, uint32_t node, int depth, int lm)
+/* perf's callchain value of a node: its share of total, its period or its sample count (-g percent|period|count). */
+static void graph_value(const struct report_view *v, uint64_t period, uint64_t samples, uint64_t total, char *buf,
+			size_t sz)
+{
+	if (v->graph_value == REPORT_VALUE_PERIOD)
+		snprintf(buf, sz, "%" PRIu64, period);
+	else if (v->graph_value == REPORT_VALUE_COUNT)
+		snprintf(buf, sz, "%" PRIu64, samples);
+	else
+		snprintf(buf, sz, "%.2f%%", pct(period, total));
+}
+
+/* The children's sum of a node: perf's children_hit, the base of -g fractal's percentages. */
+static uint64_t children_period(const struct pms_cg *cg, const struct pms_cg_node *x)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t c = x->first_child; c; c = pms_cg__node(cg, c)->next_sibling)
+		sum += pms_cg__node(cg, c)->period;
+	return sum;
+}
+
+/*
+ * The children of node at depth. total is the percentages' base: the event's
+ * total, or with -g fractal the parent's (perf's CHAIN_GRAPH_REL, whose
+ * threshold is of the parent too).
+ */
+static size_t graph_level(struct graph_ctx *g, uint32_t node, int depth, int lm, uint64_t total)
 {
 	size_t lines = 0;
 	const struct pms_cg_node *x = pms_cg__node(g->cg, node);
-	char name[1024];
+	bool fractal = g->v->graph_mode == REPORT_FRACTAL;
+	uint64_t min_hit = g->min_hit, shown = 0, rest = 0;
+	int printed = 0, nr_shown = 0;
+	char name[1024], val[64];
 
 	if (depth > MAX_GRAPH_DEPTH)
 		return 0;
+	if (fractal) {
+		/* perf's threshold is of the children's sum (children_hit, rounded up), even where the
+		 * percentages are of the entry's weight (the first level) */
+		double m = (double)children_period(g->cg, x) * g->v->cg_min_percent / 100.0;
+
+		min_hit = (uint64_t)m;
+		if ((double)min_hit < m)
+			min_hit++;
+	}
+	/* the children that print, and (fractal) what the others weigh: perf's "[...]" line */
 	for (uint32_t c = x->first_child; c; c = pms_cg__node(g->cg, c)->next_sibling) {
 		const struct pms_cg_node *cn = pms_cg__node(g->cg, c);
-		const struct pms_cg_node *nx = pms_cg__node(g->cg, cn->next_sibling);
-		bool last = !nx || nx->period < g->min_hit;
+
+		if (cn->period < min_hit || (g->v->print_limit && nr_shown >= g->v->print_limit))
+			break;
+		nr_shown++;
+		shown += cn->period;
+	}
+	if (fractal && nr_shown && total > shown)
+		rest = total - shown;
+	for (uint32_t c = x->first_child; c && printed < nr_shown; c = pms_cg__node(g->cg, c)->next_sibling) {
+		const struct pms_cg_node *cn = pms_cg__node(g->cg, c);
+		bool last = printed + 1 == nr_shown && !rest;
 		bool old = g->mask[depth - 1];
 		uint32_t end;
 
-		if (cn->period < g->min_hit)
-			break; /* siblings are sorted: the rest are below too */
+		printed++;
 		/* the separator keeps the pipe of this level until the last child */
 		margin(g->f, lm);
 		for (int i = 0; i < depth; i++)
@@ -272,9 +432,10 @@ static size_t graph_level(struct graph_ctx *g, uint32_t node, int depth, int lm)
 			margin(g->f, lm);
 			for (int i = 0; i < depth; i++) {
 				fputc(g->mask[i] ? '|' : ' ', g->f);
-				if (n == c && i == depth - 1)
-					fprintf(g->f, "--%.2f%%--", pct(cn->period, g->total));
-				else
+				if (n == c && i == depth - 1) {
+					graph_value(g->v, cn->period, cn->samples, total, val, sizeof(val));
+					fprintf(g->f, "--%s--", val);
+				} else
 					fputs("          ", g->f);
 			}
 			frame_name(g->h, pms_cg__node(g->cg, n)->frame, name, sizeof(name));
@@ -282,7 +443,27 @@ static size_t graph_level(struct graph_ctx *g, uint32_t node, int depth, int lm)
 			lines++;
 		}
 		g->mask[depth] = true;
-		lines += graph_level(g, end, depth + 1, lm);
+		lines += graph_level(g, end, depth + 1, lm,
+				     fractal ? children_period(g->cg, pms_cg__node(g->cg, end)) : total);
+		g->mask[depth - 1] = old;
+	}
+	if (rest) {
+		bool old = g->mask[depth - 1];
+
+		/* perf prints it straight after the last child, without a separator line */
+		g->mask[depth - 1] = false;
+		margin(g->f, lm);
+		for (int i = 0; i < depth; i++) {
+			fputc(g->mask[i] ? '|' : ' ', g->f);
+			if (i == depth - 1) {
+				graph_value(g->v, rest, 0, total, val, sizeof(val));
+				fprintf(g->f, "--%s--", val);
+			} else {
+				fputs("          ", g->f);
+			}
+		}
+		fputs("[...]\n", g->f);
+		lines++;
 		g->mask[depth - 1] = old;
 	}
 	return lines;
@@ -301,13 +482,16 @@ static void print_graph(FILE *f, const struct report_view *v, const struct pms_h
 
 	memset(&g, 0, sizeof(g));
 	g.f = f;
+	g.v = v;
 	g.h = v->h;
 	g.cg = pms_hist__cg(v->h);
-	g.total = ev->period;
-	g.min_hit = (uint64_t)((double)ev->period * v->cg_min_percent / 100.0);
+	g.total = report_total(v, ev);
+	g.min_hit = (uint64_t)((double)g.total * v->cg_min_percent / 100.0);
 	root = pms_cg__node(g.cg, e->cg_root);
 	if (!root)
 		return;
+	if (v->graph_mode == REPORT_FRACTAL)
+		g.min_hit = (uint64_t)((double)root->period * v->cg_min_percent / 100.0);
 	first = pms_cg__node(g.cg, root->first_child);
 	if (!first || first->period < g.min_hit)
 		return;
@@ -338,108 +522,272 @@ static void print_graph(FILE *f, const struct report_view *v, const struct pms_h
 		start = end;
 	}
 	g.mask[0] = true;
-	nout += graph_level(&g, start, 1, lm);
+	/* fractal: the first level is of the entry's weight, as perf's parent_samples */
+	nout += graph_level(&g, start, 1, lm, v->graph_mode == REPORT_FRACTAL ? root->period : g.total);
 	if (nout)
 		fputc('\n', f);
 }
 
-/* -------------------------------------------------------------- stdio -- */
+/* A path of flat or folded mode: the node it ends at. */
+struct path_end {
+	uint32_t node;
+	uint64_t weight; /* what sorts it: the samples that end there (perf's node->hit) */
+};
 
-/* n columns of perf's width w (8 for a percentage, 12 for samples) under one right-aligned title. */
-static void column_title(FILE *f, const char *title, size_t n, int w)
+static void collect_ends(const struct pms_cg *cg, uint32_t node, uint64_t min_hit, struct path_end **v, size_t *nr,
+			 size_t *alloc, int depth)
 {
-	fprintf(f, "%*s", (int)n * w, title);
+	const struct pms_cg_node *x = pms_cg__node(cg, node);
+	uint64_t self = x->period - children_period(cg, x);
+
+	if (depth > MAX_GRAPH_DEPTH)
+		return;
+	if (x->frame != UINT32_MAX && self && self >= min_hit) {
+		if (pms_array__reserve(v, alloc, *nr + 1, sizeof(**v)))
+			die("out of memory");
+		(*v)[(*nr)++] = (struct path_end){ .node = node, .weight = self };
+	}
+	for (uint32_t c = x->first_child; c; c = pms_cg__node(cg, c)->next_sibling)
+		collect_ends(cg, c, min_hit, v, nr, alloc, depth + 1);
 }
 
-static void column_dots(FILE *f, size_t n, int w)
+static int path_end_cmp(const void *a, const void *b)
 {
-	for (int i = 0; i < (int)n * w; i++)
-		fputc('.', f);
+	const struct path_end *x = a, *y = b;
+
+	if (x->weight != y->weight)
+		return x->weight > y->weight ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* The frames from the tree's top down to node, separated by sep. */
+static void print_path(FILE *f, const struct pms_hist *h, const struct pms_cg *cg, uint32_t node, const char *before,
+		       const char *sep)
+{
+	const struct pms_cg_node *x = pms_cg__node(cg, node);
+	char name[1024];
+
+	if (x->parent && pms_cg__node(cg, x->parent)->frame != UINT32_MAX) {
+		print_path(f, h, cg, x->parent, before, sep);
+		fputs(sep, f);
+	}
+	frame_name(h, x->frame, name, sizeof(name));
+	fprintf(f, "%s%s", before, name);
+}
+
+/*
+ * perf's flat and folded call graphs: every path that samples end at and
+ * whose ending samples reach the threshold (of the event's total), heaviest
+ * first. flat shows the node's whole weight, one frame a line; folded the
+ * ending samples' on one "a;b;c" line (perf's callchain__fprintf_flat/folded).
+ */
+static void print_paths(FILE *f, const struct report_view *v, const struct pms_hist_event *ev,
+			const struct pms_hist_entry *e)
+{
+	const struct pms_cg *cg = pms_hist__cg(v->h);
+	const struct pms_cg_node *root = pms_cg__node(cg, e->cg_root);
+	uint64_t total = report_total(v, ev);
+	uint64_t min_hit = (uint64_t)((double)total * v->cg_min_percent / 100.0);
+	struct path_end *ends = NULL;
+	size_t nr = 0, alloc = 0;
+	char val[64];
+
+	if (!root)
+		return;
+	collect_ends(cg, e->cg_root, min_hit, &ends, &nr, &alloc, 0);
+	qsort(ends, nr, sizeof(*ends), path_end_cmp);
+	for (size_t i = 0; i < nr && (!v->print_limit || i < (size_t)v->print_limit); i++) {
+		const struct pms_cg_node *x = pms_cg__node(cg, ends[i].node);
+
+		if (v->graph_mode == REPORT_FOLDED) {
+			/* the ending samples: perf's node->hit and node->count */
+			uint64_t self_samples = x->samples;
+
+			for (uint32_t c = x->first_child; c; c = pms_cg__node(cg, c)->next_sibling)
+				self_samples -= pms_cg__node(cg, c)->samples;
+			graph_value(v, ends[i].weight, self_samples, total, val, sizeof(val));
+			fprintf(f, "%s ", val);
+			print_path(f, v->h, cg, ends[i].node, "", ";");
+			fputc('\n', f);
+		} else {
+			graph_value(v, x->period, x->samples, total, val, sizeof(val));
+			fprintf(f, "           %s\n", val);
+			print_path(f, v->h, cg, ends[i].node, "                ", "\n");
+			fputs("\n\n", f);
+		}
+	}
+	free(ends);
+}
+
+/* -------------------------------------------------------------- stdio -- */
+
+/* perf's default columns: Children, Self (or Overhead), sys, usr, Samples, Period, then the keys. */
+static size_t default_columns(const struct report_view *v, struct report_column *c)
+{
+	size_t n = 0;
+
+	if (v->children)
+		c[n++].type = REPORT_COL_CHILDREN;
+	c[n++].type = REPORT_COL_SELF;
+	if (v->cpu_util) {
+		c[n++].type = REPORT_COL_SYS;
+		c[n++].type = REPORT_COL_US;
+	}
+	if (v->nr_samples)
+		c[n++].type = REPORT_COL_SAMPLES;
+	if (v->total_period)
+		c[n++].type = REPORT_COL_PERIOD;
+	for (size_t k = 0; k < v->nr_keys && n < REPORT_MAX_COLS; k++) {
+		c[n].type = REPORT_COL_KEY;
+		c[n++].key = v->keys[k];
+	}
+	return n;
+}
+
+static const char *col_title(const struct report_view *v, const struct report_column *c)
+{
+	switch (c->type) {
+	case REPORT_COL_CHILDREN: return "Children";
+	case REPORT_COL_SELF: return v->children && !v->cols ? "Self" : "Overhead";
+	case REPORT_COL_SYS: return "sys";
+	case REPORT_COL_US: return "usr";
+	case REPORT_COL_SAMPLES: return "Samples";
+	case REPORT_COL_PERIOD: return "Period";
+	default: return key_header(c->key);
+	}
+}
+
+/* perf's widths: 8 for a percentage, 12 for a count (per group member). */
+static int col_value_width(const struct report_column *c)
+{
+	return c->type == REPORT_COL_SAMPLES || c->type == REPORT_COL_PERIOD ? 12 : 8;
+}
+
+/* One member's value of a weight column. */
+static void col_value(const struct report_view *v, const struct report_column *c, const struct pms_hist_entry *e,
+		      const struct pms_hist_event *ev, char *buf, size_t sz)
+{
+	uint64_t total = report_total(v, ev), p = 0;
+
+	switch (c->type) {
+	case REPORT_COL_SAMPLES:
+		snprintf(buf, sz, "%" PRIu64, e ? e->self_samples : 0);
+		return;
+	case REPORT_COL_PERIOD:
+		snprintf(buf, sz, "%" PRIu64, e ? e->self_period : 0);
+		return;
+	case REPORT_COL_CHILDREN: p = e ? e->children_period : 0; break;
+	case REPORT_COL_SELF: p = e ? e->self_period : 0; break;
+	case REPORT_COL_SYS: p = e ? e->self_period_sys : 0; break;
+	case REPORT_COL_US: p = e ? e->self_period_us : 0; break;
+	default: break;
+	}
+	snprintf(buf, sz, "%.2f%%", pct(p, total));
+}
+
+/* Does the column print its text unpadded (perf's symbol and srcline columns when last)? */
+static bool col_unpadded(const struct report_column *c, bool last)
+{
+	return last && c->type == REPORT_COL_KEY &&
+	       (c->key == PMS_SORT_SYM || c->key == PMS_SORT_SRCLINE || c->key == PMS_SORT_SYM_FROM ||
+		c->key == PMS_SORT_SYM_TO);
+}
+
+static void print_entry_graph(FILE *f, const struct report_view *v, const struct pms_hist_event *ev,
+			      const struct pms_hist_entry *e)
+{
+	if (v->graph_mode == REPORT_FLAT || v->graph_mode == REPORT_FOLDED)
+		print_paths(f, v, ev, e);
+	else
+		print_graph(f, v, ev, e);
 }
 
 static void print_rows(FILE *f, const struct report_view *v, const struct rows *t)
 {
-	int w[PMS_HIST_MAX_KEYS];
+	struct report_column defcols[REPORT_MAX_COLS];
+	const struct report_column *cols = v->cols;
+	size_t nc = v->nr_cols;
+	int w[REPORT_MAX_COLS];
 	size_t n = t->nr_members;
+	const char *sep = v->field_sep;
 	char buf[2048];
 
-	for (size_t k = 0; k < v->nr_keys; k++) {
-		w[k] = (int)strlen(key_header(v->keys[k]));
+	if (!cols) {
+		nc = default_columns(v, defcols);
+		cols = defcols;
+	}
+	for (size_t c = 0; c < nc; c++) {
+		if (cols[c].type != REPORT_COL_KEY) {
+			w[c] = (int)n * col_value_width(&cols[c]);
+			continue;
+		}
+		if (c < v->nr_widths && v->widths[c] > 0) {
+			w[c] = v->widths[c]; /* -w: perf cuts titles and texts to it */
+			continue;
+		}
+		w[c] = (int)strlen(key_header(cols[c].key));
 		for (size_t i = 0; i < t->nr_rows; i++) {
-			int x = key_min_width(v->keys[k], t->rows[i].key);
+			int x = key_min_width(cols[c].key, t->rows[i].key);
 
-			if (x > w[k])
-				w[k] = x;
+			if (x > w[c])
+				w[c] = x;
 		}
 	}
 	/* header and dots: a group's columns are n times as wide, titles right-aligned, as perf's */
 	fputs("# ", f);
-	if (v->children) {
-		column_title(f, "Children", n, 8);
-		fputs("  ", f);
-		column_title(f, "Self", n, 8);
-	} else {
-		column_title(f, "Overhead", n, 8);
-	}
-	if (v->nr_samples) {
-		fputs("  ", f);
-		column_title(f, "Samples", n, 12);
-	}
-	for (size_t k = 0; k < v->nr_keys; k++) {
-		bool right = v->keys[k] == PMS_SORT_PID || v->keys[k] == PMS_SORT_TID;
+	for (size_t c = 0; c < nc; c++) {
+		bool right = cols[c].type != REPORT_COL_KEY || cols[c].key == PMS_SORT_PID || cols[c].key == PMS_SORT_TID;
 
-		fprintf(f, right ? "  %*s" : "  %-*s", w[k], key_header(v->keys[k]));
+		if (sep)
+			fprintf(f, "%s%s", c ? sep : "", col_title(v, &cols[c]));
+		else
+			fprintf(f, right ? "%s%*.*s" : "%s%-*.*s", c ? "  " : "", w[c], w[c], col_title(v, &cols[c]));
 	}
-	fputs("\n# ", f);
-	column_dots(f, n, 8);
-	if (v->children) {
-		fputs("  ", f);
-		column_dots(f, n, 8);
+	if (!sep) {
+		fputs("\n# ", f);
+		for (size_t c = 0; c < nc; c++) {
+			fputs(c ? "  " : "", f);
+			for (int i = 0; i < w[c]; i++)
+				fputc('.', f);
+		}
+		fputs("\n#", f);
 	}
-	if (v->nr_samples) {
-		fputs("  ", f);
-		column_dots(f, n, 12);
-	}
-	for (size_t k = 0; k < v->nr_keys; k++) {
-		fputs("  ", f);
-		for (int i = 0; i < w[k]; i++)
-			fputc('.', f);
-	}
-	fputs("\n#\n", f);
+	fputc('\n', f);
 	for (size_t i = 0; i < t->nr_rows; i++) {
 		const struct pms_hist_group_row *r = &t->rows[i];
 
 		if (!row_shown(v, t, r))
 			continue;
-		/* each member's share of its own event's total; 0.00% where it has no such entry */
-		for (int pass = v->children ? 0 : 1; pass < 2; pass++) {
+		if (!sep)
 			fputs("  ", f);
-			for (size_t m = 0; m < n; m++) {
-				const struct pms_hist_entry *e = r->members[m];
-				uint64_t p = !e ? 0 : pass == 0 ? e->children_period : e->self_period;
+		for (size_t c = 0; c < nc; c++) {
+			const struct report_column *col = &cols[c];
 
-				fprintf(f, " %6.2f%%", pct(p, t->events[m] ? t->events[m]->period : 0));
+			if (col->type != REPORT_COL_KEY) {
+				/* each member's share of its own event's total; 0.00% where it has no such entry */
+				for (size_t m = 0; m < n; m++) {
+					col_value(v, col, r->members[m], t->events[m], buf, sizeof(buf));
+					if (sep)
+						fprintf(f, "%s%s", c || m ? sep : "", buf);
+					else
+						fprintf(f, "%s%*s", c && !m ? "  " : "", col_value_width(col), buf);
+				}
+				continue;
 			}
-		}
-		if (v->nr_samples) {
-			fputs("  ", f);
-			for (size_t m = 0; m < n; m++)
-				fprintf(f, " %11" PRIu64, r->members[m] ? r->members[m]->self_samples : 0);
-		}
-		for (size_t k = 0; k < v->nr_keys; k++) {
-			enum pms_sort_key key = v->keys[k];
-
-			key_text(key, r->key, w[k], buf, sizeof(buf));
-			if ((key == PMS_SORT_SYM || key == PMS_SORT_SRCLINE || key == PMS_SORT_SYM_FROM ||
-			     key == PMS_SORT_SYM_TO) && k + 1 == v->nr_keys)
-				fprintf(f, "  %s", buf);
+			key_text(col->key, r->key, sep ? 0 : w[c], buf, sizeof(buf));
+			if (sep)
+				fprintf(f, "%s%s", c ? sep : "", buf);
+			else if (c < v->nr_widths && v->widths[c] > 0)
+				fprintf(f, "%s%-*.*s", c ? "  " : "", col_unpadded(col, c + 1 == nc) ? 0 : w[c], w[c], buf);
+			else if (col_unpadded(col, c + 1 == nc))
+				fprintf(f, "%s%s", c ? "  " : "", buf);
 			else
-				fprintf(f, "  %-*s", w[k], buf);
+				fprintf(f, "%s%-*s", c ? "  " : "", w[c], buf);
 		}
 		fputc('\n', f);
 		/* a group shows its leader's graph (perf's linked entries of the members have none) */
 		if (v->graph && r->members[0] && t->events[0])
-			print_graph(f, v, t->events[0], r->members[0]);
+			print_entry_graph(f, v, t->events[0], r->members[0]);
 	}
 	fputs("\n\n", f);
 }
@@ -447,7 +795,7 @@ static void print_rows(FILE *f, const struct report_view *v, const struct rows *
 void report_print_stdio(FILE *f, const struct report_view *v, const struct pms_hist_event *ev)
 {
 	const struct pms_hist_event *evs[1] = { ev };
-	struct pms_hist_group_row *r = event_rows(ev);
+	struct pms_hist_group_row *r = event_rows(v, ev);
 	struct rows t = { .nr_members = 1, .events = evs, .rows = r, .nr_rows = ev->nr_entries };
 
 	print_rows(f, v, &t);
@@ -459,6 +807,175 @@ void report_print_group_stdio(FILE *f, const struct report_view *v, const struct
 	struct rows t = { .nr_members = g->nr_members, .events = g->events, .rows = g->rows, .nr_rows = g->nr_rows };
 
 	print_rows(f, v, &t);
+}
+
+/* ---------------------------------------------------------- hierarchy -- */
+
+/* perf's HIERARCHY_INDENT: each level is that much further right. */
+#define HIERARCHY_INDENT 3
+
+struct hier_item {
+	const struct pms_hist_entry *e;
+	char **labels; /* one per key, unpadded */
+};
+
+struct hier_node {
+	size_t item;          /* the first item of its run */
+	size_t depth;
+	uint64_t period;
+	size_t *children;
+	size_t nr_children;
+};
+
+static size_t hier_nr_keys; /* qsort's context */
+
+static int hier_item_cmp(const void *a, const void *b)
+{
+	const struct hier_item *x = a, *y = b;
+
+	for (size_t k = 0; k < hier_nr_keys; k++) {
+		int c = strcmp(x->labels[k], y->labels[k]);
+
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+static const struct hier_node *hier_nodes; /* qsort's context */
+
+static int hier_child_cmp(const void *a, const void *b)
+{
+	const struct hier_node *x = &hier_nodes[*(const size_t *)a], *y = &hier_nodes[*(const size_t *)b];
+
+	if (x->period != y->period)
+		return x->period > y->period ? -1 : 1;
+	return x->item < y->item ? -1 : x->item > y->item;
+}
+
+/* Nodes of items[from, to) at depth under parent (appended to *nodes). */
+static void hier_build(struct hier_item *items, size_t from, size_t to, size_t depth, size_t nr_keys,
+		       struct hier_node **nodes, size_t *nr, size_t *alloc, size_t parent)
+{
+	size_t i = from;
+
+	while (i < to) {
+		size_t j = i + 1, id;
+
+		while (j < to && !strcmp(items[j].labels[depth], items[i].labels[depth]))
+			j++;
+		if (pms_array__reserve(nodes, alloc, *nr + 1, sizeof(**nodes)))
+			die("out of memory");
+		id = (*nr)++;
+		(*nodes)[id] = (struct hier_node){ .item = i, .depth = depth };
+		for (size_t k = i; k < j; k++)
+			(*nodes)[id].period += items[k].e->self_period;
+		if (parent != SIZE_MAX) {
+			struct hier_node *pn = &(*nodes)[parent];
+
+			pn->children = xrealloc(pn->children, (pn->nr_children + 1) * sizeof(*pn->children));
+			pn->children[pn->nr_children++] = id;
+		}
+		if (depth + 1 < nr_keys)
+			hier_build(items, i, j, depth + 1, nr_keys, nodes, nr, alloc, id);
+		i = j;
+	}
+}
+
+static void hier_print(FILE *f, const struct report_view *v, const struct pms_hist_event *ev,
+		       struct hier_item *items, struct hier_node *nodes, size_t id, const int *w)
+{
+	struct hier_node *x = &nodes[id];
+	const struct hier_item *it = &items[x->item];
+	enum pms_sort_key k = v->keys[x->depth];
+	bool last = x->depth + 1 == v->nr_keys;
+	char buf[2048], val[32];
+
+	if (pct(x->period, report_total(v, ev)) < v->percent_limit)
+		return;
+	snprintf(val, sizeof(val), "%.2f%%", pct(x->period, report_total(v, ev)));
+	key_text(k, it->e, w[x->depth], buf, sizeof(buf));
+	fprintf(f, "%*s  %8s%*s  ", (int)(x->depth * HIERARCHY_INDENT), "", val,
+		(int)((v->nr_keys - 1) * HIERARCHY_INDENT), "");
+	if (last && (k == PMS_SORT_SYM || k == PMS_SORT_SRCLINE))
+		fprintf(f, "%s\n", buf);
+	else
+		fprintf(f, "%-*s\n", w[x->depth], buf);
+	if (last) {
+		if (v->graph)
+			print_entry_graph(f, v, ev, it->e);
+		return;
+	}
+	hier_nodes = nodes;
+	qsort(x->children, x->nr_children, sizeof(*x->children), hier_child_cmp);
+	for (size_t c = 0; c < x->nr_children; c++)
+		hier_print(f, v, ev, items, nodes, x->children[c], w);
+}
+
+/* perf's --hierarchy: one level per sort key, each the sum of the entries under it, heaviest first. */
+void report_print_hierarchy(FILE *f, const struct report_view *v, const struct pms_hist_event *ev)
+{
+	size_t nk = v->nr_keys, nr = 0, alloc = 0, *tops = NULL, nr_tops = 0;
+	struct hier_item *items = xcalloc(ev->nr_entries ? ev->nr_entries : 1, sizeof(*items));
+	struct hier_node *nodes = NULL;
+	int w[PMS_HIST_MAX_KEYS], dots = 0;
+	char buf[2048];
+
+	for (size_t k = 0; k < nk; k++) {
+		int d;
+
+		w[k] = (int)strlen(key_header(v->keys[k]));
+		for (size_t i = 0; i < ev->nr_entries; i++) {
+			int x = key_min_width(v->keys[k], ev->entries[i]);
+
+			if (x > w[k])
+				w[k] = x;
+		}
+		d = (int)k * HIERARCHY_INDENT + w[k];
+		if (d > dots)
+			dots = d;
+	}
+	for (size_t i = 0; i < ev->nr_entries; i++) {
+		items[i].e = ev->entries[i];
+		items[i].labels = xcalloc(nk, sizeof(char *));
+		for (size_t k = 0; k < nk; k++) {
+			key_text(v->keys[k], ev->entries[i], 0, buf, sizeof(buf));
+			items[i].labels[k] = xstrdup(buf);
+		}
+	}
+	hier_nr_keys = nk;
+	qsort(items, ev->nr_entries, sizeof(*items), hier_item_cmp);
+	hier_build(items, 0, ev->nr_entries, 0, nk, &nodes, &nr, &alloc, SIZE_MAX);
+	for (size_t i = 0; i < nr; i++)
+		if (!nodes[i].depth) {
+			tops = xrealloc(tops, (nr_tops + 1) * sizeof(*tops));
+			tops[nr_tops++] = i;
+		}
+	fprintf(f, "# %*s  ", 8 + (int)((nk - 1) * HIERARCHY_INDENT), "Overhead");
+	for (size_t k = 0; k < nk; k++)
+		fprintf(f, "%s%s", k ? " / " : "", key_header(v->keys[k]));
+	fprintf(f, "\n# ");
+	for (int i = 0; i < 8 + (int)((nk - 1) * HIERARCHY_INDENT); i++)
+		fputc('.', f);
+	fputs("  ", f);
+	for (int i = 0; i < dots; i++)
+		fputc('.', f);
+	fputs("\n#\n", f);
+	hier_nodes = nodes;
+	qsort(tops, nr_tops, sizeof(*tops), hier_child_cmp);
+	for (size_t t = 0; t < nr_tops; t++)
+		hier_print(f, v, ev, items, nodes, tops[t], w);
+	fputs("\n\n", f);
+	for (size_t i = 0; i < nr; i++)
+		free(nodes[i].children);
+	free(nodes);
+	free(tops);
+	for (size_t i = 0; i < ev->nr_entries; i++) {
+		for (size_t k = 0; k < nk; k++)
+			free(items[i].labels[k]);
+		free(items[i].labels);
+	}
+	free(items);
 }
 
 /* --------------------------------------------------------------- json -- */
@@ -543,10 +1060,16 @@ static void json_branch_end(struct pms_json *w, const char *key, const struct pm
 }
 
 /* The weights of entry e (NULL: none) against total. */
-static void json_weights(struct pms_json *w, const struct pms_hist_entry *e, uint64_t total)
+static void json_weights(struct pms_json *w, const struct report_view *v, const struct pms_hist_entry *e,
+			 uint64_t total)
 {
 	pms_json__num(w, "children", pct(e ? e->children_period : 0, total), 4);
 	pms_json__num(w, "self", pct(e ? e->self_period : 0, total), 4);
+	/* a branch has no privilege level of its own */
+	if (!v->branch) {
+		pms_json__num(w, "sys", pct(e ? e->self_period_sys : 0, total), 4);
+		pms_json__num(w, "usr", pct(e ? e->self_period_us : 0, total), 4);
+	}
 	pms_json__uint(w, "children_period", e ? e->children_period : 0);
 	pms_json__uint(w, "self_period", e ? e->self_period : 0);
 	pms_json__uint(w, "children_samples", e ? e->children_samples : 0);
@@ -557,7 +1080,7 @@ static void json_rows(struct pms_json *w, const struct report_view *v, const str
 {
 	const struct pms_cg *cg = pms_hist__cg(v->h);
 	const struct pms_hist_event *lead = t->events[0];
-	uint64_t lead_period = lead ? lead->period : 0;
+	uint64_t lead_period = report_total(v, lead);
 	uint64_t min_hit = (uint64_t)((double)lead_period * v->cg_min_percent / 100.0);
 	char buf[1024];
 
@@ -571,7 +1094,7 @@ static void json_rows(struct pms_json *w, const struct report_view *v, const str
 			continue;
 		pms_json__obj(w, NULL);
 		/* the leader's weights (a group's first member), as for a single event */
-		json_weights(w, le, lead_period);
+		json_weights(w, v, le, lead_period);
 		for (size_t k = 0; k < v->nr_keys; k++) {
 			switch (v->keys[k]) {
 			case PMS_SORT_COMM:
@@ -619,6 +1142,9 @@ static void json_rows(struct pms_json *w, const struct report_view *v, const str
 			case PMS_SORT_SRCLINE:
 				pms_json__str(w, "srcline", e->srcline);
 				break;
+			case PMS_SORT_PARENT:
+				pms_json__str(w, "parent", e->parent);
+				break;
 			case PMS_SORT_CPU:
 				if (e->cpu == UINT32_MAX)
 					pms_json__null(w, "cpu");
@@ -654,7 +1180,7 @@ static void json_rows(struct pms_json *w, const struct report_view *v, const str
 			pms_json__arr(w, "group");
 			for (size_t m = 0; m < t->nr_members; m++) {
 				pms_json__obj(w, NULL);
-				json_weights(w, r->members[m], t->events[m] ? t->events[m]->period : 0);
+				json_weights(w, v, r->members[m], report_total(v, t->events[m]));
 				pms_json__end(w);
 			}
 			pms_json__end(w);
@@ -681,7 +1207,7 @@ static void json_rows(struct pms_json *w, const struct report_view *v, const str
 void report_json_entries(struct pms_json *w, const struct report_view *v, const struct pms_hist_event *ev)
 {
 	const struct pms_hist_event *evs[1] = { ev };
-	struct pms_hist_group_row *r = event_rows(ev);
+	struct pms_hist_group_row *r = event_rows(v, ev);
 	struct rows t = { .nr_members = 1, .events = evs, .rows = r, .nr_rows = ev->nr_entries };
 
 	json_rows(w, v, &t);

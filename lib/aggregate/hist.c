@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Report histograms: samples interned into frame/chain/class tables, expanded into sorted entries and call-graph trees once at the end.
 #include <errno.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,9 @@ struct frame_rec {
 	uint32_t hash, hash_canon;
 };
 
+/* Direct-mapped memo of the parent pattern's verdict per symbol. */
+#define PARENT_MEMO_SIZE 1024
+
 /* Direct-mapped memo of intern_frame(): a hot loop's addresses hit it every time. */
 #define FMEMO_SIZE 4096
 
@@ -53,6 +57,12 @@ struct chain_rec {
 	 * file address.
 	 */
 	bool leaf_twin;
+	/*
+	 * --max-stack cut the chain from the root (session's leaf_cut): seq[off]
+	 * is the sampled frame for the entry, but the recorded chain kept only
+	 * the outer callers, so trees start at seq[off + 1], as perf's do.
+	 */
+	bool leaf_cut;
 };
 
 /* A branch-mode class's chain is [to, from]; cycles and bflags are its flags the keys use. */
@@ -64,6 +74,7 @@ struct class_rec {
 	uint32_t hash;
 	uint16_t cycles;
 	uint8_t bflags;     /* BFLAG_* */
+	const char *parent; /* the parent key's symbol (interned by the session), NULL: none matched */
 	uint64_t period, samples;
 };
 
@@ -123,6 +134,11 @@ struct pms_hist {
 	size_t nr_strs, strs_alloc;
 	struct pms_idtab str_tab;
 
+	/* the parent key's pattern, and whether each symbol (by interned pointer) matches it */
+	regex_t parent_re;
+	bool has_parent_re;
+	struct { const char *sym; bool match; } parent_memo[PARENT_MEMO_SIZE];
+
 	/* filter memo: interned pointers repeat */
 	const char *memo_comm, *memo_dso, *memo_sym;
 	bool memo_comm_ok, memo_dso_ok, memo_sym_ok;
@@ -134,7 +150,7 @@ struct pms_hist {
 static const char *const key_names[PMS_SORT__NR] = {
 	[PMS_SORT_COMM] = "comm", [PMS_SORT_PID] = "pid", [PMS_SORT_TID] = "tid",
 	[PMS_SORT_DSO] = "dso", [PMS_SORT_SYM] = "sym", [PMS_SORT_SRCLINE] = "srcline",
-	[PMS_SORT_CPU] = "cpu", [PMS_SORT_DSO_FROM] = "dso_from", [PMS_SORT_DSO_TO] = "dso_to",
+	[PMS_SORT_CPU] = "cpu", [PMS_SORT_PARENT] = "parent", [PMS_SORT_DSO_FROM] = "dso_from", [PMS_SORT_DSO_TO] = "dso_to",
 	[PMS_SORT_SYM_FROM] = "symbol_from", [PMS_SORT_SYM_TO] = "symbol_to", [PMS_SORT_CYCLES] = "cycles",
 	[PMS_SORT_MISPREDICT] = "mispredict",
 };
@@ -261,6 +277,17 @@ int pms_hist__new(struct pms_hist **out, const struct pms_hist_opts *opts)
 		h->has_filter = true;
 	}
 	h->opts.filter = NULL;
+	if (h->key[PMS_SORT_PARENT] || h->filter.parent_only) {
+		/* perf's default parent_pattern */
+		const char *re = h->opts.parent_regex ? h->opts.parent_regex : "^sys_|^do_page_fault";
+
+		if (regcomp(&h->parent_re, re, REG_EXTENDED | REG_NOSUB)) {
+			free(h);
+			return -EINVAL;
+		}
+		h->has_parent_re = true;
+	}
+	h->opts.parent_regex = NULL; /* borrowed: not kept */
 	pms_cg__init(&h->cg);
 	h->memo = calloc(FMEMO_SIZE, sizeof(*h->memo)); /* optional: NULL only slows __add() */
 	*out = h;
@@ -271,6 +298,8 @@ void pms_hist__free(struct pms_hist *h)
 {
 	if (!h)
 		return;
+	if (h->has_parent_re)
+		regfree(&h->parent_re);
 	free(h->frames);
 	pms_idtab__release(&h->frame_tab);
 	free(h->seq);
@@ -335,7 +364,27 @@ enum { KEEP, DROP, HIDE };
  * another thread, object or symbol; perf still counts those in the event's
  * total (its default "absolute" percentages for --comms/--dsos/--symbols/--pid).
  */
-static int keep_sample(struct pms_hist *h, const struct pms_session_sample *s)
+/* perf's parent: the first symbol from the sampled frame out that matches the pattern, NULL if none. */
+static const char *find_parent(struct pms_hist *h, const struct pms_session_sample *s)
+{
+	for (size_t i = 0; i < s->nr_frames; i++) {
+		const char *sym = s->frames[i].res.sym;
+		size_t slot;
+
+		if (!sym)
+			continue;
+		slot = (size_t)(((uintptr_t)sym >> 4) * 0x9e3779b1u) % PARENT_MEMO_SIZE;
+		if (h->parent_memo[slot].sym != sym) {
+			h->parent_memo[slot].sym = sym;
+			h->parent_memo[slot].match = !regexec(&h->parent_re, sym, 0, NULL, 0);
+		}
+		if (h->parent_memo[slot].match)
+			return sym;
+	}
+	return NULL;
+}
+
+static int keep_sample(struct pms_hist *h, const struct pms_session_sample *s, const char *parent)
 {
 	const struct pms_hist_filter *f = &h->filter;
 	const struct pms_frame *leaf = &s->frames[0];
@@ -376,6 +425,12 @@ static int keep_sample(struct pms_hist *h, const struct pms_session_sample *s)
 		if (!h->memo_sym_ok)
 			return HIDE;
 	}
+	if (f->hide_unresolved && !leaf->res.sym)
+		return HIDE;
+	if (f->sym_substr && (!leaf->res.sym || !strstr(leaf->res.sym, f->sym_substr)))
+		return HIDE;
+	if (f->parent_only && !parent)
+		return HIDE;
 	return KEEP;
 }
 
@@ -486,9 +541,10 @@ static bool chain_eq(const void *ctx, uint32_t idx)
 	const struct pms_hist *h = c[0];
 	const size_t *len = c[1];
 	const bool *twin = c[2];
+	const bool *cut = c[3];
 	const struct chain_rec *ch = &h->chains[idx];
 
-	return ch->len == *len && ch->leaf_twin == *twin &&
+	return ch->len == *len && ch->leaf_twin == *twin && ch->leaf_cut == *cut &&
 	       !memcmp(&h->seq[ch->off], h->tmp, (*len + *twin) * sizeof(uint32_t));
 }
 
@@ -501,7 +557,7 @@ static bool class_eq(const void *ctx, uint32_t idx)
 
 	return x->chain == k->chain && x->event == k->event && x->comm == k->comm &&
 	       x->pid == k->pid && x->tid == k->tid && x->cpu == k->cpu && x->cycles == k->cycles &&
-	       x->bflags == k->bflags;
+	       x->bflags == k->bflags && x->parent == k->parent;
 }
 
 static struct event_acc *event_of(struct pms_hist *h, size_t attr_idx)
@@ -532,10 +588,10 @@ static void count_event(struct event_acc *ev, const struct pms_session_sample *s
 
 /* The id of the chain h->tmp[0..nr) (interned). 0 or -ENOMEM. */
 /* The chain h->tmp[0..nr), plus its leaf twin at h->tmp[nr] when twin. */
-static int intern_chain(struct pms_hist *h, size_t nr, bool twin, uint32_t *chain)
+static int intern_chain(struct pms_hist *h, size_t nr, bool twin, bool cut, uint32_t *chain)
 {
-	const void *ctx[3] = { h, &nr, &twin };
-	uint64_t hv = 0x51ed + twin;
+	const void *ctx[4] = { h, &nr, &twin, &cut };
+	uint64_t hv = 0x51ed + twin + 2 * cut;
 	size_t slot;
 
 	for (size_t i = 0; i < nr + twin; i++)
@@ -553,7 +609,7 @@ static int intern_chain(struct pms_hist *h, size_t nr, bool twin, uint32_t *chai
 		return -ENOMEM;
 	memcpy(&h->seq[h->nr_seq], h->tmp, (nr + twin) * sizeof(*h->tmp));
 	h->chains[h->nr_chains] = (struct chain_rec){
-		.off = (uint32_t)h->nr_seq, .len = (uint32_t)nr, .hash = (uint32_t)hv, .leaf_twin = twin,
+		.off = (uint32_t)h->nr_seq, .len = (uint32_t)nr, .hash = (uint32_t)hv, .leaf_twin = twin, .leaf_cut = cut,
 	};
 	h->nr_seq += nr + twin;
 	*chain = (uint32_t)h->nr_chains;
@@ -569,7 +625,8 @@ static int add_class(struct pms_hist *h, struct class_rec *k, uint64_t period)
 	size_t slot;
 
 	hv = pms_hash__mix64(hash_step(hash_step(hash_step(hash_step(hash_step(hash_step(k->event, k->chain),
-			     (uintptr_t)k->comm), k->pid), k->tid), k->cpu), (uint64_t)k->cycles << 8 | k->bflags));
+			     (uintptr_t)k->comm), k->pid), k->tid), k->cpu), ((uint64_t)k->cycles << 8 | k->bflags) ^
+			     (uintptr_t)k->parent));
 	k->hash = (uint32_t)hv;
 	if (pms_idtab__reserve(&h->class_tab))
 		return -ENOMEM;
@@ -609,6 +666,7 @@ int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 	struct class_rec k;
 	uint32_t chain;
 	struct event_acc *ev;
+	const char *parent = NULL;
 	bool twin;
 
 	if (!nr || h->finished || h->opts.branch)
@@ -616,13 +674,18 @@ int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 	ev = event_of(h, s->attr_idx);
 	if (!ev)
 		return -ENOMEM;
+	if (h->has_parent_re)
+		parent = find_parent(h, s);
 	if (h->has_filter) {
-		int verdict = keep_sample(h, s);
+		int verdict = keep_sample(h, s, parent);
 
 		if (verdict != KEEP) {
 			h->filtered++;
-			if (verdict == HIDE)
+			if (verdict == HIDE) {
 				count_event(ev, s, s->period);
+				ev->pub.hidden_samples++;
+				ev->pub.hidden_period += s->period;
+			}
 			return 0;
 		}
 	}
@@ -636,11 +699,13 @@ int pms_hist__add(struct pms_hist *h, const struct pms_session_sample *s)
 	twin = h->whole_chain && s->has_callchain && !s->leaf_cut && !s->frames[0].res.sym;
 	if (twin && intern_frame(h, &s->frames[0], h->by_addr, true, &h->tmp[nr]))
 		return -ENOMEM;
-	if (intern_chain(h, nr, twin && h->tmp[nr] != h->tmp[0], &chain))
+	if (intern_chain(h, nr, twin && h->tmp[nr] != h->tmp[0], h->whole_chain && s->has_callchain && s->leaf_cut && nr > 1,
+			 &chain))
 		return -ENOMEM;
 	/* class: only the thread fields a sort key looks at */
 	memset(&k, 0, sizeof(k));
 	class_thread_fields(h, s, &k);
+	k.parent = h->key[PMS_SORT_PARENT] ? parent : NULL;
 	k.chain = chain;
 	if (add_class(h, &k, s->period))
 		return -ENOMEM;
@@ -661,12 +726,15 @@ int pms_hist__add_branches(struct pms_hist *h, const struct pms_session_sample *
 	if (!ev)
 		return -ENOMEM;
 	if (h->has_filter) {
-		int verdict = keep_sample(h, s);
+		int verdict = keep_sample(h, s, h->has_parent_re ? find_parent(h, s) : NULL);
 
 		if (verdict != KEEP) {
 			h->filtered += nr;
-			for (size_t i = 0; verdict == HIDE && i < nr; i++)
+			for (size_t i = 0; verdict == HIDE && i < nr; i++) {
 				count_event(ev, s, 1);
+				ev->pub.hidden_samples++;
+				ev->pub.hidden_period++;
+			}
 			return 0;
 		}
 	}
@@ -678,7 +746,7 @@ int pms_hist__add_branches(struct pms_hist *h, const struct pms_session_sample *
 		memset(&k, 0, sizeof(k));
 		/* each end keyed per function when it has a symbol, else per address (perf's sym_from/to) */
 		if (intern_frame(h, &br[i].to, false, false, &h->tmp[0]) ||
-		    intern_frame(h, &br[i].from, false, false, &h->tmp[1]) || intern_chain(h, 2, false, &k.chain))
+		    intern_frame(h, &br[i].from, false, false, &h->tmp[1]) || intern_chain(h, 2, false, false, &k.chain))
 			return -ENOMEM;
 		class_thread_fields(h, s, &k);
 		if (h->key[PMS_SORT_CYCLES])
@@ -890,6 +958,7 @@ static void entry_fields(const struct pms_hist *h, const struct entry_key *k, st
 	}
 	if (h->key[PMS_SORT_SRCLINE])
 		e->srcline = k->f->srcline;
+	e->parent = k->c->parent;
 	if (h->opts.branch) {
 		const uint32_t *ends = &h->seq[h->chains[k->c->chain].off]; /* [to, from] */
 
@@ -925,7 +994,7 @@ static bool entry_key_eq(const struct pms_hist_entry *e, const struct pms_hist_e
 	return e->comm == k->comm && e->pid == k->pid && e->tid == k->tid && e->cpu == k->cpu &&
 	       e->dso == k->dso && e->sym == k->sym && e->addr == k->addr &&
 	       (e->kind == k->kind || (level_free(e) && level_free(k))) &&
-	       e->srcline == k->srcline && ref_eq(&e->from, &k->from) && ref_eq(&e->to, &k->to) &&
+	       e->srcline == k->srcline && e->parent == k->parent && ref_eq(&e->from, &k->from) && ref_eq(&e->to, &k->to) &&
 	       e->cycles == k->cycles && e->mispred == k->mispred && e->predicted == k->predicted;
 }
 
@@ -939,7 +1008,7 @@ static uint64_t entry_key_hash(const struct pms_hist_entry *k)
 	uint64_t hv = hash_step(hash_step(hash_step((uintptr_t)k->comm, k->pid), k->tid), k->cpu);
 
 	hv = hash_step(hash_step(hash_step(hash_step(hv, (uintptr_t)k->dso), (uintptr_t)k->sym), k->addr),
-		       (uintptr_t)k->srcline + (level_free(k) ? 0 : k->kind));
+		       (uintptr_t)k->srcline + (level_free(k) ? 0 : k->kind) + (uintptr_t)k->parent);
 	hv = ref_hash(ref_hash(hv, &k->from), &k->to);
 	return hash_step(hv, (uint64_t)k->cycles << 2 | (uint64_t)k->mispred << 1 | k->predicted);
 }
@@ -983,7 +1052,7 @@ static int add_tree_path(struct pms_hist *h, uint32_t eidx, const struct chain_r
 			 size_t from, bool toward_leaf, const struct class_rec *c, uint32_t *buf)
 {
 	const uint32_t *chain = &h->seq[ch->off];
-	size_t len = ch->len, n = 0;
+	size_t len = ch->len, n = 0, first = ch->leaf_cut ? 1 : 0;
 
 	if (!h->entries[eidx].cg_root) {
 		uint32_t root = pms_cg__new_root(&h->cg);
@@ -993,10 +1062,10 @@ static int add_tree_path(struct pms_hist *h, uint32_t eidx, const struct chain_r
 		h->entries[eidx].cg_root = root;
 	}
 	if (toward_leaf) {
-		for (size_t i = from + 1; i-- > 0;)
+		for (size_t i = from + 1; i-- > first;)
 			buf[n++] = h->frames[chain[i]].fn;
 	} else {
-		for (size_t i = from; i < len; i++)
+		for (size_t i = from > first ? from : first; i < len; i++)
 			buf[n++] = h->frames[chain[i]].fn;
 	}
 	/* the sampled frame as the chain recorded it (chain_rec.leaf_twin) */
@@ -1059,8 +1128,14 @@ static int expand_class(struct pms_hist *h, const struct class_rec *c, uint32_t 
 	e = &h->entries[leaf];
 	e->priv_stamp = stamp;
 	if (pass == 0) {
+		enum pms_frame_kind leaf_kind = h->frames[chain[0]].pub.kind;
+
 		e->self_period += c->period;
 		e->self_samples += c->samples;
+		if (leaf_kind == PMS_FRAME_KERNEL)
+			e->self_period_sys += c->period;
+		else if (leaf_kind == PMS_FRAME_USER || leaf_kind == PMS_FRAME_JIT)
+			e->self_period_us += c->period;
 		e->children_period += c->period;
 		e->children_samples += c->samples;
 		if (len > e->max_depth)
@@ -1440,6 +1515,46 @@ static int cmp_rows(const void *pa, const void *pb)
 			return x > y ? -1 : 1;
 	}
 	return sort_hist->opts.branch ? cmp_branch_keys(a->key, b->key) : cmp_rest(a->key, b->key);
+}
+
+struct sorted_row {
+	struct pms_hist_group_row row;
+	uint64_t weight;
+	size_t pos;
+};
+
+static int cmp_sorted_rows(const void *a, const void *b)
+{
+	const struct sorted_row *x = a, *y = b;
+
+	if (x->weight != y->weight)
+		return x->weight > y->weight ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+int pms_hist_group__sort_by_member(struct pms_hist_group *g, size_t member, bool children)
+{
+	struct sorted_row *v;
+
+	if (member >= g->nr_members)
+		member = 0;
+	if (!g->nr_rows)
+		return 0;
+	v = calloc(g->nr_rows, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < g->nr_rows; i++) {
+		const struct pms_hist_entry *e = g->rows[i].members[member];
+
+		v[i].row = g->rows[i];
+		v[i].weight = !e ? 0 : children ? e->children_period : e->self_period;
+		v[i].pos = i;
+	}
+	qsort(v, g->nr_rows, sizeof(*v), cmp_sorted_rows);
+	for (size_t i = 0; i < g->nr_rows; i++)
+		g->rows[i] = v[i].row;
+	free(v);
+	return 0;
 }
 
 void pms_hist_group__free(struct pms_hist_group *g)

@@ -52,6 +52,8 @@ enum pms_sort_key {
 	PMS_SORT_SYM,
 	PMS_SORT_SRCLINE,
 	PMS_SORT_CPU,
+	PMS_SORT_PARENT,     /* "parent": the first frame from the sampled one out whose symbol matches
+				pms_hist_opts.parent_regex, "[other]" (NULL) when none does */
 	/* branch mode only (perf's names): one branch's source and target, its flags */
 	PMS_SORT_DSO_FROM,   /* "dso_from": "Source Shared Object" */
 	PMS_SORT_DSO_TO,     /* "dso_to" */
@@ -88,6 +90,9 @@ struct pms_hist_filter {
 	const char *const *dsos; size_t nr_dsos;   /* full path or base name */
 	const char *const *syms; size_t nr_syms;
 	uint64_t time_start_ns, time_end_ns;       /* 0: open end */
+	bool hide_unresolved;                      /* perf's -U: hide samples whose IP has no symbol */
+	bool parent_only;                          /* perf's -x: hide samples without a parent match */
+	const char *sym_substr;                    /* perf's --symbol-filter: hide samples whose symbol lacks it */
 };
 
 struct pms_hist_opts {
@@ -110,6 +115,12 @@ struct pms_hist_opts {
 	 * perf's comm,dso_from,symbol_from,symbol_to,cycles.
 	 */
 	bool branch;
+	/*
+	 * The parent key's pattern (POSIX extended regex, perf's -p); NULL:
+	 * perf's default "^sys_|^do_page_fault". A bad one fails __new() with
+	 * -EINVAL.
+	 */
+	const char *parent_regex;
 };
 
 /* One end of a branch, as an entry keys it. */
@@ -130,11 +141,14 @@ struct pms_hist_entry {
 	const char *sym;       /* NULL: unresolved, print addr */
 	uint64_t addr;         /* file address of an unresolved frame */
 	const char *srcline;   /* "file.c:12", "sym+13" or "dso[0x1234]" (perf's forms) */
+	const char *parent;    /* key parent: the matching caller's symbol; NULL: perf's "[other]" */
 	enum pms_frame_kind kind;
 	enum pms_res_status status;
 	/* Weights. children_* include self_*; equal to self_* without children mode. */
 	uint64_t self_period, self_samples;
 	uint64_t children_period, children_samples;
+	/* Of self_period: samples taken in the kernel, in user space (perf's period_sys, period_us; guests in neither). */
+	uint64_t self_period_sys, self_period_us;
 	/* Branch mode: source and target (set as far as the keys look at them), flags. */
 	struct pms_hist_frame_ref from, to;
 	uint16_t cycles;       /* 0: not recorded */
@@ -149,6 +163,7 @@ struct pms_hist_event {
 	size_t attr_idx;
 	const char *name;              /* the session's event name */
 	uint64_t samples, period;      /* totals (hidden samples included, dropped ones not) */
+	uint64_t hidden_samples, hidden_period; /* of those, the hidden ones (perf's --percentage relative leaves them out) */
 	struct pms_hist_entry **entries; /* sorted: children (or self) period, descending */
 	size_t nr_entries;
 };
@@ -219,6 +234,12 @@ struct pms_hist_group {
 int pms_hist__group(const struct pms_hist *h, const size_t *attr_idx, size_t nr,
 		    struct pms_hist_group **out);
 void pms_hist_group__free(struct pms_hist_group *g);
+/*
+ * perf's --group-sort-idx: rows by member's weight (children or self),
+ * heaviest first, rows of equal weight in their previous order; a member
+ * past the group's end sorts by the leader, as perf. 0 or -ENOMEM.
+ */
+int pms_hist_group__sort_by_member(struct pms_hist_group *g, size_t member, bool children);
 
 /* The node array of every entry's tree (node.frame is a pms_hist__frame() id). */
 const struct pms_cg *pms_hist__cg(const struct pms_hist *h);

@@ -166,6 +166,8 @@ struct fcache_ent {
 
 struct pms_session {
 	struct pms_session_opts opts;
+	struct pms_session_read *reads; /* PERF_RECORD_READ values per (thread, event), first met first */
+	size_t nr_reads, reads_alloc;
 	struct pms_data_reader *reader;
 	struct pms_resolver *resolver;
 	struct pms_session_stats stats;
@@ -227,6 +229,16 @@ const char *pms_session__event_name(const struct pms_session *s, size_t attr_idx
 	return attr_idx < s->nr_attrs ? s->event_names[attr_idx] : NULL;
 }
 
+size_t pms_session__nr_reads(const struct pms_session *s)
+{
+	return s->nr_reads;
+}
+
+const struct pms_session_read *pms_session__read(const struct pms_session *s, size_t i)
+{
+	return i < s->nr_reads ? &s->reads[i] : NULL;
+}
+
 const struct pms_session_stats *pms_session__stats(const struct pms_session *s)
 {
 	return &s->stats;
@@ -286,6 +298,7 @@ void pms_session__free(struct pms_session *s)
 	aspace_free(s->kernel);
 	pms_ptrmap__release(&s->threads);
 	pms_ptrmap__release(&s->build_ids);
+	free(s->reads);
 	free(s->strs.strs);
 	pms_idtab__release(&s->strs.by_text);
 	arena_free(&s->arena);
@@ -1376,6 +1389,51 @@ static int side_band_out(struct pms_session *s, const struct pms_record *r, int 
 	return 1;
 }
 
+/* Adds value to (pid, tid, event), as perf's perf_read_values_add_value() does. 0 or -ENOMEM. */
+static int add_read(struct pms_session *s, uint32_t pid, uint32_t tid, size_t attr_idx, uint64_t value)
+{
+	for (size_t i = 0; i < s->nr_reads; i++) {
+		struct pms_session_read *x = &s->reads[i];
+
+		if (x->pid == pid && x->tid == tid && x->attr_idx == attr_idx) {
+			x->value += value;
+			return 0;
+		}
+	}
+	if (pms_array__reserve(&s->reads, &s->reads_alloc, s->nr_reads + 1, sizeof(*s->reads)))
+		return -ENOMEM;
+	s->reads[s->nr_reads++] = (struct pms_session_read){ .pid = pid, .tid = tid, .attr_idx = attr_idx, .value = value };
+	return 0;
+}
+
+/*
+ * A READ record's counts: each value's event by its id when the read_format
+ * has ids (a group read names every member), else the record's own event.
+ */
+static int handle_read(struct pms_session *s, const struct pms_record *r, int attr_idx)
+{
+	const struct pms_read_values *rv = &r->read.values;
+
+	for (uint64_t i = 0; i < rv->nr; i++) {
+		struct pms_read_value v;
+		int idx = attr_idx;
+
+		if (pms_read_values__get(rv, i, &v))
+			break;
+		if (rv->read_format & PERF_FORMAT_ID) {
+			int by_id = pms_data_reader__attr_of_id(s->reader, v.id);
+
+			if (by_id >= 0)
+				idx = by_id;
+		}
+		if (idx < 0)
+			continue; /* no event to put it under */
+		if (add_read(s, r->read.pid, r->read.tid, (size_t)idx, v.value))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* Returns 1 when a sample is ready in s->out, 0 for other records, -errno. */
 static int process_record(struct pms_session *s, const struct perf_event_header *ev, int attr_idx,
 			  uint64_t file_offset)
@@ -1406,6 +1464,9 @@ static int process_record(struct pms_session *s, const struct perf_event_header 
 		break;
 	case PERF_RECORD_KSYMBOL:
 		rc = handle_ksymbol(s, &r);
+		break;
+	case PERF_RECORD_READ:
+		rc = handle_read(s, &r, attr_idx >= 0 && (size_t)attr_idx < s->nr_attrs ? attr_idx : -1);
 		break;
 	case PERF_RECORD_LOST:
 		s->stats.lost_events += r.lost.lost;

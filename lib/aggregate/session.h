@@ -196,6 +196,21 @@ const char *pms_session__event_name(const struct pms_session *s, size_t attr_idx
  */
 void pms_session__chain_check(struct pms_session *s, struct pms_chaincheck_result *out);
 
+/*
+ * The counts of the file's PERF_RECORD_READ records (perf record -s writes
+ * each thread's count of each event when the thread exits), summed per
+ * thread and event, in the order first met: perf report -T's table.
+ * Complete after __next() returned 0.
+ */
+struct pms_session_read {
+	uint32_t pid, tid;
+	size_t attr_idx;
+	uint64_t value;
+};
+size_t pms_session__nr_reads(const struct pms_session *s);
+/* Entry i, NULL past the end. */
+const struct pms_session_read *pms_session__read(const struct pms_session *s, size_t i);
+
 /* Counts so far (complete after __next() returned 0). */
 const struct pms_session_stats *pms_session__stats(const struct pms_session *s);
 /* The underlying reader: attrs, event names, features, damage. */

@@ -773,3 +773,166 @@ Test(hist_children, unmapped_level_and_sampled_frame_twin_callee_order)
 {
 	unmapped_and_twin_rows(PMS_CG_CALLEE, "[.]");
 }
+
+/* perf's period_sys/period_us: an entry's self period by where the sampled IP ran. */
+Test(hist_self, sys_and_user_periods)
+{
+	struct pms_hist *h = new_hist(NULL, true, PMS_CG_NONE, NULL);
+	const struct fr k[] = { { DSO_K, S_SCHED, 0x40, true }, { DSO_APP, S_MAIN, 0x10, false } };
+	const struct fr u[] = { { DSO_APP, S_MAIN, 0x12, false } };
+	const struct pms_hist_event *ev;
+	const struct pms_hist_entry *e;
+
+	add(h, mk(0, COMM_A, 10, 0, 300, 1, k, 2), 1);
+	add(h, mk(0, COMM_A, 10, 0, 100, 2, u, 1), 1);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	ev = pms_hist__event(h, 0);
+	e = find(ev, S_SCHED);
+	cr_assert(e);
+	cr_assert_eq(e->self_period_sys, 300);
+	cr_assert_eq(e->self_period_us, 0);
+	e = find(ev, S_MAIN);
+	cr_assert(e);
+	cr_assert_eq(e->self_period_us, 100, "main's own sample only");
+	cr_assert_eq(e->self_period_sys, 0, "a caller's children weight is not its own");
+	cr_assert_eq(e->children_period, 400);
+	pms_hist__free(h);
+}
+
+/* -U and --symbol-filter hide samples: counted in the event's total and in its hidden part. */
+Test(hist_filter, hide_unresolved_and_substring)
+{
+	struct pms_hist_filter f;
+	struct pms_hist *h;
+	const struct fr named[] = { { DSO_APP, S_FOO, 0x20, false } };
+	const struct fr other[] = { { DSO_APP, S_BAR, 0x30, false } };
+	const struct fr unnamed[] = { { DSO_APP, NULL, 0x99, false } };
+	const struct pms_hist_event *ev;
+
+	memset(&f, 0, sizeof(f));
+	f.hide_unresolved = true;
+	h = new_hist(NULL, false, PMS_CG_NONE, &f);
+	add(h, mk(0, COMM_A, 10, 0, 100, 1, named, 1), 1);
+	add(h, mk(0, COMM_A, 10, 0, 50, 2, unnamed, 1), 0);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	ev = pms_hist__event(h, 0);
+	cr_assert_eq(ev->period, 150, "absolute percentages keep the hidden sample in the total");
+	cr_assert_eq(ev->hidden_period, 50);
+	cr_assert_eq(ev->hidden_samples, 1);
+	cr_assert_eq(ev->nr_entries, 1);
+	pms_hist__free(h);
+
+	memset(&f, 0, sizeof(f));
+	f.sym_substr = "oo";
+	h = new_hist(NULL, false, PMS_CG_NONE, &f);
+	add(h, mk(0, COMM_A, 10, 0, 100, 1, named, 1), 1);
+	add(h, mk(0, COMM_A, 10, 0, 30, 2, other, 1), 0);
+	add(h, mk(0, COMM_A, 10, 0, 20, 3, unnamed, 1), 0);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	ev = pms_hist__event(h, 0);
+	cr_assert_eq(ev->nr_entries, 1);
+	cr_assert_eq(ev->entries[0]->sym, S_FOO);
+	cr_assert_eq(ev->hidden_period, 50);
+	cr_assert_eq(pms_hist__filtered(h), 2);
+	pms_hist__free(h);
+}
+
+/* A chain --max-stack cut from the root: the entry is the sampled frame, its tree starts further out. */
+Test(hist_tree, leaf_cut_chain_leaves_the_sampled_frame_out)
+{
+	struct pms_hist *h = new_hist(NULL, false, PMS_CG_CALLER, NULL);
+	const struct fr c[] = { { DSO_APP, S_BAR, 0x30, false }, { DSO_APP, S_START, 0x5, false }, { DSO_APP, S_MAIN, 0x10, false } };
+	struct pms_session_sample s = mk(0, COMM_A, 10, 0, 100, 1, c, 3);
+	const struct pms_hist_entry *e;
+	const struct pms_cg *cg;
+	const struct pms_cg_node *root, *n;
+
+	s.leaf_cut = true;
+	add(h, s, 1);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	e = find(pms_hist__event(h, 0), S_BAR);
+	cr_assert(e);
+	cr_assert_eq(e->self_period, 100);
+	cg = pms_hist__cg(h);
+	root = pms_cg__node(cg, e->cg_root);
+	cr_assert(root);
+	n = pms_cg__node(cg, root->first_child);
+	cr_assert(n);
+	cr_assert_str_eq(pms_hist__frame(h, n->frame)->sym, S_MAIN, "caller order: the outermost kept frame first");
+	n = pms_cg__node(cg, n->first_child);
+	cr_assert(n);
+	cr_assert_str_eq(pms_hist__frame(h, n->frame)->sym, S_START);
+	cr_assert_eq(n->first_child, 0, "no node for the sampled frame itself");
+	pms_hist__free(h);
+}
+
+/* --group-sort-idx: rows by a member's weight, equal ones in their order before. */
+Test(hist_group, sort_by_member)
+{
+	struct pms_hist *h = new_hist(NULL, false, PMS_CG_NONE, NULL);
+	struct pms_hist_group *g;
+	const size_t members[] = { 0, 1 };
+	const struct fr foo[] = { { DSO_APP, S_FOO, 0x20, false } };
+	const struct fr bar[] = { { DSO_APP, S_BAR, 0x30, false } };
+	const struct fr sched[] = { { DSO_K, S_SCHED, 0x40, true } };
+
+	/* leader: foo 300, bar 100, schedule 50; member: schedule 150, bar 10 */
+	add(h, mk(0, COMM_A, 10, 0, 300, 1, foo, 1), 1);
+	add(h, mk(0, COMM_A, 10, 0, 100, 2, bar, 1), 1);
+	add(h, mk(0, COMM_A, 10, 0, 50, 3, sched, 1), 1);
+	add(h, mk(1, COMM_A, 10, 0, 150, 4, sched, 1), 1);
+	add(h, mk(1, COMM_A, 10, 0, 10, 5, bar, 1), 1);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	cr_assert_eq(pms_hist__group(h, members, 2, &g), 0);
+	cr_assert_eq(pms_hist_group__sort_by_member(g, 1, false), 0);
+	cr_assert_eq(g->rows[0].key->sym, S_SCHED);
+	cr_assert_eq(g->rows[1].key->sym, S_BAR);
+	cr_assert_eq(g->rows[2].key->sym, S_FOO, "no weight in member 1: last");
+	cr_assert_eq(pms_hist_group__sort_by_member(g, 7, false), 0, "past the end: the leader, as perf");
+	cr_assert_eq(g->rows[0].key->sym, S_FOO);
+	cr_assert_eq(g->rows[1].key->sym, S_BAR);
+	cr_assert_eq(g->rows[2].key->sym, S_SCHED);
+	pms_hist_group__free(g);
+	pms_hist__free(h);
+}
+
+/* perf's parent key: the first symbol from the sampled frame out matching the pattern, else none ([other]). */
+Test(hist_keys, parent_key_and_exclude_other)
+{
+	struct pms_hist_opts o = { .sz = sizeof(o), .parent_regex = "^(foo|main)$" };
+	struct pms_hist_filter f;
+	struct pms_hist *h;
+	const struct fr via_foo[] = { { DSO_APP, S_BAR, 0x30, false }, { DSO_APP, S_FOO, 0x20, false }, { DSO_APP, S_MAIN, 0x10, false } };
+	const struct fr via_rec[] = { { DSO_APP, S_BAR, 0x31, false }, { DSO_APP, S_REC, 0x40, false } };
+	const struct pms_hist_event *ev;
+
+	cr_assert_eq(pms_sort_keys__parse("sym,parent", o.keys, PMS_HIST_MAX_KEYS, &o.nr_keys, NULL), 0);
+	cr_assert_str_eq(pms_sort_key__name(PMS_SORT_PARENT), "parent");
+	cr_assert_not(pms_sort_key__is_branch(PMS_SORT_PARENT));
+	cr_assert_eq(pms_hist__new(&h, &o), 0);
+	add(h, mk(0, COMM_A, 10, 0, 100, 1, via_foo, 3), 1);
+	add(h, mk(0, COMM_A, 10, 0, 40, 2, via_rec, 2), 1);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	ev = pms_hist__event(h, 0);
+	cr_assert_eq(ev->nr_entries, 2, "bar under two parents: two rows");
+	cr_assert_eq(ev->entries[0]->parent, S_FOO, "the first match from the leaf out, not main");
+	cr_assert_eq(ev->entries[0]->self_period, 100);
+	cr_assert_null(ev->entries[1]->parent);
+	pms_hist__free(h);
+
+	memset(&f, 0, sizeof(f));
+	f.parent_only = true;
+	o.filter = &f;
+	cr_assert_eq(pms_hist__new(&h, &o), 0);
+	add(h, mk(0, COMM_A, 10, 0, 100, 1, via_foo, 3), 1);
+	add(h, mk(0, COMM_A, 10, 0, 40, 2, via_rec, 2), 0);
+	cr_assert_eq(pms_hist__finish(h, NULL), 0);
+	ev = pms_hist__event(h, 0);
+	cr_assert_eq(ev->nr_entries, 1);
+	cr_assert_eq(ev->hidden_period, 40);
+	pms_hist__free(h);
+
+	o.filter = NULL;
+	o.parent_regex = "(";
+	cr_assert_eq(pms_hist__new(&h, &o), -EINVAL, "a bad pattern");
+}

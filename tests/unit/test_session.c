@@ -1340,3 +1340,49 @@ Test(session, fork_passes_on_only_a_name_a_comm_gave)
 	pms_session__free(s);
 	free(f.buf);
 }
+
+/* A PERF_RECORD_READ (read_format 0: the value alone) with the sample_id trailer of IP|TID|TIME. */
+static void read_rec(struct file *f, uint32_t pid, uint32_t tid, uint64_t value, uint64_t time)
+{
+	uint64_t rec[5];
+	struct perf_event_header *h = (struct perf_event_header *)rec;
+
+	h->type = PERF_RECORD_READ;
+	h->misc = 0;
+	h->size = sizeof(rec);
+	rec[1] = (uint64_t)pid | (uint64_t)tid << 32;
+	rec[2] = value;
+	rec[3] = (uint64_t)pid | (uint64_t)tid << 32;
+	rec[4] = time;
+	cr_assert_eq(pms_data_writer__write(f->w, rec, sizeof(rec)), 0);
+}
+
+/* perf report -T's numbers: READ values summed per thread and event, in the order first met. */
+Test(session, read_records_sum_per_thread)
+{
+	struct file f;
+	struct pms_session *s;
+	const struct pms_session_sample *ss;
+	const struct pms_session_read *r;
+
+	file_open(&f, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME, "cpu-clock", 1000, false);
+	read_rec(&f, 10, 12, 500, 100);
+	read_rec(&f, 10, 11, 70, 200);
+	read_rec(&f, 10, 12, 25, 300);
+	file_close(&f);
+	s = open_session(&f, false);
+	cr_assert_eq(pms_session__next(s, &ss), 0);
+	cr_assert_eq(pms_session__nr_reads(s), 2);
+	r = pms_session__read(s, 0);
+	cr_assert(r);
+	cr_assert_eq(r->pid, 10);
+	cr_assert_eq(r->tid, 12, "first met first");
+	cr_assert_eq(r->attr_idx, 0);
+	cr_assert_eq(r->value, 525, "two records of one thread add up");
+	r = pms_session__read(s, 1);
+	cr_assert_eq(r->tid, 11);
+	cr_assert_eq(r->value, 70);
+	cr_assert_null(pms_session__read(s, 2));
+	pms_session__free(s);
+	free(f.buf);
+}
