@@ -134,7 +134,7 @@ static const struct opt opts[] = {
 	OPT_STRING('o', "output", &o.output, "<file>", "write the counts to file"),
 	OPT_BOOL(0, "append", &o.append, "append to the -o file"),
 	OPT_INT(0, "log-fd", &o.log_fd, "<fd>", "write the counts to this open file descriptor"),
-	OPT_STRING('x', "field-separator", &o.sep, "<sep>", "CSV with this separator (docs/stat.md)"),
+	OPT_STRING('x', "field-separator", &o.sep, "<sep>", "CSV with this separator (columns: man pmuscope-stat)"),
 	OPT_BOOL('j', "json", &o.json, "one JSON document (JSON Lines with -I)"),
 	OPT_BOOL(0, "json-output", &o.json, "the same as --json (perf's spelling)"),
 	OPT_BOOL('B', "big-num", &o.big_num, "thousands separators of the locale (default; --no-big-num)"),
@@ -740,7 +740,7 @@ static void parse_metrics(struct stat_ctx *x)
 				best = pms_str__suggest(t, names, nr_defs);
 				error("-M: unknown metric '%s'%s%s%s", t, best ? "; did you mean '" : "", best ? best : "",
 				      best ? "'?" : "");
-				note("pmuscope's metrics: %s (docs/stat.md)", strbuf_str(&known));
+				note("pmuscope's metrics: %s (man pmuscope-stat)", strbuf_str(&known));
 				exit(EXIT_USAGE);
 			}
 			for (size_t k = 0; k < x->out.nr_metrics; k++)
