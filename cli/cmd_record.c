@@ -55,10 +55,10 @@ static struct record_opts {
 	uint64_t period;
 	bool callchain, all, no_inherit, no_buildid, buildid_all, no_cache;
 	const char *freq, *call_graph, *mmap_pages, *output, *pid, *tid, *cpu, *uid, *clockid, *delay, *max_size;
-	const char *affinity, *synth, *vmlinux;
+	const char *affinity, *synth, *vmlinux, *mmap_flush;
 	double duration;
 	struct opt_strings events;
-	int compress_level, realtime, switch_max_files, mmap_flush, num_thread_synth, proc_map_timeout;
+	int compress_level, realtime, switch_max_files, num_thread_synth, proc_map_timeout;
 	bool timestamp, stat, sample_cpu, data, phys_data, data_page_size, code_page_size, period_bit, weight;
 	bool transaction, raw, sample_identifier, running_time, no_samples, all_user, all_kernel;
 	bool switch_events, namespaces, all_cgroups, kernel_callchains, user_callchains, strict_freq, dry_run;
@@ -247,7 +247,7 @@ static const struct opt opts[] = {
 	OPT_INT(0, "proc-map-timeout", &o.proc_map_timeout, "<ms>", "accepted; /proc maps are read whole"),
 	OPT_INT(0, "num-thread-synthesize", &o.num_thread_synth, "<n>", "accepted; synthesis runs in one thread"),
 	OPT_STRING(0, "affinity", &o.affinity, "<node|cpu>", "accepted; the rings are read by one thread"),
-	OPT_INT(0, "mmap-flush", &o.mmap_flush, "<bytes>", "accepted; the rings are drained whole at each wake-up"),
+	OPT_STRING(0, "mmap-flush", &o.mmap_flush, "<bytes>", "accepted; the rings are drained whole at each wake-up"),
 	OPT_CALLBACK_OPTARG(0, "debuginfod", "<urls>", "accepted; record saves local objects only", parse_debuginfod),
 	OPT_STRING(0, "vmlinux", &o.vmlinux, "<file>", "accepted; record reads no symbols"),
 	OPT_GROUP("perf options pmuscope record refuses"),
@@ -487,8 +487,9 @@ static void print_summary(struct rec *r, const char *path)
 		     "kernel.perf_cpu_time_max_percent of the CPU, so some samples were not taken; lower -F or -c "
 		     "less often, or raise that limit", (unsigned long long)st->nr_throttle, st->nr_throttle == 1 ? "" : "s",
 		     (unsigned long long)st->nr_unthrottle, st->nr_unthrottle == 1 ? "" : "s");
-	fprintf(stderr, "[ pmuscope record: Captured and wrote %.3f MB %s (%llu sample%s) ]\n", mb, path,
-		(unsigned long long)st->nr_samples, st->nr_samples == 1 ? "" : "s");
+	if (!o.quiet)
+		fprintf(stderr, "[ pmuscope record: Captured and wrote %.3f MB %s (%llu sample%s) ]\n", mb, path,
+			(unsigned long long)st->nr_samples, st->nr_samples == 1 ? "" : "s");
 }
 
 /*
@@ -881,7 +882,7 @@ static int run(int argc, char **argv)
 		else if (errno || end == o.freq || *end)
 			f = -1;
 		if (f <= 0 || f > INT32_MAX)
-			usage_error(&cmd_record, "-F and -c are exclusive, and -F must be positive");
+			usage_error(&cmd_record, "-F wants a positive number of samples per second or 'max', not '%s'", o.freq);
 		freq = (int)f;
 	}
 	if (freq && o.period)
@@ -902,6 +903,12 @@ static int run(int argc, char **argv)
 		else if (strcmp(o.synth, "all") && strcmp(o.synth, "task") && strcmp(o.synth, "mmap") &&
 			 strcmp(o.synth, "cgroup"))
 			usage_error(&cmd_record, "bad --synth '%s': no, all, task, mmap or cgroup", o.synth);
+	}
+	if (o.mmap_flush) {
+		uint64_t b;
+
+		if (pms_units__parse_size_bytes(o.mmap_flush, false, &b))
+			usage_error(&cmd_record, "bad --mmap-flush '%s': a size in bytes, or with B/K/M/G", o.mmap_flush);
 	}
 	if (o.affinity && strcmp(o.affinity, "node") && strcmp(o.affinity, "cpu"))
 		usage_error(&cmd_record, "bad --affinity '%s': node or cpu", o.affinity);
