@@ -63,7 +63,7 @@ static struct record_opts {
 	bool transaction, raw, sample_identifier, running_time, no_samples, all_user, all_kernel;
 	bool switch_events, namespaces, all_cgroups, kernel_callchains, user_callchains, strict_freq, dry_run;
 	bool quiet, no_buffering, no_bpf_event, timestamp_filename, timestamp_boundary, tail_synthesize;
-	bool user_regs_set, intr_regs_set, regs_list;
+	bool user_regs_set, intr_regs_set, regs_list, overwrite;
 	uint64_t user_regs, intr_regs, branch_filter;
 	enum switch_mode switch_mode;
 	uint64_t switch_bytes, switch_s;
@@ -239,6 +239,7 @@ static const struct opt opts[] = {
 	OPT_BOOL(0, "strict-freq", &o.strict_freq, "fail when -F is above kernel.perf_event_max_sample_rate"),
 	OPT_INT('r', "realtime", &o.realtime, "<prio>", "read the rings at this SCHED_FIFO priority"),
 	OPT_BOOL(0, "no-buffering", &o.no_buffering, "wake up for every record"),
+	OPT_BOOL(0, "overwrite", &o.overwrite, "flight recorder: rings overwritten, read at the end (and at each --switch-output)"),
 	OPT_BOOL('q', "quiet", &o.quiet, "print no warnings, notes or summary"),
 	OPT_COUNT('v', "verbose", &verbose, "be more verbose"),
 	OPT_BOOL(0, "dry-run", &o.dry_run, "parse the options, then exit"),
@@ -251,7 +252,6 @@ static const struct opt opts[] = {
 	OPT_CALLBACK_OPTARG(0, "debuginfod", "<urls>", "accepted; record saves local objects only", parse_debuginfod),
 	OPT_STRING(0, "vmlinux", &o.vmlinux, "<file>", "accepted; record reads no symbols"),
 	OPT_GROUP("perf options pmuscope record refuses"),
-	OPT_REFUSED(0, "overwrite", NULL, "not implemented: pmuscope reads its rings forwards, never as a flight recorder"),
 	OPT_REFUSED('S', "snapshot", NULL, "AUX area snapshots: pmuscope opens no AUX (Intel PT, CoreSight) events"),
 	OPT_REFUSED(0, "aux-sample", NULL, "AUX area samples: pmuscope opens no AUX (Intel PT, CoreSight) events"),
 	OPT_REFUSED(0, "kcore", NULL, "a /proc/kcore copy is for Intel PT decoding; pmuscope opens no AUX events"),
@@ -819,6 +819,7 @@ static void sampling_from_opts(struct pms_sampling_opts *so)
 	so->regs_intr = o.intr_regs;
 	so->branch_sample_type = o.branch_filter;
 	so->no_buffering = o.no_buffering;
+	so->write_backward = o.overwrite;
 	so->kernel_callchains_only = o.kernel_callchains && !o.user_callchains;
 	so->user_callchains_only = o.user_callchains && !o.kernel_callchains;
 	if (o.clockid) {
@@ -1264,7 +1265,9 @@ static int run(int argc, char **argv)
 				timeout = (int)((deadline - now) / 1000000) + 1;
 		}
 		pms_sampler__wait(r.smp, timeout, &poll_mask);
-		drain_all(&r);
+		/* --overwrite: the rings keep the newest records; they are read at the end or a switch */
+		if (!o.overwrite)
+			drain_all(&r);
 	}
 	pms_sampler__disable(r.smp);
 	if (cmd_argv) {

@@ -77,7 +77,12 @@ int pms_sampler__wait(struct pms_sampler *s, int timeout_ms, const sigset_t *mas
  */
 typedef int (*pms_sampler_record_fn)(const struct perf_event_header *h, const struct pms_record *rec, void *arg);
 
-/* One pass over every ring. The number of records handed over. */
+/*
+ * One pass over every ring. The number of records handed over. Overwrite
+ * rings (the events' attr.write_backward, perf record --overwrite) are
+ * paused, read back from their head and handed over oldest first: what was
+ * written since the last pass, at most a ring's worth (the newest).
+ */
 uint64_t pms_sampler__drain(struct pms_sampler *s, pms_sampler_record_fn fn, void *arg);
 
 /* Samples, lost records and throttles so far (borrowed). */

@@ -11,6 +11,7 @@
 #  - --switch-output=signal makes one complete file per SIGUSR2 plus the
 #    last, named as perf names them, --switch-max-files keeps the newest;
 #    --max-size stops at the size with a complete file; --timestamp-filename;
+#    --overwrite keeps the newest records of each ring;
 #    -D starts late and still names the command's functions; -u records a
 #    user's processes; -b/-j are refused at open with the reason where the
 #    PMU has no branch stack, as perf refuses them.
@@ -77,7 +78,7 @@ rop_main() {
 		"-c 100000 -P --no-timestamp --sample-identifier" "--user-regs -I -W --transaction -R" \
 		"--user-regs=ax,bx,ip -Iax,sp" "-s --all-user -k mono --switch-events --namespaces --all-cgroups" \
 		"--running-time -n --all-kernel -k raw --no-buffering -m 16,16" "-g --kernel-callchains -F max -z" \
-		"-g --user-callchains"; do
+		"-g --user-callchains --overwrite"; do
 		case $(uname -m):$rop_o in
 		aarch64:*ax*) continue ;; # x86 register names
 		esac
@@ -183,6 +184,19 @@ rop_main() {
 		pass "record --max-size=40K: stopped with a $rop_size-byte file perf reports, exit 0"
 	else
 		fail "record --max-size" "exit $rop_rc, $rop_size bytes, perf report two_loops lines: $rop_samples; $(head -n 2 "$rop_tmp/m.err")"
+	fi
+
+	# --overwrite: a flight recorder; the 4-page ring keeps the newest records only, read at the end
+	"$PMUSCOPE" record -q -e cpu-clock -m 4 --overwrite -o "$rop_tmp/ow.data" -- "$rop_demo/pms-loops" --seconds 1 >/dev/null 2>&1
+	rop_n=$(perf script -i "$rop_tmp/ow.data" -F time 2>/dev/null | wc -l)
+	"$PMUSCOPE" record -q -e cpu-clock -m 4 -o "$rop_tmp/fw.data" -- "$rop_demo/pms-loops" --seconds 1 >/dev/null 2>&1
+	rop_all=$(perf script -i "$rop_tmp/fw.data" -F time 2>/dev/null | wc -l)
+	# a sample is 40 bytes here: at most 16 KiB / 40 of them per CPU's ring, and fewer than the whole run's
+	rop_max=$(( $(getconf _NPROCESSORS_ONLN) * 16384 / 40 ))
+	if [ "$rop_n" -gt 100 ] && [ "$rop_n" -le "$rop_max" ] && [ "$rop_all" -gt "$rop_n" ]; then
+		pass "record --overwrite -m 4: perf reads the newest $rop_n samples of the rings (at most $rop_max; $rop_all in a normal run)"
+	else
+		fail "record --overwrite" "$rop_n samples read from the overwrite file, $rop_all without --overwrite"
 	fi
 
 	# --timestamp-filename: the file gets perf's suffix

@@ -20,7 +20,7 @@ r --synth bogus -- true
 r --affinity gpu -- true
 r -u no-such-user-here
 r -o - --switch-output -- true
-r --overwrite -- true
+r --aio -- true
 r -S -- true
 r --off-cpu -- true
 r --control fifo:a -- true
