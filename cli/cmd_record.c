@@ -604,6 +604,21 @@ static void write_preamble(struct rec *r, const struct target *t)
 		res_ns = (uint64_t)res.tv_sec * 1000000000u + (uint64_t)res.tv_nsec;
 		if (pms_data_features__set_raw(pms_data_writer__features(r->w), PMS_FEAT_CLOCKID, &res_ns, sizeof(res_ns)))
 			die("out of memory");
+		/* HEADER_CLOCK_DATA as perf writes it: version 1, the clock, then wall time and clock time read together */
+		{
+			struct {
+				uint32_t version, clockid;
+				uint64_t wall_ns, clock_ns;
+			} cd = { .version = 1, .clockid = (uint32_t)r->list.entries[0].attr.clockid };
+			struct timespec wall, clk;
+
+			clock_gettime(CLOCK_REALTIME, &wall);
+			clock_gettime(r->list.entries[0].attr.clockid, &clk);
+			cd.wall_ns = (uint64_t)wall.tv_sec * 1000000000u + (uint64_t)wall.tv_nsec;
+			cd.clock_ns = (uint64_t)clk.tv_sec * 1000000000u + (uint64_t)clk.tv_nsec;
+			if (pms_data_features__set_raw(pms_data_writer__features(r->w), PMS_FEAT_CLOCK_DATA, &cd, sizeof(cd)))
+				die("out of memory");
+		}
 	}
 	record_cmdline(r);
 	add_tracing_data(r);

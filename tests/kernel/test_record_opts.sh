@@ -85,6 +85,17 @@ rop_main() {
 		rop_same_attrs "$rop_o"
 	done
 
+	# -k: the CLOCKID and CLOCK_DATA features perf's header shows
+	"$PMUSCOPE" record -q -e cpu-clock -k mono -o "$rop_tmp/k.data" -- true >/dev/null 2>&1
+	perf record -q -e cpu-clock -k mono -o "$rop_tmp/kp.data" -- true >/dev/null 2>&1
+	perf report --header-only -i "$rop_tmp/k.data" 2>/dev/null | grep '^# clockid' >"$rop_tmp/k.o"
+	perf report --header-only -i "$rop_tmp/kp.data" 2>/dev/null | grep '^# clockid' >"$rop_tmp/k.p"
+	if [ "$(wc -l <"$rop_tmp/k.p")" = 2 ] && cmp -s "$rop_tmp/k.o" "$rop_tmp/k.p"; then
+		pass "record -k mono: perf's header shows our clock as its own ($(tr '\n' ' ' <"$rop_tmp/k.o" | sed 's/# //g; s/ $//'))"
+	else
+		fail "record -k mono" "header ours: $(tr '\n' ' ' <"$rop_tmp/k.o"); perf's: $(tr '\n' ' ' <"$rop_tmp/k.p")"
+	fi
+
 	# -I: perf script prints the registers of our samples
 	"$PMUSCOPE" record -q -e cpu-clock -I -o "$rop_tmp/i.data" -- "$rop_demo/pms-loops" --seconds 0.3 >/dev/null 2>&1
 	rop_n=$(perf script -i "$rop_tmp/i.data" -F ip 2>/dev/null | wc -l)
