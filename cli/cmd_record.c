@@ -251,7 +251,6 @@ static const struct opt opts[] = {
 	OPT_STRING(0, "mmap-flush", &o.mmap_flush, "<bytes>", "accepted; the rings are drained whole at each wake-up"),
 	OPT_CALLBACK_OPTARG(0, "debuginfod", "<urls>", "accepted; record saves local objects only", parse_debuginfod),
 	OPT_STRING(0, "vmlinux", &o.vmlinux, "<file>", "accepted; record reads no symbols"),
-	OPT_GROUP("perf options pmuscope record refuses"),
 	OPT_REFUSED('S', "snapshot", NULL, "AUX area snapshots: pmuscope opens no AUX (Intel PT, CoreSight) events"),
 	OPT_REFUSED(0, "aux-sample", NULL, "AUX area samples: pmuscope opens no AUX (Intel PT, CoreSight) events"),
 	OPT_REFUSED(0, "kcore", NULL, "a /proc/kcore copy is for Intel PT decoding; pmuscope opens no AUX events"),
@@ -978,7 +977,7 @@ static int run(int argc, char **argv)
 		pms_mmap__default_pages(&pages);
 	}
 	if (o.dry_run)
-		return 0;
+		goto out_targets;
 	if (o.pid || o.uid) {
 		/* -p 12,34: every thread of each process; -u: every process of the user now (not us) */
 		if (o.pid) {
