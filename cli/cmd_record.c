@@ -58,6 +58,7 @@ static struct record_opts {
 	const char *affinity, *synth, *vmlinux, *mmap_flush;
 	double duration;
 	struct opt_strings events;
+	const char **filters;    /* filters[i]: --filter after the i-th -e, or NULL */
 	int compress_level, realtime, switch_max_files, num_thread_synth, proc_map_timeout;
 	bool timestamp, stat, sample_cpu, data, phys_data, data_page_size, code_page_size, period_bit, weight;
 	bool transaction, raw, sample_identifier, running_time, no_samples, all_user, all_kernel;
@@ -178,8 +179,32 @@ static int parse_debuginfod(const struct opt *opt, const char *arg)
 	return 0;
 }
 
+/* -e, in order, so that a --filter applies to the -e just before it, as perf's */
+static int parse_event_opt(const struct opt *opt, const char *arg)
+{
+	(void)opt;
+	o.events.v = xrealloc(o.events.v, (o.events.nr + 1) * sizeof(*o.events.v));
+	o.filters = xrealloc(o.filters, (o.events.nr + 1) * sizeof(*o.filters));
+	o.filters[o.events.nr] = NULL;
+	o.events.v[o.events.nr++] = arg;
+	return 0;
+}
+
+static int parse_filter_opt(const struct opt *opt, const char *arg)
+{
+	(void)opt;
+	if (!o.events.nr) {
+		error("--filter must follow the -e tracepoint it filters");
+		return -1;
+	}
+	o.filters[o.events.nr - 1] = arg;
+	return 0;
+}
+
 static const struct opt opts[] = {
-	OPT_STRINGS('e', "event", &o.events, "<events>", "event selector (default: cycles, else cpu-clock)"),
+	OPT_CALLBACK('e', "event", "<events>", "event selector (default: cycles, else cpu-clock)", parse_event_opt),
+	OPT_CALLBACK(0, "filter", "<filter>", "tracepoint filter for the -e before it (the kernel's syntax: 'ret < 0')",
+		     parse_filter_opt),
 	OPT_STRING('F', "freq", &o.freq, "<n|max>", "sample at n Hz (default 4000); max: kernel.perf_event_max_sample_rate"),
 	OPT_U64('c', "count", &o.period, "<n>", "sample every n events"),
 	OPT_BOOL('g', NULL, &o.callchain, "record call chains (frame pointers; = --call-graph fp)"),
@@ -263,7 +288,6 @@ static const struct opt opts[] = {
 	OPT_REFUSED(0, "switch-output-event", "<event>", "not implemented: use --switch-output=signal and SIGUSR2"),
 	OPT_REFUSED(0, "buildid-mmap", NULL, "not implemented: build-ids go to the file's BUILD_ID table"),
 	OPT_REFUSED('G', "cgroup", "<name>", "not implemented: no cgroup-scoped events in record (stat has them)"),
-	OPT_REFUSED(0, "filter", "<filter>", "not implemented: no tracepoint filters in record yet"),
 	OPT_REFUSED(0, "group", NULL, "spell groups with braces: -e '{a,b}'"),
 	OPT_REFUSED(0, "per-thread", NULL, "not implemented: one ring per CPU"),
 	OPT_REFUSED(0, "exclude-perf", NULL, "not implemented: no event filter for the recorder itself"),
@@ -274,6 +298,7 @@ static const struct opt opts[] = {
 static void reset_opts(void)
 {
 	opt_strings__release(&o.events);
+	free(o.filters);
 	o = (struct record_opts){ 0 };
 	o.timestamp = true;
 }
@@ -319,6 +344,8 @@ struct rec {
 	struct pms_sampler *smp; /* the events, opened cpu x event x thread, and their rings */
 	struct pms_record_hits *hits;
 	int write_err;
+	const char **filters;    /* per event of list: its --filter, or NULL */
+	size_t nr_filters;       /* filters[] covers the first nr_filters events */
 };
 
 /* Feed the build-id bookkeeping: maps, forks, execs and sampled addresses. */
@@ -425,6 +452,17 @@ static void parse_events(struct rec *r)
 			pms_event_ctx__free(ctx);
 			exit(EXIT_BAD_EVENT);
 		}
+		if (!o.filters[i])
+			continue;
+		/* perf's rule: a --filter goes to the last event of the -e before it */
+		if (!r->list.nr || r->list.entries[r->list.nr - 1].attr.type != PERF_TYPE_TRACEPOINT)
+			usage_error(&cmd_record, "--filter '%s': '%s' is not a tracepoint (filters are for tracepoints)",
+				    o.filters[i], o.events.v[i]);
+		r->filters = xrealloc(r->filters, r->list.nr * sizeof(*r->filters));
+		for (size_t k = r->nr_filters; k < r->list.nr; k++)
+			r->filters[k] = NULL;
+		r->filters[r->list.nr - 1] = o.filters[i];
+		r->nr_filters = r->list.nr;
 	}
 	if (!o.events.nr) {
 		struct pms_evlist probe = { 0 };
@@ -1155,6 +1193,19 @@ static int run(int argc, char **argv)
 			goto out;
 		}
 	}
+	for (size_t e = 0; e < r.nr_filters; e++) {
+		if (!r.filters[e])
+			continue;
+		err = pms_sampler__set_filter(r.smp, e, r.filters[e]);
+		if (err) {
+			error("cannot set --filter '%s' on '%s': %s", r.filters[e], r.list.entries[e].name, strerror(-err));
+			if (err == -EINVAL)
+				hint("the kernel's filter syntax: FIELD OP VALUE joined by && and ||, with the fields of the "
+				     "tracepoint's format file (tracefs events/SYSTEM/NAME/format), e.g. 'prev_pid == 0'");
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+	}
 	if (cmd_argv)
 		tg.workload = wl.pid;
 	{
@@ -1320,6 +1371,7 @@ out:
 	/* a recording that never started leaves no trace but its message */
 	pms_data_outfile__release(&of);
 	pms_evlist__release(&r.list);
+	free(r.filters);
 out_targets:
 	free(final_name);
 	for (size_t i = 0; i < rot.nr; i++)

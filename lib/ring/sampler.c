@@ -274,6 +274,23 @@ struct pms_counters *pms_sampler__counters(struct pms_sampler *s)
 	return s->cs;
 }
 
+int pms_sampler__set_filter(struct pms_sampler *s, size_t e, const char *filter)
+{
+	const struct pms_counter *c;
+	size_t slots = pms_counters__nr_slots(s->cs);
+
+	if (e >= s->cs->nr)
+		return -EINVAL;
+	c = &s->cs->c[e];
+	for (size_t k = 0; k < slots; k++) {
+		int err = c->fds[k] < 0 ? 0 : pms_perf_fd__set_filter(c->fds[k], filter);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int pms_sampler__enable(struct pms_sampler *s)
 {
 	return pms_counters__enable(s->cs);

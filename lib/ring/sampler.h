@@ -60,6 +60,12 @@ const uint64_t *pms_sampler__ids(const struct pms_sampler *s, size_t e, size_t *
 const int *pms_sampler__fds(const struct pms_sampler *s, size_t *nr);
 struct pms_counters *pms_sampler__counters(struct pms_sampler *s);
 
+/*
+ * Put filter on every fd of event e (perf record --filter: a tracepoint's
+ * filter expression, which the kernel compiles). 0, or the kernel's -errno
+ * (-EINVAL: the expression does not parse for this tracepoint).
+ */
+int pms_sampler__set_filter(struct pms_sampler *s, size_t e, const char *filter);
 int pms_sampler__enable(struct pms_sampler *s);
 int pms_sampler__disable(struct pms_sampler *s);
 

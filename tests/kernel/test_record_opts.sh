@@ -13,7 +13,7 @@
 #    --max-size stops at the size with a complete file; --timestamp-filename;
 #    --overwrite keeps the newest records of each ring;
 #    -D starts late and still names the command's functions; -u records a
-#    user's processes; -b/-j are refused at open with the reason where the
+#    user's processes; --filter filters a tracepoint; -b/-j are refused at open with the reason where the
 #    PMU has no branch stack, as perf refuses them.
 # No check depends on CPU speed: counts of files, shares and sizes only.
 # Sourced by tests/kernel/run.sh; every function and variable is rop_-prefixed.
@@ -247,6 +247,26 @@ rop_main() {
 		fi
 	else
 		skip "record -u" "no setpriv or no user nobody to run a workload as"
+	fi
+
+	# --filter: the kernel drops what the filter rejects, for our file as for perf's
+	if [ -d /sys/kernel/tracing/events/sched ] || [ -d /sys/kernel/debug/tracing/events/sched ]; then
+		rop_res=
+		for rop_f in "child_pid > 0" "child_pid < 0"; do
+			for rop_t in pmuscope perf; do
+				if [ $rop_t = pmuscope ]; then rop_cmd=$PMUSCOPE; else rop_cmd=perf; fi
+				"$rop_cmd" record -q -e sched:sched_process_fork --filter "$rop_f" -o "$rop_tmp/f.data" -- "$rop_demo/pms-threads" 4 1000 >/dev/null 2>&1
+				rop_res="$rop_res $(perf script -i "$rop_tmp/f.data" -F event 2>/dev/null | grep -c sched_process_fork)"
+			done
+		done
+		# ours and perf's: 4 forks (the 4 threads) kept, then none
+		if [ "$rop_res" = " 4 4 0 0" ]; then
+			pass "record --filter: 'child_pid > 0' keeps the 4 thread forks, 'child_pid < 0' none, as in perf's files"
+		else
+			fail "record --filter" "forks (ours perf's, keep then drop): $rop_res; want 4 4 0 0"
+		fi
+	else
+		skip "record --filter" "tracefs is not mounted"
 	fi
 
 	# -b / -j: where perf cannot sample branch stacks, neither can we, and we say why

@@ -18,6 +18,8 @@ r -F max -c 10 -- true
 r --all-user --all-kernel -- true
 r --synth bogus -- true
 r --affinity gpu -- true
+r -e cpu-clock --filter x -- true
+r --filter x -e cpu-clock -- true
 r -u no-such-user-here
 r -o - --switch-output -- true
 r --aio -- true
