@@ -10,6 +10,8 @@
  *  - Samples carry IP, TID and TIME; PERIOD only with a frequency; CPU
  *    system-wide; with several events ID, or IDENTIFIER when their layouts
  *    differ (a reader finds the event before it knows the layout).
+ *  - The options after enable_on_exec set what perf record's options of the
+ *    same name set, bit for bit (checked against perf 6.1's files).
  *  - Leaders start disabled (members follow them); the first event carries
  *    the side-band bits (mmap, mmap2, comm, task, comm_exec).
  */
@@ -29,6 +31,34 @@ struct pms_sampling_opts {
 	bool system_wide;             /* sample the CPU of each sample (-a, -C) */
 	bool inherit;                 /* children and new threads too */
 	bool enable_on_exec;          /* a forked command: start counting at its exec */
+	/* perf record's optional sample contents and side-band records (its option in brackets) */
+	bool no_time;                 /* --no-timestamp: samples without TIME */
+	bool sample_cpu;              /* --sample-cpu: CPU even for a command */
+	bool sample_period;           /* -P: PERIOD even with a fixed period */
+	bool sample_addr;             /* -d: ADDR and DATA_SRC, and mmap_data for the maps of data */
+	bool phys_addr;               /* --phys-data */
+	bool data_page_size;          /* --data-page-size */
+	bool code_page_size;          /* --code-page-size */
+	bool weight;                  /* -W: WEIGHT_STRUCT, as perf 6.1 asks */
+	bool transaction;             /* --transaction */
+	bool raw;                     /* -R: RAW (and CPU) */
+	bool sample_identifier;       /* --sample-identifier: IDENTIFIER even for one event */
+	bool inherit_stat;            /* -s: per-thread counts in PERF_RECORD_READ at each exit */
+	bool running_time;            /* --running-time: enabled/running times in reads */
+	bool no_samples;              /* -n: count, do not sample */
+	bool all_user, all_kernel;    /* --all-user / --all-kernel */
+	bool context_switch;          /* --switch-events */
+	bool namespaces;              /* --namespaces */
+	bool cgroup;                  /* --all-cgroups: CGROUP records and the cgroup of each sample */
+	bool write_backward;          /* --overwrite */
+	bool use_clockid;             /* -k */
+	int clockid;
+	uint64_t regs_user;           /* --user-regs: REGS_USER with this mask, 0 = none */
+	uint64_t regs_intr;           /* -I: REGS_INTR with this mask, 0 = none */
+	uint64_t branch_sample_type;  /* -b / -j: BRANCH_STACK with these filters, 0 = none */
+	bool no_buffering;            /* --no-buffering: a wake-up for every record */
+	bool kernel_callchains_only;  /* --kernel-callchains */
+	bool user_callchains_only;    /* --user-callchains */
 };
 
 /* Configure every attr of list for sampling as above. */

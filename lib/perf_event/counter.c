@@ -882,7 +882,10 @@ int pms_counters__map_rings(struct pms_counters *cs, unsigned nr_data_pages, str
 
 				if (fd < 0)
 					continue;
-				err = m->base ? pms_mmap__set_output(fd, m->fd) : pms_mmap__map(m, fd, nr_data_pages);
+				/* write_backward events (record --overwrite) get a read-only ring the kernel overwrites */
+				err = m->base ? pms_mmap__set_output(fd, m->fd) :
+				      c->attr.write_backward ? pms_mmap__map_overwrite(m, fd, nr_data_pages) :
+				      pms_mmap__map(m, fd, nr_data_pages);
 				if (err) {
 					if (failed_cpu)
 						*failed_cpu = cs->cpus[ci];

@@ -227,6 +227,11 @@ int pms_perf_fd__pause_output(int fd, bool pause)
 	return ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, pause ? 1 : 0) < 0 ? -errno : 0;
 }
 
+int pms_perf_fd__set_filter(int fd, const char *filter)
+{
+	return ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter) < 0 ? -errno : 0;
+}
+
 int pms_perf_fd__id(int fd, uint64_t *id)
 {
 	return ioctl(fd, PERF_EVENT_IOC_ID, id) < 0 ? -errno : 0;

@@ -102,6 +102,8 @@ int pms_perf_fd__disable(int fd);
  * later PERF_RECORD_LOST. Needed to snapshot an overwrite ring.
  */
 int pms_perf_fd__pause_output(int fd, bool pause);
+/* PERF_EVENT_IOC_SET_FILTER: a tracepoint filter ("ret < 0"); the kernel's -EINVAL for a bad one. 0 or -errno. */
+int pms_perf_fd__set_filter(int fd, const char *filter);
 /* PERF_EVENT_IOC_ID: the kernel id that samples carry in ID/IDENTIFIER. */
 int pms_perf_fd__id(int fd, uint64_t *id);
 

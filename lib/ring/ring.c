@@ -145,20 +145,27 @@ void pms_ring__done(struct pms_ring *r)
 
 int64_t pms_ring__read_backward(struct pms_ring *r, pms_ring_record_fn fn, void *arg)
 {
+	return pms_ring__read_backward_max(r, r->size_bytes, fn, arg);
+}
+
+int64_t pms_ring__read_backward_max(struct pms_ring *r, uint64_t max_bytes, pms_ring_record_fn fn, void *arg)
+{
 	struct perf_event_header hdr;
 	uint64_t head, pos;
 	int64_t n = 0;
 	int ret;
 
+	if (max_bytes > r->size_bytes)
+		max_bytes = r->size_bytes;
 	head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
-	for (pos = head; pos - head < r->size_bytes; pos += hdr.size) {
+	for (pos = head; pos - head < max_bytes; pos += hdr.size) {
 		copy_out(r, pos, &hdr, sizeof(hdr));
 		if (!hdr.size)
 			break;          /* the ring has not been filled this far yet */
 		if (hdr.size < sizeof(hdr))
 			return -EBADMSG;
-		if (pos - head + hdr.size > r->size_bytes)
-			break;          /* the oldest record, partly overwritten */
+		if (pos - head + hdr.size > max_bytes)
+			break;          /* the oldest record, partly overwritten (or read before) */
 		copy_out(r, pos, r->scratch, hdr.size);
 		n++;
 		r->nr_records++;

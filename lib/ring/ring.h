@@ -95,4 +95,11 @@ int64_t pms_ring__drain(struct pms_ring *r, pms_ring_record_fn fn, void *arg);
  */
 int64_t pms_ring__read_backward(struct pms_ring *r, pms_ring_record_fn fn, void *arg);
 
+/*
+ * pms_ring__read_backward() over at most max_bytes from data_head: the
+ * records written since an earlier read whose data_head was
+ * data_head + max_bytes (the kernel's head moves down in an overwrite ring).
+ */
+int64_t pms_ring__read_backward_max(struct pms_ring *r, uint64_t max_bytes, pms_ring_record_fn fn, void *arg);
+
 #endif

@@ -15,6 +15,15 @@
 struct sampler_ring {
 	struct pms_mmap map;
 	struct pms_ring ring;
+	uint64_t prev_head;      /* overwrite rings: data_head at the last read */
+	bool read_before;
+};
+
+/* Records of one overwrite ring, copied newest first, handed over oldest first. */
+struct backward_copy {
+	unsigned char **recs;
+	size_t nr, cap;
+	bool oom;
 };
 
 struct event_ids {
@@ -45,6 +54,7 @@ struct pms_sampler {
 	void *arg;
 	uint64_t pass_records;
 	bool stop;
+	bool overwrite;                   /* write_backward events: flight-recorder rings */
 };
 
 static bool same_layout(const struct pms_decode_cfg *a, const struct pms_decode_cfg *b)
@@ -195,6 +205,7 @@ int pms_sampler__open(struct pms_evlist *list, const int *cpus, size_t nr_cpus, 
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
+	s->overwrite = list->entries[0].attr.write_backward;
 	s->cs = pms_counters__new(list, cpus, nr_cpus, threads, nr_threads, &copts);
 	if (!s->cs) {
 		ret = -errno;
@@ -263,6 +274,23 @@ struct pms_counters *pms_sampler__counters(struct pms_sampler *s)
 	return s->cs;
 }
 
+int pms_sampler__set_filter(struct pms_sampler *s, size_t e, const char *filter)
+{
+	const struct pms_counter *c;
+	size_t slots = pms_counters__nr_slots(s->cs);
+
+	if (e >= s->cs->nr)
+		return -EINVAL;
+	c = &s->cs->c[e];
+	for (size_t k = 0; k < slots; k++) {
+		int err = c->fds[k] < 0 ? 0 : pms_perf_fd__set_filter(c->fds[k], filter);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int pms_sampler__enable(struct pms_sampler *s)
 {
 	return pms_counters__enable(s->cs);
@@ -276,7 +304,8 @@ int pms_sampler__disable(struct pms_sampler *s)
 int pms_sampler__wait(struct pms_sampler *s, int timeout_ms, const sigset_t *mask)
 {
 	struct timespec ts = { .tv_sec = timeout_ms / 1000, .tv_nsec = (long)(timeout_ms % 1000) * 1000000L };
-	int n = ppoll(s->pfds, s->nr_rings, timeout_ms < 0 ? NULL : &ts, mask);
+	/* an overwrite ring is never drained while it runs: its wake-ups mean nothing */
+	int n = ppoll(s->overwrite ? NULL : s->pfds, s->overwrite ? 0 : s->nr_rings, timeout_ms < 0 ? NULL : &ts, mask);
 
 	return n < 0 ? -errno : n;
 }
@@ -307,14 +336,67 @@ static int on_record(const struct perf_event_header *h, void *arg)
 	return s->stop;
 }
 
+static int keep_copy(const struct perf_event_header *h, void *arg)
+{
+	struct backward_copy *bc = arg;
+	unsigned char *c;
+
+	if (bc->nr == bc->cap) {
+		size_t cap = bc->cap ? bc->cap * 2 : 256;
+		unsigned char **recs = realloc(bc->recs, cap * sizeof(*recs));
+
+		if (!recs) {
+			bc->oom = true;
+			return 1;
+		}
+		bc->recs = recs;
+		bc->cap = cap;
+	}
+	c = malloc(h->size);
+	if (!c) {
+		bc->oom = true;
+		return 1;
+	}
+	memcpy(c, h, h->size);
+	bc->recs[bc->nr++] = c;
+	return 0;
+}
+
+/*
+ * An overwrite ring, paused so the kernel does not write under the reader:
+ * what it wrote since the last read (at most the ring), in time order.
+ */
+static void read_overwrite_ring(struct pms_sampler *s, struct sampler_ring *r)
+{
+	struct backward_copy bc = { 0 };
+	uint64_t head;
+
+	pms_perf_fd__pause_output(r->map.fd, true);
+	head = __atomic_load_n(&r->ring.meta->data_head, __ATOMIC_ACQUIRE);
+	pms_ring__read_backward_max(&r->ring, r->read_before ? r->prev_head - head : r->ring.size_bytes, keep_copy, &bc);
+	r->prev_head = head;
+	r->read_before = true;
+	pms_perf_fd__pause_output(r->map.fd, false);
+	for (size_t i = bc.nr; i-- > 0;) {
+		if (!s->stop)
+			on_record((const struct perf_event_header *)(void *)bc.recs[i], s);
+		free(bc.recs[i]);
+	}
+	free(bc.recs);
+}
+
 uint64_t pms_sampler__drain(struct pms_sampler *s, pms_sampler_record_fn fn, void *arg)
 {
 	s->fn = fn;
 	s->arg = arg;
 	s->pass_records = 0;
 	s->stop = false;
-	for (size_t i = 0; i < s->nr_rings && !s->stop; i++)
-		pms_ring__drain(&s->rings[i].ring, on_record, s);
+	for (size_t i = 0; i < s->nr_rings && !s->stop; i++) {
+		if (s->overwrite)
+			read_overwrite_ring(s, &s->rings[i]);
+		else
+			pms_ring__drain(&s->rings[i].ring, on_record, s);
+	}
 	return s->pass_records;
 }
 

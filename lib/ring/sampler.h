@@ -60,6 +60,12 @@ const uint64_t *pms_sampler__ids(const struct pms_sampler *s, size_t e, size_t *
 const int *pms_sampler__fds(const struct pms_sampler *s, size_t *nr);
 struct pms_counters *pms_sampler__counters(struct pms_sampler *s);
 
+/*
+ * Put filter on every fd of event e (perf record --filter: a tracepoint's
+ * filter expression, which the kernel compiles). 0, or the kernel's -errno
+ * (-EINVAL: the expression does not parse for this tracepoint).
+ */
+int pms_sampler__set_filter(struct pms_sampler *s, size_t e, const char *filter);
 int pms_sampler__enable(struct pms_sampler *s);
 int pms_sampler__disable(struct pms_sampler *s);
 
@@ -77,7 +83,12 @@ int pms_sampler__wait(struct pms_sampler *s, int timeout_ms, const sigset_t *mas
  */
 typedef int (*pms_sampler_record_fn)(const struct perf_event_header *h, const struct pms_record *rec, void *arg);
 
-/* One pass over every ring. The number of records handed over. */
+/*
+ * One pass over every ring. The number of records handed over. Overwrite
+ * rings (the events' attr.write_backward, perf record --overwrite) are
+ * paused, read back from their head and handed over oldest first: what was
+ * written since the last pass, at most a ring's worth (the newest).
+ */
 uint64_t pms_sampler__drain(struct pms_sampler *s, pms_sampler_record_fn fn, void *arg);
 
 /* Samples, lost records and throttles so far (borrowed). */

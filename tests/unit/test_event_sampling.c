@@ -110,3 +110,74 @@ Test(event_sampling, dwarf_call_graphs_as_perf_asks)
 	cr_assert(ev[0].attr.exclude_callchain_user, "the user part is unwound from the copy");
 	cr_assert(ev[0].attr.mmap_data);
 }
+
+/* perf record's content options, bit for bit as perf 6.1's files show them (perf evlist -v) */
+Test(event_sampling, record_options_set_perfs_bits)
+{
+	struct pms_evsel ev[1] = { sw(0) };
+	struct pms_evlist l = { .entries = ev, .nr = 1 };
+	struct pms_sampling_opts so = { .sample_addr = true, .sample_cpu = true, .phys_addr = true,
+					.data_page_size = true, .code_page_size = true, .weight = true,
+					.inherit_stat = true, .regs_user = 0x103, .regs_intr = 0xff0fff,
+					.context_switch = true, .namespaces = true, .cgroup = true };
+	const struct perf_event_attr *a = &ev[0].attr;
+
+	pms_evlist__config_sampling(&l, &so);
+	cr_assert_eq(a->sample_type, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
+					     PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_CPU |
+					     PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_DATA_PAGE_SIZE |
+					     PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_WEIGHT_STRUCT |
+					     PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_CGROUP);
+	cr_assert_eq(a->read_format, PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING,
+		     "-s reads carry the times, as perf's");
+	cr_assert(a->inherit_stat);
+	cr_assert(a->mmap_data, "-d: the maps of data too");
+	cr_assert_eq(a->sample_regs_user, 0x103);
+	cr_assert_eq(a->sample_regs_intr, 0xff0fff);
+	cr_assert(a->context_switch && a->namespaces && a->cgroup);
+}
+
+Test(event_sampling, timestamps_periods_levels_and_clocks)
+{
+	struct pms_evsel ev[1] = { sw(0) };
+	struct pms_evlist l = { .entries = ev, .nr = 1 };
+	struct pms_sampling_opts so = { .period = 1000, .no_time = true, .sample_period = true, .all_user = true,
+					.use_clockid = true, .clockid = 1, .sample_identifier = true };
+	const struct perf_event_attr *a = &ev[0].attr;
+
+	ev[0].attr.exclude_user = 1; /* an event's :k yields to --all-user, as in perf */
+	pms_evlist__config_sampling(&l, &so);
+	cr_assert_eq(a->sample_type, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD | PERF_SAMPLE_IDENTIFIER,
+		     "--no-timestamp drops TIME, -P keeps PERIOD with -c, --sample-identifier with one event");
+	cr_assert(a->exclude_kernel && !a->exclude_user);
+	cr_assert(a->use_clockid);
+	cr_assert_eq(a->clockid, 1);
+
+	ev[0] = sw(0);
+	so = (struct pms_sampling_opts){ .no_samples = true, .all_kernel = true };
+	pms_evlist__config_sampling(&l, &so);
+	cr_assert(a->freq, "-n: a frequency event that never samples, as perf's");
+	cr_assert_eq(a->sample_period, 0);
+	cr_assert(!a->exclude_kernel && a->exclude_user);
+}
+
+Test(event_sampling, branch_stacks_buffering_and_callchain_halves)
+{
+	struct pms_evsel ev[1] = { sw(0) };
+	struct pms_evlist l = { .entries = ev, .nr = 1 };
+	struct pms_sampling_opts so = { .branch_sample_type = PERF_SAMPLE_BRANCH_ANY, .no_buffering = true,
+					.cg = { .mode = PMS_CALL_GRAPH_FP }, .kernel_callchains_only = true };
+	const struct perf_event_attr *a = &ev[0].attr;
+
+	pms_evlist__config_sampling(&l, &so);
+	cr_assert(a->sample_type & PERF_SAMPLE_BRANCH_STACK);
+	cr_assert_eq(a->branch_sample_type, PERF_SAMPLE_BRANCH_ANY);
+	cr_assert_eq(a->wakeup_events, 1);
+	cr_assert(!a->watermark);
+	cr_assert(a->exclude_callchain_user && !a->exclude_callchain_kernel);
+
+	ev[0] = sw(0);
+	so = (struct pms_sampling_opts){ .user_callchains_only = true };
+	pms_evlist__config_sampling(&l, &so);
+	cr_assert(!a->exclude_callchain_kernel, "without call chains the halves mean nothing");
+}

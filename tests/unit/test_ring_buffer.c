@@ -436,3 +436,35 @@ Test(ring_buffer, overwrite_ring_read_newest_first)
 	pms_ring__exit(&r);
 	free(f.mem);
 }
+
+Test(ring_buffer, overwrite_ring_read_since_last_read)
+{
+	static const uint16_t sizes[] = { 24, 40, 16, 56, 32 };
+	struct backward_seen seen = { .n = 0 };
+	struct fake f;
+	struct pms_ring r;
+	uint64_t prev_head, since = 0;
+	uint32_t t;
+
+	fake_init(&f, 256);
+	memset(f.mem + PAGE, 0, 256);
+	cr_assert_eq(pms_ring__init(&r, f.mem, PAGE, 256), 0);
+	for (t = 1; t <= 3; t++)
+		fake_write_backward(&f, t, sizes[t % 5], (uint8_t)t);
+	prev_head = f.meta->data_head;
+	/* two more: a read bounded by the previous head gives just those, newest first */
+	for (t = 4; t <= 5; t++) {
+		fake_write_backward(&f, t, sizes[t % 5], (uint8_t)t);
+		since += sizes[t % 5];
+	}
+	cr_assert_eq(prev_head - f.meta->data_head, since);
+	cr_assert_eq(pms_ring__read_backward_max(&r, prev_head - f.meta->data_head, backward_cb, &seen), 2);
+	cr_assert_eq(seen.types[0], 5u);
+	cr_assert_eq(seen.types[1], 4u);
+	/* nothing new: nothing read */
+	cr_assert_eq(pms_ring__read_backward_max(&r, 0, NULL, NULL), 0);
+	/* more than a ring since: bounded by the ring */
+	cr_assert_eq(pms_ring__read_backward_max(&r, 1u << 20, NULL, NULL), pms_ring__read_backward(&r, NULL, NULL));
+	pms_ring__exit(&r);
+	free(f.mem);
+}
