@@ -56,7 +56,7 @@ render man/pmuscope-record.1 80 >record.txt
 grep -c -- '--call-graph' record.txt | sed 's/^[1-9][0-9]*$/--call-graph: found/'
 grep -x -- '       --call-graph dwarf\[,size\]' record.txt
 grep -x -- '       --call-graph <fp|dwarf\[,size\]>' record.txt
-grep -x -- '       -m, --mmap-pages <pages>' record.txt
+grep -x -- '       -m, --mmap-pages <pages\[,aux\]>' record.txt
 
 echo "-- without go-md2man"
 PATH=/nonexistent /bin/sh "$TOP/scripts/gen-man.sh" nope "$PMUSCOPE"; echo "exit=$?"
