@@ -6,7 +6,9 @@
 # crash, leak or sanitizer report fails the suite and leaves the reproducer in
 # <build>/fuzz/artifacts/. Each PASS line gives the inputs run and exec/s.
 #
-#   PMS_FUZZ_SECONDS=N   seconds per target (default 20)
+#   PMS_FUZZ_SECONDS=N   seconds per target (default 12: in make check it is a smoke run
+#                        from the committed corpora, inside the 20-minute CI budget;
+#                        the long runs that grow the corpora set PMS_FUZZ_RUNS)
 #   PMS_FUZZ_RUNS=N      stop each target after N inputs (e.g. 10000000); with
 #                        it, no time limit unless PMS_FUZZ_SECONDS is set too
 #   PMS_FUZZ_TARGETS="fuzz_session fuzz_perfdata"   only these targets
@@ -33,7 +35,7 @@ secs=${PMS_FUZZ_SECONDS:-}
 if [ -n "${PMS_FUZZ_RUNS:-}" ]; then
 	limit="-runs=$PMS_FUZZ_RUNS${secs:+ -max_total_time=$secs}"
 else
-	limit="-max_total_time=${secs:-20}"
+	limit="-max_total_time=${secs:-12}"
 fi
 mkdir -p "$build/fuzz/artifacts"
 
