@@ -262,7 +262,13 @@ static int open_file_mode(struct pms_data_reader *r, uint64_t hsize)
 				 "data section offset 0x%" PRIx64 " is outside the file (0x%zx bytes)",
 				 h.data.offset, r->len);
 	r->data_start = h.data.offset;
-	if (h.data.size == 0 && h.data.offset < r->len) {
+	/*
+	 * A finished file with no records says so with features after an
+	 * empty data section; only a file without features (its writer killed
+	 * before the header was finalized) has records running to its end.
+	 */
+	if (h.data.size == 0 && h.data.offset < r->len &&
+	    !(h.adds_features[0] | h.adds_features[1] | h.adds_features[2] | h.adds_features[3])) {
 		/* perf killed before finalizing: records run to end of file, no features. */
 		r->scanned_to_eof = true;
 		r->data_end = r->len;

@@ -12,7 +12,7 @@ tev_same() {
 	tev_bad=
 	for tev_m in $tev_modes; do
 		[ "$tev_m" = plain ] && tev_m=
-		if [ -n "$3" ]; then
+		if [ -n "${3:-}" ]; then
 			tev_p=$(perf evlist $tev_m -i - <"$2" 2>/dev/null | sed "s/'perf evlist/'pmuscope evlist/")
 			tev_o=$("$PMUSCOPE" evlist $tev_m -i - <"$2" 2>/dev/null)
 		else

@@ -12,7 +12,7 @@ tin_shares=$BUILD_DIR/demo/pms-shares
 # tin_ids FILE [stdin]: perf buildid-list of FILE without the kernel's line, nor the vDSO by the name of
 # perf's temporary copy (/tmp/perf-vdso.so-XXXXXX); reading a pipe, sorted and without [vdso]
 tin_ids() {
-	if [ -n "$2" ]; then
+	if [ -n "${2:-}" ]; then
 		perf buildid-list -i - <"$1" 2>/dev/null | grep -v 'kallsyms\]$' | grep -v 'perf-vdso\|\[vdso\]$' | sort
 	else
 		perf buildid-list -i "$1" 2>/dev/null | grep -v 'kallsyms\]$' | grep -v perf-vdso
@@ -40,11 +40,14 @@ tin_files() {
 		tin_p=$(tin_ids "$tin_tmp/$tin_rec.perf.data")
 		tin_o=$(tin_ids "$tin_tmp/$tin_rec.ours.data")
 		tin_k=$(perf buildid-list -i "$tin_tmp/$tin_rec.ours.data" 2>/dev/null | grep 'kallsyms\]$' | cut -d' ' -f1)
+		# -b adds the objects samples hit: the kernel only when a sample was taken in it
+		tin_kwant=$tin_kid
+		perf report -i "$tin_in" --sort dso --stdio -q 2>/dev/null | grep -q 'kernel\.kallsyms' || tin_kwant=
 		if [ -n "$tin_p" ] && [ "$tin_p" = "$tin_o" ] && printf '%s\n' "$tin_o" | grep -q "pms-shares$" &&
-			[ "$tin_k" = "$tin_kid" ]; then
-			pass "inject -b on a $tin_rec record -B file: perf buildid-list the same as of perf inject -b's ($(printf '%s\n' "$tin_o" | wc -l) objects), plus the kernel's $tin_kid"
+			[ "$tin_k" = "$tin_kwant" ]; then
+			pass "inject -b on a $tin_rec record -B file: perf buildid-list the same as of perf inject -b's ($(printf '%s\n' "$tin_o" | wc -l) objects), plus the kernel's ${tin_kwant:-(no kernel sample)}"
 		else
-			fail "inject -b on a $tin_rec record -B file" "perf: $(printf '%s' "$tin_p" | tr '\n' '|') ours: $(printf '%s' "$tin_o" | tr '\n' '|') kernel $tin_k (want $tin_kid) $(cat "$tin_tmp/err")"
+			fail "inject -b on a $tin_rec record -B file" "perf: $(printf '%s' "$tin_p" | tr '\n' '|') ours: $(printf '%s' "$tin_o" | tr '\n' '|') kernel $tin_k (want ${tin_kwant:-none: no kernel sample}) $(cat "$tin_tmp/err")"
 		fi
 		tin_a=$(perf script -F tid,time,ip,period,event -i "$tin_in" 2>/dev/null | md5sum)
 		tin_b=$(perf script -F tid,time,ip,period,event -i "$tin_tmp/$tin_rec.ours.data" 2>/dev/null | md5sum)

@@ -187,6 +187,24 @@ Test(data_corrupt, zero_data_size_scans_to_eof)
 	free(buf);
 }
 
+/* A finished file without records (inject of an input with none) is empty, not "killed": its features follow. */
+Test(data_corrupt, finished_file_without_records_is_empty)
+{
+	size_t len;
+	uint64_t d;
+	uint8_t *buf = small_file(0, true, 0, &len, &d);
+	struct pms_data_reader *r;
+	int rc;
+
+	cr_assert_eq(pms_data_reader__open_mem(&r, buf, len, &strict, NULL), 0);
+	cr_assert_not(pms_data_reader__scanned_to_eof(r), "the features are not records");
+	cr_assert_null(pms_data_reader__warning(r));
+	cr_assert_eq(count(r, &rc), 0);
+	cr_assert_eq(rc, 0);
+	pms_data_reader__free(r);
+	free(buf);
+}
+
 Test(data_corrupt, old_and_new_attr_sizes)
 {
 	/* Hand-built: attr_size 64+16 (PERF_ATTR_SIZE_VER0), then one of 128+8+16 (a newer, bigger attr). */
