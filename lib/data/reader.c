@@ -172,6 +172,27 @@ static int read_magic(struct pms_data_reader *r, uint64_t *hsize)
 	return set_error(r, -EINVAL, 0, "not a perf.data file (magic is not PERFILE2)");
 }
 
+/* Does a well-formed feature table (every listed section inside the file, after the table) start at the data offset? */
+static bool empty_data_then_features(const struct pms_data_reader *r, const struct pms_file_header *h)
+{
+	uint64_t table = h->data.offset, end_of_table;
+	size_t n = 0;
+
+	for (unsigned bit = 0; bit < 256; bit++)
+		n += (h->adds_features[bit / 64] >> (bit % 64)) & 1;
+	end_of_table = table + n * 16;
+	if (!n || end_of_table < table || !in_file(r, table, n * 16))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		struct pms_file_section sec;
+
+		memcpy(&sec, r->buf + table + i * 16, 16);
+		if (sec.offset < end_of_table || !in_file(r, sec.offset, sec.size))
+			return false;
+	}
+	return true;
+}
+
 static void parse_features(struct pms_data_reader *r, const struct pms_file_header *h)
 {
 	uint64_t table = h->data.offset + h->data.size;
@@ -263,12 +284,12 @@ static int open_file_mode(struct pms_data_reader *r, uint64_t hsize)
 				 h.data.offset, r->len);
 	r->data_start = h.data.offset;
 	/*
-	 * A finished file with no records says so with features after an
-	 * empty data section; only a file without features (its writer killed
-	 * before the header was finalized) has records running to its end.
+	 * Data size 0: a writer killed before it finalized the header (records
+	 * run to the end of the file; perf's header may already list features
+	 * whose sections were never written), or a finished file without
+	 * records, whose feature table then follows the empty data section.
 	 */
-	if (h.data.size == 0 && h.data.offset < r->len &&
-	    !(h.adds_features[0] | h.adds_features[1] | h.adds_features[2] | h.adds_features[3])) {
+	if (h.data.size == 0 && h.data.offset < r->len && !empty_data_then_features(r, &h)) {
 		/* perf killed before finalizing: records run to end of file, no features. */
 		r->scanned_to_eof = true;
 		r->data_end = r->len;

@@ -205,6 +205,28 @@ Test(data_corrupt, finished_file_without_records_is_empty)
 	free(buf);
 }
 
+/*
+ * perf killed: its header already lists features (written at the start) but
+ * says data size 0, and records run to the end; they are not a feature table.
+ */
+Test(data_corrupt, zero_data_size_with_features_listed_scans_to_eof)
+{
+	size_t len;
+	uint64_t d, dsize, zero = 0;
+	uint8_t *buf = small_file(10, true, 0, &len, &d);
+	struct pms_data_reader *r;
+	int rc;
+
+	memcpy(&dsize, buf + offsetof(struct pms_file_header, data.size), 8);
+	memcpy(buf + offsetof(struct pms_file_header, data.size), &zero, 8);
+	cr_assert_eq(pms_data_reader__open_mem(&r, buf, (size_t)(d + dsize), &strict, NULL), 0);
+	cr_assert(pms_data_reader__scanned_to_eof(r));
+	cr_assert_eq(count(r, &rc), 10);
+	cr_assert_eq(rc, 0);
+	pms_data_reader__free(r);
+	free(buf);
+}
+
 Test(data_corrupt, old_and_new_attr_sizes)
 {
 	/* Hand-built: attr_size 64+16 (PERF_ATTR_SIZE_VER0), then one of 128+8+16 (a newer, bigger attr). */
