@@ -16,6 +16,7 @@
 #include "util/time_range.h"
 #include "aggregate/session.h"
 #include "event/attr_print.h"
+#include "event/regs.h"
 #include "data/format.h"
 #include "data/header_text.h"
 #include "data/reader.h"
@@ -23,7 +24,6 @@
 #include "ring/branch_name.h"
 #include "ring/data_src.h"
 #include "ring/record.h"
-#include "ring/regs_name.h"
 #include "symbol/disasm.h"
 #include "symbol/dso.h"
 #include "symbol/resolver.h"
@@ -795,8 +795,9 @@ static void print_start(FILE *out, const struct pms_session_sample *ss, const ch
 }
 
 /* perf's -F iregs/uregs: " ABI:n " then "%5s:0x%lx " per register of the mask */
-static void print_regs(FILE *out, const struct pms_regs *regs, const char *arch)
+static void print_regs(FILE *out, const struct pms_regs *regs, const char *machine)
 {
+	enum pms_regs_arch arch = pms_regs__arch_of(machine);
 	uint64_t i = 0;
 
 	if (!regs->abi || !regs->nr)
@@ -804,7 +805,7 @@ static void print_regs(FILE *out, const struct pms_regs *regs, const char *arch)
 	fprintf(out, " ABI:%" PRIu64 " ", regs->abi);
 	for (int bit = 0; bit < 64 && i < regs->nr; bit++)
 		if (regs->mask & (1ULL << bit))
-			fprintf(out, "%5s:0x%" PRIx64 " ", pms_reg__name(arch, bit), regs->regs[i++]);
+			fprintf(out, "%5s:0x%" PRIx64 " ", pms_regs__sample_name(arch, bit), regs->regs[i++]);
 }
 
 /* perf 6.1's print_bstack_flags(): /mispredicted/in_tx/abort/cycles/type */

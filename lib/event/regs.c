@@ -6,11 +6,19 @@
 
 #include "event/regs.h"
 
-/* perf_event_x86_regs (arch/x86/include/uapi/asm/perf_regs.h): DS..GS have names but are not sampled */
+/* perf_event_x86_regs (arch/x86/include/uapi/asm/perf_regs.h) */
 static const char *const x86_64_names[] = {
 	"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS", "CS", "SS",
-	NULL, NULL, NULL, NULL, /* DS, ES, FS, GS */
+	"DS", "ES", "FS", "GS",
 	"R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
+};
+/* DS..GS have names (a file may carry them) but the kernel refuses to sample them */
+#define X86_64_UNSAMPLED (0xfULL << 12)
+
+/* then XMM0..15, each a pair of bits from 32 (perf names the lower one) */
+static const char *const x86_xmm_names[16] = {
+	"XMM0", "XMM1", "XMM2", "XMM3", "XMM4", "XMM5", "XMM6", "XMM7",
+	"XMM8", "XMM9", "XMM10", "XMM11", "XMM12", "XMM13", "XMM14", "XMM15",
 };
 
 /* perf_event_arm64_regs: x0..x28, x29 (fp), lr (x30), sp, pc */
@@ -35,6 +43,17 @@ static const char *const *names_of(enum pms_regs_arch arch, size_t *nr)
 	}
 }
 
+/* The name of register idx when --user-regs/-I may ask for it, else NULL. */
+static const char *sampleable_name(enum pms_regs_arch arch, size_t idx)
+{
+	size_t nr;
+	const char *const *names = names_of(arch, &nr);
+
+	if (!names || idx >= nr || (arch == PMS_REGS_X86_64 && ((X86_64_UNSAMPLED >> idx) & 1)))
+		return NULL;
+	return names[idx];
+}
+
 enum pms_regs_arch pms_regs__host_arch(void)
 {
 #if defined(__x86_64__)
@@ -46,24 +65,45 @@ enum pms_regs_arch pms_regs__host_arch(void)
 #endif
 }
 
+enum pms_regs_arch pms_regs__arch_of(const char *machine)
+{
+	if (!machine)
+		return pms_regs__host_arch();
+	if (!strcmp(machine, "x86_64") || !strcmp(machine, "x86") || !strcmp(machine, "i386") ||
+	    !strcmp(machine, "i686"))
+		return PMS_REGS_X86_64;
+	if (!strcmp(machine, "aarch64") || !strcmp(machine, "arm64"))
+		return PMS_REGS_ARM64;
+	return PMS_REGS_NONE;
+}
+
 uint64_t pms_regs__default_mask(enum pms_regs_arch arch)
 {
-	size_t nr;
-	const char *const *names = names_of(arch, &nr);
 	uint64_t mask = 0;
 
-	for (size_t i = 0; names && i < nr; i++)
-		if (names[i])
+	for (size_t i = 0; i < 64; i++)
+		if (sampleable_name(arch, i))
 			mask |= 1ULL << i;
 	return mask;
 }
 
-const char *pms_regs__name(enum pms_regs_arch arch, unsigned idx)
+const char *pms_regs__sample_name(enum pms_regs_arch arch, int bit)
 {
 	size_t nr;
 	const char *const *names = names_of(arch, &nr);
 
-	return names && idx < nr ? names[idx] : NULL;
+	if (bit < 0 || bit > 63 || !names)
+		return "unknown";
+	if ((size_t)bit < nr)
+		return names[bit];
+	if (arch == PMS_REGS_X86_64 && bit >= 32 && !(bit & 1))
+		return x86_xmm_names[(bit - 32) / 2];
+	return "unknown";
+}
+
+const char *pms_regs__name(enum pms_regs_arch arch, unsigned idx)
+{
+	return sampleable_name(arch, idx);
 }
 
 int pms_regs__parse(enum pms_regs_arch arch, const char *text, uint64_t *mask, size_t *bad_off, size_t *bad_len)
@@ -84,7 +124,7 @@ int pms_regs__parse(enum pms_regs_arch arch, const char *text, uint64_t *mask, s
 		size_t i;
 
 		for (i = 0; i < nr; i++)
-			if (names[i] && strlen(names[i]) == len && !strncasecmp(names[i], p, len))
+			if (sampleable_name(arch, i) && strlen(names[i]) == len && !strncasecmp(names[i], p, len))
 				break;
 		if (i == nr) {
 			if (bad_off)
@@ -102,11 +142,8 @@ int pms_regs__parse(enum pms_regs_arch arch, const char *text, uint64_t *mask, s
 
 void pms_regs__list(enum pms_regs_arch arch, struct strbuf *out)
 {
-	size_t nr;
-	const char *const *names = names_of(arch, &nr);
-
 	strbuf_adds(out, "available registers: ");
-	for (size_t i = 0; names && i < nr; i++)
-		if (names[i])
-			strbuf_addf(out, "%s ", names[i]);
+	for (size_t i = 0; i < 64; i++)
+		if (sampleable_name(arch, i))
+			strbuf_addf(out, "%s ", sampleable_name(arch, i));
 }

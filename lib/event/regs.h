@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Machine register names for --user-regs and -I/--intr-regs, as perf spells
- * them per architecture (x86-64 "AX".."R15", arm64 "x0".."pc"), and the
- * sample_regs_* masks they stand for.
+ * them per architecture (x86-64 "AX".."R15", arm64 "x0".."pc"), the
+ * sample_regs_* masks they stand for, and the names script prints for a
+ * sample's registers (-F iregs,uregs).
  *
  * Invariants:
  *  - Bit i of a mask is the kernel's perf_event_<arch>_regs index i.
@@ -27,6 +28,9 @@ enum pms_regs_arch {
 /* The architecture this library was built for, PMS_REGS_NONE where registers cannot be sampled. */
 enum pms_regs_arch pms_regs__host_arch(void);
 
+/* A recording's arch: an uname machine ("x86_64", "aarch64") or perf's ("x86", "arm64"); NULL: this build's. */
+enum pms_regs_arch pms_regs__arch_of(const char *machine);
+
 /* perf's PERF_REGS_MASK for arch; 0 for PMS_REGS_NONE. */
 uint64_t pms_regs__default_mask(enum pms_regs_arch arch);
 
@@ -35,6 +39,13 @@ uint64_t pms_regs__default_mask(enum pms_regs_arch arch);
  * for the masked-out segment registers).
  */
 const char *pms_regs__name(enum pms_regs_arch arch, unsigned idx);
+
+/*
+ * perf_reg_name(): what perf script prints for bit 0..63 of a sample's
+ * register mask, DS..GS and x86's XMM0..15 (the lower bit of each pair)
+ * included; "unknown" where perf has no name.
+ */
+const char *pms_regs__sample_name(enum pms_regs_arch arch, int bit);
 
 /*
  * "ax,sp,IP" -> the mask of those registers; NULL or "" -> the default

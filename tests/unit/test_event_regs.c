@@ -48,6 +48,25 @@ Test(event_regs, list_is_perfs_line)
 	cr_assert_null(pms_regs__name(PMS_REGS_X86_64, 64));
 }
 
+/* what script prints for a sample's register bits: the recording's arch, DS..GS and XMM included */
+Test(event_regs, sample_names_as_perf_script_prints_them)
+{
+	cr_assert_str_eq(pms_regs__sample_name(pms_regs__arch_of("x86_64"), 0), "AX");
+	cr_assert_str_eq(pms_regs__sample_name(pms_regs__arch_of("x86"), 9), "FLAGS");
+	cr_assert_str_eq(pms_regs__sample_name(pms_regs__arch_of("x86_64"), 23), "R15");
+	cr_assert_str_eq(pms_regs__sample_name(pms_regs__arch_of("x86_64"), 24), "unknown");
+	cr_assert_str_eq(pms_regs__sample_name(pms_regs__arch_of("x86_64"), 34), "XMM1");
+	cr_assert_str_eq(pms_regs__sample_name(pms_regs__arch_of("x86_64"), 35), "unknown", "the upper half of XMM1 has no name");
+	cr_assert_str_eq(pms_regs__sample_name(pms_regs__arch_of("aarch64"), 30), "lr");
+	cr_assert_str_eq(pms_regs__sample_name(pms_regs__arch_of("arm64"), 32), "pc");
+	cr_assert_str_eq(pms_regs__sample_name(pms_regs__arch_of("aarch64"), 33), "unknown");
+	cr_assert_str_eq(pms_regs__sample_name(pms_regs__arch_of("riscv64"), 1), "unknown");
+	cr_assert_str_eq(pms_regs__sample_name(pms_regs__arch_of("x86_64"), 64), "unknown");
+	cr_assert_str_eq(pms_regs__sample_name(pms_regs__arch_of("x86_64"), -1), "unknown");
+	cr_assert_not_null(pms_regs__sample_name(pms_regs__arch_of(NULL), 0));
+	cr_assert_str_eq(pms_regs__sample_name(PMS_REGS_X86_64, 12), "DS", "named, though not sampleable");
+}
+
 Test(event_branch_filter, names_and_perfs_default)
 {
 	uint64_t mask;

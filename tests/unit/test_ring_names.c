@@ -1,27 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of perf's register and branch type names (ring/regs_name.h, ring/branch_name.h).
+// Unit tests of perf's branch type names (ring/branch_name.h).
 #include <criterion/criterion.h>
 #include <string.h>
 
 #include "ring/branch_name.h"
-#include "ring/regs_name.h"
-
-Test(regs_name, x86_and_arm64_as_perf_names_them)
-{
-	cr_assert_str_eq(pms_reg__name("x86_64", 0), "AX");
-	cr_assert_str_eq(pms_reg__name("x86", 9), "FLAGS");
-	cr_assert_str_eq(pms_reg__name("x86_64", 23), "R15");
-	cr_assert_str_eq(pms_reg__name("x86_64", 24), "unknown");
-	cr_assert_str_eq(pms_reg__name("x86_64", 34), "XMM1");
-	cr_assert_str_eq(pms_reg__name("x86_64", 35), "unknown", "the upper half of XMM1 has no name");
-	cr_assert_str_eq(pms_reg__name("aarch64", 30), "lr");
-	cr_assert_str_eq(pms_reg__name("arm64", 32), "pc");
-	cr_assert_str_eq(pms_reg__name("aarch64", 33), "unknown");
-	cr_assert_str_eq(pms_reg__name("riscv64", 1), "unknown");
-	cr_assert_str_eq(pms_reg__name("x86_64", 64), "unknown");
-	cr_assert_str_eq(pms_reg__name("x86_64", -1), "unknown");
-	cr_assert_not_null(pms_reg__name(NULL, 0));
-}
 
 Test(branch_name, types_and_extended_types)
 {
