@@ -12,6 +12,7 @@
 #include "data/data_priv.h"
 #include "data/features.h"
 #include "util/cpuid.h"
+#include "util/cputopo.h"
 #include "util/fileio.h"
 #include "util/sysfs.h"
 #include <pmuscope/pmuscope.h>
@@ -497,15 +498,12 @@ static int topo_str(unsigned cpu, const char *file, struct pms_data_strlist *l)
 	return strlist_add_unique(l, buf);
 }
 
+/* perf's CPU_TOPOLOGY ids: -1 where the CPU has none */
 static int32_t topo_id(unsigned cpu, const char *file)
 {
-	char path[4096];
 	int v;
 
-	if (pms_sysfs__path(path, sizeof(path), "devices/system/cpu/cpu%u/topology/%s", cpu, file) ||
-	    pms_file__read_int(path, &v))
-		return -1;
-	return v;
+	return pms_cpu_topo__read_id((int)cpu, file, &v) ? -1 : v;
 }
 
 /* As perf: sibling lists of the online CPUs, ids of every CPU up to nr_cpus_avail. */

@@ -11,21 +11,23 @@
 #include "util/sysfs.h"
 
 /* A missing file is id 0 (old kernels have no die_id), as perf reads it. */
-static int topo_id(int cpu, const char *file, int *id)
+int pms_cpu_topo__read_id(int cpu, const char *file, int *id)
 {
 	char path[4096];
-	int v, err;
 
-	*id = 0;
 	if (pms_sysfs__path(path, sizeof(path), "devices/system/cpu/cpu%d/topology/%s", cpu, file))
 		return -ENAMETOOLONG;
-	err = pms_file__read_int(path, &v);
-	if (err == -ENOENT)
-		return 0;
+	return pms_file__read_int(path, id);
+}
+
+/* One id, 0 when the kernel does not provide the file (as perf assumes). */
+static int topo_id(int cpu, const char *file, int *id)
+{
+	int err = pms_cpu_topo__read_id(cpu, file, id);
+
 	if (err)
-		return err;
-	*id = v;
-	return 0;
+		*id = 0;
+	return err == -ENOENT ? 0 : err;
 }
 
 /* The node a CPU belongs to: the "nodeN" entry of its sysfs directory (0 without NUMA). */

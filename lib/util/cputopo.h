@@ -23,6 +23,9 @@ struct pms_cpu_topo {
 	int node;
 };
 
+/* One id file of a CPU's topology directory ("core_id", "die_id", ...): 0, or -errno (-ENOENT: not there). */
+int pms_cpu_topo__read_id(int cpu, const char *file, int *id);
+
 /* The topology ids of one CPU. 0, or -errno when the CPU has no topology directory. */
 int pms_cpu_topo__read(int cpu, struct pms_cpu_topo *out);
 
