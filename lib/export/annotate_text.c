@@ -65,24 +65,18 @@ static const struct pms_annotate_line *member_line(const struct pms_annotation *
 	return NULL;
 }
 
-/* --group in JSON: each member's samples, period and share beside the leader's. */
-static void json_members(const struct pms_annotate_view *v, struct pms_json *j, const struct pms_annotate_insn *const *mis,
-			 const struct pms_annotate_line *const *mls)
+/* --group in JSON: one member's samples, period and share beside the leader's. */
+static void json_member(const struct pms_annotate_view *v, struct pms_json *j, size_t m, uint64_t samples,
+			uint64_t period)
 {
-	pms_json__arr(j, "members");
-	for (size_t m = 0; m < v->nr_members; m++) {
-		struct pms_annotate_view mv = { .ev = v->member_evs[m], .pct = v->pct };
-		const struct pms_annotation *ma = v->members[m];
-		uint64_t samples = mis ? (mis[m] ? mis[m]->samples : 0) : (mls[m] ? mls[m]->samples : 0);
-		uint64_t period = mis ? (mis[m] ? mis[m]->period : 0) : (mls[m] ? mls[m]->period : 0);
+	struct pms_annotate_view mv = { .ev = v->member_evs[m], .pct = v->pct };
+	const struct pms_annotation *ma = v->members[m];
 
-		pms_json__obj(j, NULL);
-		pms_json__str(j, "event", mv.ev && mv.ev->name ? mv.ev->name : NULL);
-		pms_json__uint(j, "samples", samples);
-		pms_json__uint(j, "period", period);
-		pms_json__double(j, "percent", ma && samples ? share(&mv, ma->sym, samples, period) : 0.0);
-		pms_json__end(j);
-	}
+	pms_json__obj(j, NULL);
+	pms_json__str(j, "event", mv.ev && mv.ev->name ? mv.ev->name : NULL);
+	pms_json__uint(j, "samples", samples);
+	pms_json__uint(j, "period", period);
+	pms_json__double(j, "percent", ma && samples ? share(&mv, ma->sym, samples, period) : 0.0);
 	pms_json__end(j);
 }
 
@@ -237,8 +231,6 @@ void pms_annotate_text__json(const struct pms_annotate_view *v, struct pms_annot
 	const struct pms_annotate_sym *s = a->sym;
 	const struct pms_annotate_event *ev = v->ev;
 	struct strbuf sb = STRBUF_INIT;
-	const struct pms_annotate_insn **mis = NULL;
-	const struct pms_annotate_line **mls = NULL;
 
 	pms_json__obj(j, NULL);
 	pms_json__str(j, "symbol", s->name);
@@ -262,8 +254,6 @@ void pms_annotate_text__json(const struct pms_annotate_view *v, struct pms_annot
 		for (size_t m = 0; m < v->nr_members; m++)
 			pms_json__str(j, NULL, v->member_evs[m] ? v->member_evs[m]->name : NULL);
 		pms_json__end(j);
-		mis = calloc(v->nr_members, sizeof(*mis));
-		mls = calloc(v->nr_members, sizeof(*mls));
 	}
 	pms_json__arr(j, "insns");
 	for (size_t i = 0; i < a->nr_insns; i++) {
@@ -295,10 +285,14 @@ void pms_annotate_text__json(const struct pms_annotate_view *v, struct pms_annot
 			pms_json__bool(j, "jump_target", true);
 		if (in->back_edge)
 			pms_json__bool(j, "back_edge", true);
-		if (mis) {
-			for (size_t m = 0; m < v->nr_members; m++)
-				mis[m] = member_insn(v->members[m], i, in->d.addr);
-			json_members(v, j, mis, NULL);
+		if (v->nr_members) {
+			pms_json__arr(j, "members");
+			for (size_t m = 0; m < v->nr_members; m++) {
+				const struct pms_annotate_insn *mi = member_insn(v->members[m], i, in->d.addr);
+
+				json_member(v, j, m, mi ? mi->samples : 0, mi ? mi->period : 0);
+			}
+			pms_json__end(j);
 		}
 		pms_json__end(j);
 	}
@@ -314,10 +308,14 @@ void pms_annotate_text__json(const struct pms_annotate_view *v, struct pms_annot
 		pms_json__uint(j, "period", l->period);
 		pms_json__double(j, "percent", share(v, s, l->samples, l->period));
 		pms_json__uint(j, "first_addr", l->first_addr);
-		if (mls) {
-			for (size_t m = 0; m < v->nr_members; m++)
-				mls[m] = member_line(v->members[m], l);
-			json_members(v, j, NULL, mls);
+		if (v->nr_members) {
+			pms_json__arr(j, "members");
+			for (size_t m = 0; m < v->nr_members; m++) {
+				const struct pms_annotate_line *ml = member_line(v->members[m], l);
+
+				json_member(v, j, m, ml ? ml->samples : 0, ml ? ml->period : 0);
+			}
+			pms_json__end(j);
 		}
 		pms_json__end(j);
 	}
@@ -334,7 +332,5 @@ void pms_annotate_text__json(const struct pms_annotate_view *v, struct pms_annot
 	pms_json__end(j);
 	pms_json__end(j);
 	strbuf_release(&sb);
-	free(mis);
-	free(mls);
 }
 
