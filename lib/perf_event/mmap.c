@@ -2,6 +2,7 @@
 /* Mapping perf_event ring buffers, -m sizing like perf, and the steering ioctls. */
 #include "perf_event/mmap.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "util/fileio.h"
+#include "util/units.h"
 #include "util/sysfs.h"
 
 #define KERNEL_DEFAULT_MLOCK_KB 516u
@@ -54,38 +56,31 @@ static uint64_t rounddown_pow2(uint64_t v)
 
 int pms_mmap__parse_pages(const char *str, unsigned *out_pages, bool *rounded)
 {
-	uint64_t n, pages, mult = 0;
+	uint64_t pages;
 	bool partial = false;
-	char *end;
+	size_t len = str ? strlen(str) : 0;
+	int err;
 
-	if (!str || !*str || *str == '-' || *str == '+')
+	if (!len || *str == '-' || *str == '+')
 		return -EINVAL;
-	errno = 0;
-	n = strtoull(str, &end, 10);
-	if (errno || end == str)
-		return errno == ERANGE ? -ERANGE : -EINVAL;
-	switch (*end) {
-	case '\0': break;
-	case 'b': case 'B': mult = 1; break;
-	case 'k': case 'K': mult = 1ull << 10; break;
-	case 'm': case 'M': mult = 1ull << 20; break;
-	case 'g': case 'G': mult = 1ull << 30; break;
-	default: return -EINVAL;
-	}
-	if (*end && end[1])
-		return -EINVAL;
-	if (!n)
-		return -EINVAL;
-	if (mult) {
-		uint64_t ps = pms_mmap__page_size();
-
-		if (n > (UINT64_MAX - ps) / mult)
-			return -ERANGE;
+	if (!isdigit((unsigned char)str[len - 1])) {
 		/* A size names bytes of data: whole pages, rounded up as perf does. */
-		pages = (n * mult + ps - 1) / ps;
-		partial = (n * mult) % ps != 0;
+		uint64_t bytes, ps = pms_mmap__page_size();
+
+		/* leading blanks as strtoull() skips them in a bare page count */
+		if ((err = pms_units__parse_size_bytes(str + strspn(str, " \t\n\v\f\r"), true, &bytes)))
+			return err;
+		pages = bytes / ps + (bytes % ps != 0);
+		partial = bytes % ps != 0;
 	} else {
-		pages = n;
+		char *end;
+
+		errno = 0;
+		pages = strtoull(str, &end, 10);
+		if (errno || end == str)
+			return errno == ERANGE ? -ERANGE : -EINVAL;
+		if (*end || !pages)
+			return -EINVAL;
 	}
 	if (pages > (1ull << 31))
 		return -ERANGE;
